@@ -1,0 +1,57 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "gridstore",
+    products: [
+        .library(name: "GridStore", targets: ["GridStore"]),
+        .executable(name: "gridstore", targets: ["gridstore"]),
+    ],
+    targets: [
+        // The system SQLite library, reached through a module map.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+
+        // Persistence: the only module that imports CSQLite.
+        .target(
+            name: "GridStore",
+            dependencies: ["CSQLite"],
+            plugins: ["MigrationEmbedder"]
+        ),
+
+        // The command-line interface, as a library so tests can drive it in-process.
+        .target(
+            name: "GridStoreCLI",
+            dependencies: ["GridStore"]
+        ),
+
+        // The `gridstore` executable: a thin entry point.
+        .executableTarget(
+            name: "gridstore",
+            dependencies: ["GridStoreCLI"]
+        ),
+
+        // Turns the top-level `migrations/` folder into generated Swift at build time.
+        .executableTarget(
+            name: "MigrationEmbedderTool",
+            path: "Plugins/MigrationEmbedderTool"
+        ),
+        .plugin(
+            name: "MigrationEmbedder",
+            capability: .buildTool(),
+            dependencies: ["MigrationEmbedderTool"]
+        ),
+
+        .testTarget(
+            name: "GridStoreTests",
+            dependencies: ["GridStore"]
+        ),
+        .testTarget(
+            name: "GridStoreCLITests",
+            dependencies: ["GridStoreCLI", "GridStore"]
+        ),
+    ]
+)

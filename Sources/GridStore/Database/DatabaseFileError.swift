@@ -1,0 +1,48 @@
+/// Why a path could not be used as a gridstore database.
+///
+/// gridstore never writes to a file it did not create: in every case below the file
+/// is left exactly as it was.
+public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The path names a directory.
+    case isDirectory(path: String)
+
+    /// The file exists but is empty; gridstore creates its files whole, so this one is not its own.
+    case emptyFile(path: String)
+
+    /// The file is not an SQLite database.
+    case notADatabase(path: String)
+
+    /// The file is an SQLite database of another application.
+    case foreignDatabase(path: String, applicationID: Int32)
+
+    /// The database or a folder on its path could not be created.
+    case cannotCreate(path: String, reason: String)
+
+    /// The file exists but could not be opened.
+    case cannotOpen(path: String, reason: String)
+
+    /// A change was asked of a database that can only be read.
+    case readOnly(path: String)
+
+    public var description: String {
+        switch self {
+        case .isDirectory(let path):
+            return "\(path) is a directory; give the path of a database file"
+        case .emptyFile(let path):
+            return "\(path) is an empty file, not a gridstore database; remove it or choose another path"
+        case .notADatabase(let path):
+            return "\(path) is not a gridstore database (it is not an SQLite file); choose another path"
+        case .foreignDatabase(let path, let applicationID):
+            let owner = applicationID == 0
+                ? "it has tables but no gridstore application_id"
+                : "its application_id is \(applicationID), gridstore's is \(GridDatabase.applicationID)"
+            return "\(path) is an SQLite database of another application (\(owner)); choose another path"
+        case .cannotCreate(let path, let reason):
+            return "cannot create \(path): \(reason)"
+        case .cannotOpen(let path, let reason):
+            return "cannot open \(path): \(reason)"
+        case .readOnly(let path):
+            return "\(path) is read-only; changes need write access to the file and its folder"
+        }
+    }
+}

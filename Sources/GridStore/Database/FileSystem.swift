@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The few file-system calls gridstore needs, on top of the C library.
+enum FileSystem {
+    /// What is at a path.
+    enum Entry: Equatable {
+        case missing
+        case file(size: Int)
+        case directory
+        case other
+    }
+
+    /// The kind of entry at `path`, following symbolic links.
+    static func entry(at path: String) -> Entry {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file(size: Int(info.st_size))
+        case S_IFDIR: return .directory
+        default: return .other
+        }
+    }
+
+    /// The permission bits of the file at `path`, or `nil` when it cannot be read.
+    static func permissions(at path: String) -> UInt32? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return UInt32(info.st_mode) & 0o7777
+    }
+
+    /// Creates `path` and its missing parents with `mode`, like `mkdir -p`.
+    static func createDirectories(_ path: String, mode: mode_t = 0o700) throws(DatabaseFileError) {
+        if path.isEmpty || entry(at: path) == .directory { return }
+        let parent = parentDirectory(of: path)
+        if parent != path { try createDirectories(parent, mode: mode) }
+        if mkdir(path, mode) != 0 && errno != EEXIST {
+            throw .cannotCreate(path: path, reason: lastErrorMessage())
+        }
+    }
+
+    /// The folder part of `path`: `"."` for a bare file name, `"/"` for the root.
+    static func parentDirectory(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        let parent = trimmed[..<slash]
+        return parent.isEmpty ? "/" : String(parent)
+    }
+
+    /// Creates a new, empty file with `mode`, failing if anything exists at `path`.
+    static func createExclusively(_ path: String, mode: mode_t) throws(DatabaseFileError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: lastErrorMessage()) }
+        // The mode given to open() is reduced by the umask; set it exactly.
+        fchmod(descriptor, mode)
+        close(descriptor)
+    }
+
+    /// Gives the file at `source` the additional name `destination`, failing if `destination` exists.
+    ///
+    /// - Returns: `false` when `destination` already exists.
+    static func linkExclusively(_ source: String, to destination: String) throws(DatabaseFileError) -> Bool {
+        if link(source, destination) == 0 { return true }
+        if errno == EEXIST { return false }
+        throw .cannotCreate(path: destination, reason: lastErrorMessage())
+    }
+
+    /// Flushes a directory's entries to disk, so a new name in it survives a power loss.
+    static func syncDirectory(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    /// Removes the file at `path`, ignoring a missing one.
+    static func removeFile(_ path: String) {
+        unlink(path)
+    }
+
+    /// The process id, for naming temporary files.
+    static var processID: Int { Int(getpid()) }
+
+    /// The C library's message for the current `errno`.
+    static func lastErrorMessage() -> String {
+        String(cString: strerror(errno))
+    }
+
+    /// The value of an environment variable, treating an empty value as unset.
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let string = String(cString: value)
+        return string.isEmpty ? nil : string
+    }
+}

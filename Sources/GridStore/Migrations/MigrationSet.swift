@@ -1,0 +1,53 @@
+/// A migration file as compiled into the binary by the `MigrationEmbedder` plugin.
+struct EmbeddedMigrationFile: Sendable {
+    /// The file's name in `migrations/`.
+    let fileName: String
+    /// The file's text, byte for byte.
+    let contents: String
+}
+
+/// An ordered list of migrations with unique versions.
+public struct MigrationSet: Sendable, Hashable {
+    /// The migrations, in ascending version order.
+    public let migrations: [Migration]
+
+    /// Creates a set from migrations in any order.
+    ///
+    /// - Throws: ``MigrationError/duplicateVersion(_:fileNames:)`` when two share a version.
+    public init(_ migrations: [Migration]) throws(MigrationError) {
+        let sorted = migrations.sorted { $0.version < $1.version }
+        for (previous, next) in zip(sorted, sorted.dropFirst()) where previous.version == next.version {
+            throw .duplicateVersion(next.version, fileNames: [previous.fileName, next.fileName].sorted())
+        }
+        self.migrations = sorted
+    }
+
+    /// Creates a set from file names and their texts.
+    ///
+    /// - Throws: ``MigrationError`` for a badly named file or a duplicate version.
+    public init(files: [(fileName: String, sql: String)]) throws(MigrationError) {
+        var migrations: [Migration] = []
+        for file in files {
+            migrations.append(try Migration(fileName: file.fileName, sql: file.sql))
+        }
+        try self.init(migrations)
+    }
+
+    /// gridstore's own schema: the files of the `migrations/` folder this build was compiled with.
+    public static let gridStore: MigrationSet = {
+        do {
+            return try MigrationSet(files: EmbeddedMigrationFile.all.map { ($0.fileName, $0.contents) })
+        } catch {
+            // The MigrationEmbedder plugin validates the names when it builds; this cannot happen.
+            fatalError("the embedded migrations are invalid: \(error)")
+        }
+    }()
+
+    /// The highest version, or 0 for an empty set.
+    public var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// The migration with `version`, if the set has one.
+    public func migration(version: Int) -> Migration? {
+        migrations.first { $0.version == version }
+    }
+}

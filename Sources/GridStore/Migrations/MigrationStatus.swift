@@ -1,0 +1,45 @@
+/// Where a database stands against a set of migrations.
+public struct MigrationStatus: Sendable, Equatable {
+    /// A migration recorded in the database's `schema_migrations` ledger.
+    public struct AppliedMigration: Sendable, Equatable {
+        /// The version number.
+        public let version: Int
+        /// The name recorded when it was applied.
+        public let name: String
+        /// The checksum recorded when it was applied.
+        public let checksum: String
+        /// When it was applied, as recorded (ISO 8601, UTC).
+        public let appliedAt: String
+
+        /// Creates a ledger row.
+        public init(version: Int, name: String, checksum: String, appliedAt: String) {
+            self.version = version
+            self.name = name
+            self.checksum = checksum
+            self.appliedAt = appliedAt
+        }
+    }
+
+    /// Every migration the ledger records, in version order.
+    public let applied: [AppliedMigration]
+
+    /// The migrations of the set that are not applied yet, in version order.
+    public let pending: [Migration]
+
+    /// What keeps the migrations from being applied, if anything: a changed file, a newer
+    /// database, or a migration out of order.
+    public let problem: MigrationError?
+
+    /// Creates a status from the ledger's rows, the pending migrations and the problem found, if any.
+    public init(applied: [AppliedMigration], pending: [Migration], problem: MigrationError?) {
+        self.applied = applied
+        self.pending = pending
+        self.problem = problem
+    }
+
+    /// The highest applied version, or 0 for a new database.
+    public var currentVersion: Int { applied.last?.version ?? 0 }
+
+    /// Whether the database is fully migrated and consistent with the set.
+    public var isUpToDate: Bool { pending.isEmpty && problem == nil }
+}

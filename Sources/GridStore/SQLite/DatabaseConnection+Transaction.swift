@@ -1,0 +1,65 @@
+import CSQLite
+
+/// How a transaction takes SQLite's locks.
+public enum TransactionKind: Sendable {
+    /// Takes a read lock at the first read and a write lock at the first write (`BEGIN DEFERRED`).
+    ///
+    /// Use it for transactions that only read.
+    case deferred
+    /// Takes the write lock at once (`BEGIN IMMEDIATE`), waiting up to the busy timeout.
+    ///
+    /// Use it for every transaction that may write: a transaction that reads first and
+    /// writes later cannot then fail because another connection wrote in between.
+    case immediate
+
+    var beginStatement: String {
+        switch self {
+        case .deferred: "BEGIN DEFERRED"
+        case .immediate: "BEGIN IMMEDIATE"
+        }
+    }
+}
+
+extension DatabaseConnection {
+    /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
+    ///
+    /// Called inside another transaction, it runs in a savepoint of the outer one, so
+    /// only its own changes roll back when `body` throws.
+    ///
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or a ``DatabaseError`` when the transaction cannot
+    ///   begin or commit (for example when the write lock stays busy past the timeout).
+    public func transaction<T>(_ kind: TransactionKind = .deferred, _ body: () throws -> T) throws -> T {
+        if !isAutocommit {
+            return try savepoint(body)
+        }
+        try execute(kind.beginStatement)
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            rollbackIfOpen()
+            throw error
+        }
+    }
+
+    private func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try execute("SAVEPOINT nested")
+        do {
+            let result = try body()
+            try execute("RELEASE nested")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO nested")
+            try? execute("RELEASE nested")
+            throw error
+        }
+    }
+
+    /// Rolls back the open transaction, if SQLite has not already done so.
+    private func rollbackIfOpen() {
+        guard !isAutocommit else { return }
+        sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+    }
+}

@@ -1,0 +1,168 @@
+import CSQLite
+
+/// An open connection to an SQLite database file.
+///
+/// A connection is used from one thread at a time; wrap it in a lock to share
+/// it (``GridDatabase`` does). It closes when the last reference goes away.
+///
+/// ```swift
+/// let connection = try DatabaseConnection(path: "/tmp/example.sqlite")
+/// try connection.transaction(.immediate) {
+///     try connection.execute("INSERT INTO notes(text) VALUES (?)", ["hello"])
+/// }
+/// ```
+public final class DatabaseConnection {
+    /// How a connection opens its file.
+    public enum OpenMode: Sendable {
+        /// Read and write an existing file; fail if it is missing.
+        case readWrite
+        /// Read and write, creating the file if it is missing.
+        case readWriteCreate
+        /// Read only.
+        case readOnly
+    }
+
+    let handle: OpaquePointer
+    private var statementCache: [String: Statement] = [:]
+
+    /// The path the connection was opened with.
+    public let path: String
+
+    /// Opens the database at `path` (`":memory:"` for a private in-memory database).
+    ///
+    /// - Throws: ``DatabaseError`` when SQLite cannot open the file.
+    public init(path: String, mode: OpenMode = .readWriteCreate) throws(DatabaseError) {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        switch mode {
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        }
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = SQLiteCall.error(code, handle)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.handle = handle
+        self.path = path
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: Settings
+
+    /// Sets how long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+    public func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// Whether the connection can only read, because of its open mode or the file's permissions.
+    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
+    /// Whether no transaction is open.
+    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    /// The number of rows the last `INSERT`, `UPDATE` or `DELETE` changed.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// The row id of the last successful `INSERT`.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    // MARK: Statements
+
+    /// Compiles one SQL statement.
+    ///
+    /// - Throws: ``DatabaseError`` when the SQL does not compile.
+    public func prepare(_ sql: String) throws -> Statement {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, 0, &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            sqlite3_finalize(statement)
+            throw code == SQLITE_OK
+                ? DatabaseError(extendedResultCode: SQLITE_MISUSE, message: "no SQL statement", sql: sql)
+                : SQLiteCall.error(code, handle, sql: sql)
+        }
+        return Statement(handle: statement, sql: sql)
+    }
+
+    /// A compiled statement for `sql`, kept for reuse by this connection.
+    ///
+    /// Use it for statements that run often; the statement is reset before it is returned.
+    public func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Runs one statement with `arguments`, ignoring any rows it returns.
+    public func execute(_ sql: String, _ arguments: [any SQLiteValueConvertible] = []) throws {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        while try statement.step() {}
+    }
+
+    /// Runs every statement in `script`, in order, without arguments.
+    ///
+    /// - Throws: ``DatabaseError`` naming the statement that failed; earlier statements stay applied
+    ///   unless the caller's transaction rolls back.
+    public func executeScript(_ script: String) throws {
+        try script.withCString { start in
+            var cursor: UnsafePointer<CChar>? = start
+            while let current = cursor, current.pointee != 0 {
+                var statement: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v2(handle, current, -1, &statement, &tail)
+                guard code == SQLITE_OK else {
+                    let failed = Self.leadingStatement(of: String(cString: current))
+                    throw SQLiteCall.error(code, handle, sql: failed)
+                }
+                cursor = tail
+                guard let statement else { continue }  // white space or a comment
+                defer { sqlite3_finalize(statement) }
+                var stepCode = sqlite3_step(statement)
+                while stepCode == SQLITE_ROW { stepCode = sqlite3_step(statement) }
+                guard stepCode == SQLITE_DONE else {
+                    throw SQLiteCall.error(sqlite3_extended_errcode(handle), handle,
+                                           sql: String(cString: sqlite3_sql(statement)))
+                }
+            }
+        }
+    }
+
+    /// Runs a query and returns the first row read by `read`, or `nil` when there is none.
+    public func fetchOne<T>(_ sql: String, _ arguments: [any SQLiteValueConvertible] = [],
+                            _ read: (Statement) throws -> T) throws -> T? {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        return try statement.step() ? read(statement) : nil
+    }
+
+    /// Runs a query and returns every row read by `read`.
+    public func fetchAll<T>(_ sql: String, _ arguments: [any SQLiteValueConvertible] = [],
+                            _ read: (Statement) throws -> T) throws -> [T] {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        var rows: [T] = []
+        while try statement.step() { rows.append(try read(statement)) }
+        return rows
+    }
+
+    /// The first statement of a script, for error messages.
+    private static func leadingStatement(of script: String) -> String {
+        let trimmed = script.drop(while: { $0.isWhitespace })
+        if let end = trimmed.firstIndex(of: ";") { return String(trimmed[...end]) }
+        return String(trimmed)
+    }
+}

@@ -1,0 +1,91 @@
+/// What a command accepts, and the source of its usage line and help text.
+struct CommandSpec: Equatable {
+    /// A positional argument.
+    struct Argument: Equatable {
+        /// The placeholder, shown as `<name>`.
+        var name: String
+        /// One line of help.
+        var help: String
+        /// Whether it may be left out.
+        var isOptional = false
+    }
+
+    /// A `--name` option, taking a value or standing alone as a flag.
+    struct Option: Equatable {
+        /// The long name, without dashes.
+        var name: String
+        /// The value placeholder, shown as `<value>`; `nil` for a flag.
+        var valueName: String?
+        /// One line of help.
+        var help: String
+
+        var isFlag: Bool { valueName == nil }
+
+        /// `--name <value>` or `--name`.
+        var synopsis: String {
+            valueName.map { "--\(name) <\($0)>" } ?? "--\(name)"
+        }
+    }
+
+    /// The command's name, as typed after `gridstore`.
+    var name: String
+    /// One line saying what the command does.
+    var abstract: String
+    /// More explanation for the help text.
+    var discussion: String? = nil
+    /// The positional arguments, in order.
+    var arguments: [Argument] = []
+    /// The command's own options (the global ones are added to every command).
+    var options: [Option] = []
+    /// Whether the command takes a grid with `--grid`.
+    var usesGrid = true
+
+    /// The options every command accepts.
+    var acceptedOptions: [Option] {
+        options + GlobalOptions.specs(includingGrid: usesGrid)
+    }
+
+    /// The usage line: `gridstore toggle <index> [--section <S>]`.
+    var usage: String {
+        var parts = ["gridstore", name]
+        for argument in arguments {
+            parts.append(argument.isOptional ? "[<\(argument.name)>]" : "<\(argument.name)>")
+        }
+        for option in options {
+            parts.append("[\(option.synopsis)]")
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// The full help text, in the layout of Swift's argument parser.
+    var help: String {
+        var text = "OVERVIEW: \(abstract)\n"
+        if let discussion { text += "\n\(discussion)\n" }
+        text += "\nUSAGE: \(usage)\n"
+        if !arguments.isEmpty {
+            text += "\nARGUMENTS:\n"
+            text += HelpFormatter.rows(arguments.map { ("<\($0.name)>", $0.help) })
+        }
+        text += "\nOPTIONS:\n"
+        text += HelpFormatter.rows(acceptedOptions.map { ($0.synopsis, $0.help) } + [("-h, --help", "Show help information.")])
+        return text
+    }
+}
+
+/// Lays out two-column help rows.
+enum HelpFormatter {
+    /// Rows of `  <left>   <right>`, with the right column aligned and long left cells on their own line.
+    static func rows(_ rows: [(String, String)]) -> String {
+        let column = 26
+        var text = ""
+        for (left, right) in rows {
+            let cell = "  " + left
+            if cell.count < column - 1 {
+                text += cell + String(repeating: " ", count: column - cell.count) + right + "\n"
+            } else {
+                text += cell + "\n" + String(repeating: " ", count: column) + right + "\n"
+            }
+        }
+        return text
+    }
+}

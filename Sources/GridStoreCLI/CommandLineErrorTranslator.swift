@@ -1,0 +1,22 @@
+import GridStore
+
+/// Turns the errors commands throw into what the user sees and the exit status.
+enum CommandLineErrorTranslator {
+    static func translate(_ error: any Error) -> CommandLineError {
+        switch error {
+        case let error as CommandLineError:
+            return error
+        case let error as DatabaseFileError:
+            return .failure(error.description)
+        case let error as MigrationError:
+            return .failure(error.description)
+        case let error as DatabaseError where error.isBusy:
+            return .failure("the database is busy: another process kept it locked for more than "
+                            + "\(GridDatabase.busyTimeoutMilliseconds / 1000) seconds; try again")
+        case let error as DatabaseError:
+            return .failure(error.description)
+        default:
+            return .failure(String(describing: error))
+        }
+    }
+}

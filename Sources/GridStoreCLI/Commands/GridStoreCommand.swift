@@ -1,0 +1,37 @@
+import GridStore
+
+/// One `gridstore` subcommand.
+protocol GridStoreCommand: Sendable {
+    /// What the command accepts, for parsing, usage and help.
+    static var spec: CommandSpec { get }
+
+    /// Reads the command's arguments, rejecting malformed ones before anything is opened.
+    init(parsing arguments: ParsedArguments) throws(CommandLineError)
+
+    /// Does the work, printing to `context.console`.
+    func run(in context: CommandContext) throws
+}
+
+/// What a running command can reach: the console, the chosen database and grid.
+final class CommandContext {
+    /// Where output goes.
+    let console: Console
+    /// The database path: `--db`, else `$GRIDSTORE_DB`, else the XDG default.
+    let databasePath: String
+    /// The grid's name, if `--grid` was given.
+    let explicitGridName: String?
+
+    init(console: Console, global: GlobalOptions) {
+        self.console = console
+        self.databasePath = DatabaseLocation.resolve(explicitPath: global.databasePath, environment: console.environment)
+        self.explicitGridName = global.gridName
+    }
+
+    /// The grid's name: `--grid`, else `default`.
+    var gridName: String { explicitGridName ?? GlobalOptions.defaultGridName }
+
+    /// Opens the database, creating and migrating it as needed.
+    func openDatabase() throws -> GridDatabase {
+        try GridDatabase(path: databasePath)
+    }
+}

@@ -1,0 +1,68 @@
+import GridStore
+
+/// `gridstore migrate [--status]`: brings the database's schema up to date, or reports it.
+struct MigrateCommand: GridStoreCommand {
+    static let spec = CommandSpec(
+        name: "migrate",
+        abstract: "Apply pending schema migrations, or list applied and pending ones.",
+        discussion: """
+            Every command migrates the database when it opens it; this one does only that.
+            With --status nothing is written: a database that does not exist is not created.
+            """,
+        options: [.init(name: "status", help: "List applied and pending migrations instead of applying them.")],
+        usesGrid: false)
+
+    let statusOnly: Bool
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {
+        statusOnly = arguments.flag("status")
+    }
+
+    func run(in context: CommandContext) throws {
+        statusOnly ? try printStatus(context) : try migrate(context)
+    }
+
+    private func migrate(_ context: CommandContext) throws {
+        let database = try context.openDatabase()
+        let applied = database.migrationsAppliedOnOpen
+        let version = try database.migrationStatus().currentVersion
+        if applied.isEmpty {
+            context.console.write("\(database.path) is up to date at schema version \(version).\n")
+        } else {
+            let names = applied.map(\.fileName).joined(separator: ", ")
+            context.console.write("Applied \(applied.count) migration(s) to \(database.path): \(names)\n")
+            context.console.write("\(database.path) is now at schema version \(version).\n")
+        }
+    }
+
+    private func printStatus(_ context: CommandContext) throws {
+        let path = context.databasePath
+        let status: MigrationStatus
+        let exists = try GridDatabase.exists(at: path)
+        if exists {
+            status = try GridDatabase(path: path, applyingMigrations: false).migrationStatus()
+        } else {
+            status = MigrationStatus(applied: [], pending: MigrationSet.gridStore.migrations, problem: nil)
+        }
+        let console = context.console
+        console.write("Database: \(path)\(exists ? "" : " (does not exist yet)")\n")
+        console.write("Schema version: \(status.currentVersion) (this gridstore knows up to \(MigrationSet.gridStore.latestVersion))\n")
+        console.write("Applied:\n")
+        if status.applied.isEmpty { console.write("  none\n") }
+        for migration in status.applied {
+            let known = MigrationSet.gridStore.migration(version: migration.version)
+            let mark = known == nil ? "  (unknown to this gridstore)"
+                : known?.checksum != migration.checksum ? "  (file changed since applied)" : ""
+            console.write("  \(Migration.fileStem(version: migration.version, name: migration.name))  "
+                          + "\(migration.appliedAt)  sha256:\(migration.checksum.prefix(12))\(mark)\n")
+        }
+        console.write("Pending:\n")
+        if status.pending.isEmpty { console.write("  none\n") }
+        for migration in status.pending {
+            console.write("  \(Migration.fileStem(version: migration.version, name: migration.name))\n")
+        }
+        if let problem = status.problem {
+            throw CommandLineError.failure(problem.description)
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import GridStore
+
+/// The `gridstore` command line: parses arguments, runs a command, reports errors.
+public enum GridStoreCommandLine {
+    /// The version `gridstore --version` prints.
+    public static let version = "0.1.0"
+
+    /// Every command, in the order the top-level help lists them.
+    static let commands: [any GridStoreCommand.Type] = [
+        MigrateCommand.self,
+    ]
+
+    /// The top-level usage line.
+    static let usage = "gridstore [--db <path>] [--grid <name>] <command> [<arguments>]"
+
+    /// Runs the command line given by `arguments` (without the program name) and
+    /// writes its output to the process's standard output and standard error.
+    ///
+    /// - Returns: The exit status: 0 on success, 64 for a usage error, 65 for a
+    ///   malformed input file, 1 for any other failure.
+    public static func main(arguments: [String]) -> Int32 {
+        let console = Console(environment: Console.processEnvironment())
+        let status = run(arguments, console: console)
+        console.flush()
+        return status
+    }
+
+    /// Runs the command line, collecting its output in `console`.
+    static func run(_ arguments: [String], console: Console) -> Int32 {
+        do {
+            try dispatch(arguments, console: console)
+            return 0
+        } catch {
+            let failure = CommandLineErrorTranslator.translate(error)
+            report(failure, to: console)
+            return failure.exitStatus
+        }
+    }
+
+    private static func dispatch(_ arguments: [String], console: Console) throws {
+        let (name, rest) = ArgumentScanner.splitCommand(arguments)
+        guard let name else {
+            if rest.contains("--version") {
+                console.write("gridstore \(version)\n")
+                return
+            }
+            if rest.isEmpty || rest.contains("--help") || rest.contains("-h") {
+                console.write(topLevelHelp)
+                return
+            }
+            if let unknown = rest.first(where: { ArgumentScanner.isOption($0) && !isGlobalOption($0) }) {
+                throw CommandLineError.usage("unknown option '\(unknown)'; see the options below")
+            }
+            throw CommandLineError.usage("missing command; give one of \(commandNames)")
+        }
+        if name == "help" {
+            try printHelp(for: rest, console: console)
+            return
+        }
+        guard let command = commands.first(where: { $0.spec.name == name }) else {
+            throw CommandLineError.usage("unknown command '\(ValueParser.abbreviated(name))'; give one of \(commandNames)")
+        }
+        let parsed = try ArgumentScanner.parse(rest, for: command.spec)
+        if parsed.wantsHelp {
+            console.write(command.spec.help)
+            return
+        }
+        let instance = try command.init(parsing: parsed)
+        try instance.run(in: CommandContext(console: console, global: parsed.global))
+    }
+
+    private static func printHelp(for topics: [String], console: Console) throws {
+        guard let topic = ArgumentScanner.splitCommand(topics).name else {
+            console.write(topLevelHelp)
+            return
+        }
+        guard let command = commands.first(where: { $0.spec.name == topic }) else {
+            throw CommandLineError.usage("no help for '\(ValueParser.abbreviated(topic))'; give one of \(commandNames)")
+        }
+        console.write(command.spec.help)
+    }
+
+    private static func isGlobalOption(_ token: String) -> Bool {
+        let name = ArgumentScanner.optionName(token)
+        return ["db", "grid", "help", "h", "version"].contains(name)
+    }
+
+    static var commandNames: String {
+        commands.map { $0.spec.name }.joined(separator: ", ")
+    }
+
+    static var topLevelHelp: String {
+        var text = """
+            OVERVIEW: Keep a tile grid's state in SQLite and pack its tiles after every change.
+
+            USAGE: \(usage)
+
+            OPTIONS:
+
+            """
+        text += HelpFormatter.rows(GlobalOptions.specs(includingGrid: true).map { ($0.synopsis, $0.help) } + [
+            ("--version", "Show the version."),
+            ("-h, --help", "Show help information."),
+        ])
+        text += "\nSUBCOMMANDS:\n"
+        text += HelpFormatter.rows(commands.map { ($0.spec.name, $0.spec.abstract) })
+        text += "\n  See 'gridstore help <subcommand>' for detailed help.\n"
+        return text
+    }
+
+    /// Prints `Error: <message>`, and for usage errors the usage line and where to find help.
+    static func report(_ failure: CommandLineError, to console: Console) {
+        console.writeError("Error: \(singleLine(failure.message))\n")
+        guard failure.kind == .usage else { return }
+        if let command = failure.command {
+            console.writeError("Usage: \(command.usage)\n")
+            console.writeError("See 'gridstore \(command.name) --help'.\n")
+        } else {
+            console.writeError("Usage: \(usage)\n")
+            console.writeError("See 'gridstore --help'.\n")
+        }
+    }
+
+    /// Escapes control characters so a message stays on one line, whatever text it quotes.
+    static func singleLine(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

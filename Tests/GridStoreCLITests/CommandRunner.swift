@@ -1,0 +1,93 @@
+import Foundation
+
+/// What a run of the `gridstore` binary printed and how it exited.
+struct CommandResult: Equatable {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+}
+
+/// Runs the built `gridstore` executable, as a user would.
+enum CommandRunner {
+    /// The folder holding the build's products (the test bundle sits beside the executables).
+    static let productsDirectory: URL = {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = testBinary.deletingLastPathComponent()
+        while folder.path != "/" {
+            if FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("gridstore").path) {
+                return folder
+            }
+            folder.deleteLastPathComponent()
+        }
+        fatalError("the gridstore executable was not built next to \(testBinary.path)")
+    }()
+
+    /// The `gridstore` executable.
+    static var executable: URL { productsDirectory.appendingPathComponent("gridstore") }
+
+    /// Runs `gridstore` with `arguments`, feeding it `input`, and waits for it to exit.
+    static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> CommandResult {
+        let process = try start(arguments, environment: environment)
+        if let input {
+            try (process.standardInput as! Pipe).fileHandleForWriting.write(contentsOf: input)
+        }
+        try (process.standardInput as! Pipe).fileHandleForWriting.close()
+        return finish(process)
+    }
+
+    /// Starts `gridstore` without waiting for it.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        merged["GRIDSTORE_DB"] = nil
+        merged["NO_COLOR"] = "1"
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        process.standardInput = Pipe()
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        try process.run()
+        return process
+    }
+
+    /// Reads everything a started process prints and waits for it to exit.
+    static func finish(_ process: Process) -> CommandResult {
+        let output = (process.standardOutput as! Pipe).fileHandleForReading
+        let error = (process.standardError as! Pipe).fileHandleForReading
+        // Read both pipes concurrently so a large output on one cannot block the other.
+        nonisolated(unsafe) var errorData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = error.readDataToEndOfFile()
+            group.leave()
+        }
+        let outputData = output.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return CommandResult(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self))
+    }
+}
+
+/// A fresh folder under the system's temporary directory, removed when the value is released.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        path = FileManager.default.temporaryDirectory.path + "/gridstore-cli-tests-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// A path inside the folder.
+    func file(_ name: String) -> String { path + "/" + name }
+}

@@ -1,0 +1,125 @@
+import Testing
+@testable import GridStore
+
+@Suite("DatabaseConnection")
+struct DatabaseConnectionTests {
+    @Test("binds and reads every storage class")
+    func bindAndRead() throws {
+        let connection = try memoryConnection()
+        try connection.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n)")
+        try connection.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)",
+                               [Int64.max, 2.5, "héllo", SQLiteValue.blob([0, 1, 255]), Optional<Int>.none])
+        let row = try connection.fetchOne("SELECT i, r, s, b, n FROM t") { row in
+            (row.value(at: 0), row.double(at: 1), row.string(at: 2), row.value(at: 3), row.isNull(at: 4))
+        }
+        #expect(row?.0 == .integer(Int64.max))
+        #expect(row?.1 == 2.5)
+        #expect(row?.2 == "héllo")
+        #expect(row?.3 == .blob([0, 1, 255]))
+        #expect(row?.4 == true)
+    }
+
+    @Test("keeps text with NUL characters and empty text whole")
+    func textEdges() throws {
+        let connection = try memoryConnection()
+        try connection.execute("CREATE TABLE t (s TEXT NOT NULL)")
+        for value in ["a\u{0}b", "", "'; DROP TABLE t; --"] {
+            try connection.execute("DELETE FROM t")
+            try connection.execute("INSERT INTO t VALUES (?)", [value])
+            #expect(try text(connection, "SELECT s FROM t") == value)
+        }
+    }
+
+    @Test("rejects a wrong number of arguments")
+    func argumentCount() throws {
+        let connection = try memoryConnection()
+        #expect(throws: DatabaseError.self) { try connection.execute("SELECT ?", []) }
+    }
+
+    @Test("reports SQLite's code, message and SQL on one line")
+    func errorDescription() throws {
+        let connection = try memoryConnection()
+        try connection.execute("CREATE TABLE t (x INTEGER CHECK (x > 0))")
+        let error = try #require(throws: DatabaseError.self) {
+            try connection.execute("INSERT INTO t\n  VALUES (?)", [-1])
+        }
+        #expect(error.resultCode == 19)
+        #expect(error.isConstraintViolation)
+        #expect(error.message.contains("CHECK constraint failed"))
+        #expect(error.sql == "INSERT INTO t\n  VALUES (?)")
+        #expect(error.description == "SQLite error 19 (constraint failed): \(error.message) — in `INSERT INTO t VALUES (?)`")
+        #expect(!error.description.contains("\n"))
+    }
+
+    @Test("reports a syntax error with the statement that failed")
+    func syntaxError() throws {
+        let connection = try memoryConnection()
+        let error = try #require(throws: DatabaseError.self) { try connection.prepare("SELEC 1") }
+        #expect(error.resultCode == 1)
+        #expect(error.description.contains("SELEC 1"))
+    }
+
+    @Test("commits a transaction that returns and rolls back one that throws")
+    func transactions() throws {
+        struct Abort: Error {}
+        let connection = try memoryConnection()
+        try connection.execute("CREATE TABLE t (x INTEGER)")
+        try connection.transaction(.immediate) { try connection.execute("INSERT INTO t VALUES (1)") }
+        #expect(throws: Abort.self) {
+            try connection.transaction(.immediate) {
+                try connection.execute("INSERT INTO t VALUES (2)")
+                throw Abort()
+            }
+        }
+        #expect(try scalar(connection, "SELECT count(*) FROM t") == 1)
+        #expect(connection.isAutocommit)
+    }
+
+    @Test("nests transactions as savepoints")
+    func nestedTransactions() throws {
+        struct Abort: Error {}
+        let connection = try memoryConnection()
+        try connection.execute("CREATE TABLE t (x INTEGER)")
+        try connection.transaction(.immediate) {
+            try connection.execute("INSERT INTO t VALUES (1)")
+            try? connection.transaction {
+                try connection.execute("INSERT INTO t VALUES (2)")
+                throw Abort()
+            }
+            try connection.transaction { try connection.execute("INSERT INTO t VALUES (3)") }
+        }
+        #expect(try connection.fetchAll("SELECT x FROM t ORDER BY x") { $0.int(at: 0) } == [1, 3])
+    }
+
+    @Test("runs scripts statement by statement and names the one that fails")
+    func scripts() throws {
+        let connection = try memoryConnection()
+        try connection.executeScript("""
+            -- a comment
+            CREATE TABLE a (x);
+            INSERT INTO a VALUES (1); INSERT INTO a VALUES (2);
+            """)
+        #expect(try scalar(connection, "SELECT sum(x) FROM a") == 3)
+        let error = try #require(throws: DatabaseError.self) {
+            try connection.executeScript("INSERT INTO a VALUES (3);\nINSERT INTO missing VALUES (4);")
+        }
+        #expect(error.message == "no such table: missing")
+        #expect(error.sql == "INSERT INTO missing VALUES (4);")
+    }
+
+    @Test("finalizes statements when they are released, so the connection closes cleanly")
+    func statementLifetime() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("lifetime.sqlite")
+        do {
+            let connection = try DatabaseConnection(path: path)
+            try connection.execute("CREATE TABLE t (x)")
+            let statement = try connection.prepare("SELECT * FROM t")
+            _ = try statement.step()
+        }
+        // With every statement finalized the database is unlocked and a new connection can write.
+        let connection = try DatabaseConnection(path: path)
+        connection.setBusyTimeout(milliseconds: 0)
+        try connection.transaction(.immediate) { try connection.execute("INSERT INTO t VALUES (1)") }
+    }
+}

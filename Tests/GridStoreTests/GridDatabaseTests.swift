@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+@testable import GridStore
+
+@Suite("GridDatabase")
+struct GridDatabaseTests {
+    @Test("a new database is migrated, stamped and configured")
+    func newDatabase() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("nested/folders/grids.sqlite")
+        let database = try GridDatabase(path: path)
+        #expect(database.migrationsAppliedOnOpen == MigrationSet.gridStore.migrations)
+        try database.read { connection in
+            #expect(try text(connection, "PRAGMA journal_mode") == "wal")
+            #expect(try scalar(connection, "PRAGMA application_id") == Int(GridDatabase.applicationID))
+            #expect(try scalar(connection, "PRAGMA foreign_keys") == 1)
+            #expect(try scalar(connection, "PRAGMA synchronous") == 2)  // FULL
+            #expect(try scalar(connection, "PRAGMA busy_timeout") == Int(GridDatabase.busyTimeoutMilliseconds))
+            #expect(try text(connection, "PRAGMA integrity_check") == "ok")
+            let versions = try connection.fetchAll("SELECT version, name FROM schema_migrations ORDER BY version") {
+                "\($0.int(at: 0)) \($0.string(at: 1))"
+            }
+            #expect(versions == MigrationSet.gridStore.migrations.map { "\($0.version) \($0.name)" })
+        }
+        #expect(FileSystem.permissions(at: path) == 0o600)
+        #expect(FileSystem.permissions(at: directory.file("nested")) == 0o700)
+        // Nothing is left behind from building the file under a temporary name.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.file("nested/folders"))
+            .filter { $0.contains(".creating-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test("opening an up-to-date database applies nothing")
+    func reopen() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("grids.sqlite")
+        _ = try GridDatabase(path: path)
+        let reopened = try GridDatabase(path: path)
+        #expect(reopened.migrationsAppliedOnOpen.isEmpty)
+        #expect(try reopened.migrationStatus().isUpToDate)
+    }
+
+    @Test("the schema reads as designed")
+    func schema() throws {
+        let directory = TemporaryDirectory()
+        let database = try GridDatabase(path: directory.file("grids.sqlite"))
+        let objects = try database.read { connection in
+            try connection.fetchAll(
+                "SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name"
+            ) { "\($0.string(at: 0)) \($0.string(at: 1))" }
+        }
+        #expect(objects == [
+            "table grids", "table item_sizes", "table placement_chunks", "table schema_migrations",
+            "table sections", "view placements",
+        ])
+        try database.write { connection in
+            // Enumerations are CHECKed and deleting a grid cascades.
+            try connection.execute("INSERT INTO grids (name, columns) VALUES ('g', 6)")
+            #expect(try text(connection, "SELECT layout_type FROM grids") == "more")
+            try connection.execute("INSERT INTO sections VALUES (1, 0, 2)")
+            try connection.execute("INSERT INTO item_sizes VALUES (1, 0, 0, 'big')")
+            #expect(throws: DatabaseError.self) { try connection.execute("INSERT INTO item_sizes VALUES (1, 0, 1, 'huge')") }
+            #expect(throws: DatabaseError.self) { try connection.execute("INSERT INTO item_sizes VALUES (1, 5, 1, 'big')") }
+            #expect(throws: DatabaseError.self) { try connection.execute("UPDATE grids SET direction = 'diagonal'") }
+            try connection.execute("DELETE FROM grids")
+            #expect(try scalar(connection, "SELECT count(*) FROM item_sizes") == 0)
+            #expect(try scalar(connection, "SELECT count(*) FROM sections") == 0)
+        }
+    }
+
+    @Test("a foreign SQLite database is refused and left untouched")
+    func foreignDatabase() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("other.sqlite")
+        do {
+            let other = try DatabaseConnection(path: path)
+            try other.execute("CREATE TABLE notes (text TEXT)")
+            try other.execute("INSERT INTO notes VALUES ('keep me')")
+        }
+        let before = try #require(fileBytes(path))
+        #expect(throws: DatabaseFileError.foreignDatabase(path: path, applicationID: 0)) { try GridDatabase(path: path) }
+        #expect(fileBytes(path) == before)
+
+        // Another application's stamped file is refused too.
+        do {
+            let other = try DatabaseConnection(path: path)
+            try other.execute("PRAGMA application_id = 1234")
+        }
+        let stamped = try #require(fileBytes(path))
+        #expect(throws: DatabaseFileError.foreignDatabase(path: path, applicationID: 1234)) { try GridDatabase(path: path) }
+        #expect(fileBytes(path) == stamped)
+    }
+
+    @Test("a file that is not SQLite is refused and left untouched")
+    func notADatabase() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("notes.txt")
+        let contents = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        FileManager.default.createFile(atPath: path, contents: contents)
+        #expect(throws: DatabaseFileError.notADatabase(path: path)) { try GridDatabase(path: path) }
+        #expect(fileBytes(path) == contents)
+    }
+
+    @Test("an empty file is refused and left empty")
+    func emptyFile() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("empty.sqlite")
+        FileManager.default.createFile(atPath: path, contents: Data())
+        #expect(throws: DatabaseFileError.emptyFile(path: path)) { try GridDatabase(path: path) }
+        #expect(fileBytes(path) == Data())
+    }
+
+    @Test("a directory is refused")
+    func directoryPath() throws {
+        let directory = TemporaryDirectory()
+        #expect(throws: DatabaseFileError.isDirectory(path: directory.path)) { try GridDatabase(path: directory.path) }
+    }
+
+    @Test("a database of a newer gridstore is refused without writing")
+    func newerSchema() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("newer.sqlite")
+        let newer = try MigrationSet(
+            MigrationSet.gridStore.migrations + [Migration(fileName: "9999_future.sql", sql: "CREATE TABLE future (x);")])
+        _ = try GridDatabase(path: path, migrations: newer)
+        let before = try #require(fileBytes(path))
+        let error = try #require(throws: MigrationError.self) { try GridDatabase(path: path) }
+        #expect(error == .newerDatabase(unknownVersions: [9999], latestKnownVersion: MigrationSet.gridStore.latestVersion))
+        #expect(fileBytes(path) == before)
+    }
+
+    @Test("threads opening one new file at once all succeed, migrating it once")
+    func concurrentCreation() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("race.sqlite")
+        let applied = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try GridDatabase(path: path).migrationsAppliedOnOpen.count }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(applied.filter { $0 > 0 } == [MigrationSet.gridStore.migrations.count])
+        let database = try GridDatabase(path: path)
+        #expect(try database.read { try scalar($0, "SELECT count(*) FROM schema_migrations") } == MigrationSet.gridStore.migrations.count)
+    }
+}
+
+@Suite("DatabaseLocation")
+struct DatabaseLocationTests {
+    @Test("an explicit path wins, then GRIDSTORE_DB, then XDG_DATA_HOME, then ~/.local/share")
+    func order() {
+        let everything = ["GRIDSTORE_DB": "/env/db.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/me"]
+        #expect(DatabaseLocation.resolve(explicitPath: "/cli.sqlite", environment: everything) == "/cli.sqlite")
+        #expect(DatabaseLocation.resolve(environment: everything) == "/env/db.sqlite")
+        #expect(DatabaseLocation.resolve(environment: ["XDG_DATA_HOME": "/xdg", "HOME": "/home/me"])
+                == "/xdg/gridstore/gridstore.sqlite")
+        #expect(DatabaseLocation.resolve(environment: ["HOME": "/home/me"]) == "/home/me/.local/share/gridstore/gridstore.sqlite")
+    }
+
+    @Test("empty and relative values count as unset")
+    func unsetValues() {
+        let environment = ["GRIDSTORE_DB": "", "XDG_DATA_HOME": "relative/path", "HOME": "/home/me"]
+        #expect(DatabaseLocation.resolve(explicitPath: "", environment: environment)
+                == "/home/me/.local/share/gridstore/gridstore.sqlite")
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+@testable import GridStore
+
+/// A fresh folder under the system's temporary directory, removed when the value is released.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        let base = FileManager.default.temporaryDirectory.path
+        path = base + "/gridstore-tests-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// A path inside the folder.
+    func file(_ name: String) -> String { path + "/" + name }
+}
+
+/// The bytes of a file, or `nil` when it cannot be read.
+func fileBytes(_ path: String) -> Data? {
+    FileManager.default.contents(atPath: path)
+}
+
+/// The repository's top-level folder.
+let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    while url.path != "/" {
+        url.deleteLastPathComponent()
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            return url.path
+        }
+    }
+    fatalError("Package.swift not found above \(#filePath)")
+}()
+
+/// A connection to a private in-memory database.
+func memoryConnection() throws -> DatabaseConnection {
+    try DatabaseConnection(path: ":memory:")
+}
+
+/// Reads one integer with `sql`.
+func scalar(_ connection: DatabaseConnection, _ sql: String) throws -> Int {
+    try connection.fetchOne(sql) { $0.int(at: 0) } ?? -1
+}
+
+/// Reads one text value with `sql`.
+func text(_ connection: DatabaseConnection, _ sql: String) throws -> String {
+    try connection.fetchOne(sql) { $0.string(at: 0) } ?? ""
+}
