@@ -4,8 +4,10 @@ import PackageDescription
 let package = Package(
     name: "gridstore",
     products: [
+        .library(name: "GridLayout", targets: ["GridLayout"]),
         .library(name: "GridStore", targets: ["GridStore"]),
         .executable(name: "gridstore", targets: ["gridstore"]),
+        .executable(name: "gridstore-bench", targets: ["gridstore-bench"]),
     ],
     targets: [
         // The system SQLite library, reached through a module map.
@@ -15,10 +17,13 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
 
+        // The pure layout engine: dense packing, sections, pixel frames. No I/O.
+        .target(name: "GridLayout"),
+
         // Persistence: the only module that imports CSQLite.
         .target(
             name: "GridStore",
-            dependencies: ["CSQLite"],
+            dependencies: ["CSQLite", "GridLayout"],
             plugins: ["MigrationEmbedder"]
         ),
 
@@ -34,6 +39,12 @@ let package = Package(
             dependencies: ["GridStoreCLI"]
         ),
 
+        // Every timing goal, measured in one run: `swift run -c release gridstore-bench`.
+        .executableTarget(
+            name: "gridstore-bench",
+            dependencies: ["GridLayout"]
+        ),
+
         // Turns the top-level `migrations/` folder into generated Swift at build time.
         .executableTarget(
             name: "MigrationEmbedderTool",
@@ -45,6 +56,11 @@ let package = Package(
             dependencies: ["MigrationEmbedderTool"]
         ),
 
+        .testTarget(
+            name: "GridLayoutTests",
+            dependencies: ["GridLayout"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "GridStoreTests",
             dependencies: ["GridStore"]
