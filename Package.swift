@@ -42,7 +42,12 @@ let package = Package(
         // Every timing goal, measured in one run: `swift run -c release gridstore-bench`.
         .executableTarget(
             name: "gridstore-bench",
-            dependencies: ["GridLayout"]
+            dependencies: ["GridLayout", "GridStore", "SQLiteBaseline"]
+        ),
+        // The raw C prepared-statement loop the repository's bulk writes are measured against.
+        .target(
+            name: "SQLiteBaseline",
+            linkerSettings: [.linkedLibrary("sqlite3")]
         ),
 
         // Turns the top-level `migrations/` folder into generated Swift at build time.

@@ -40,12 +40,13 @@ CREATE TABLE item_sizes (
 -- The packed layout of every item, computed by gridstore after each change.
 -- Stored in chunks of consecutive items, so a change rewrites only the chunks whose tiles moved;
 -- cells is a JSON array with one [x, y, w, h, size] per item, in cells, starting at first_item.
--- Read it through the placements view.
+-- gridstore writes it and never reads it back (it re-packs from the sizes), so it is not CHECKed with
+-- json_valid(), which would parse every chunk written. Read it through the placements view.
 CREATE TABLE placement_chunks (
     grid_id     INTEGER NOT NULL,
     section     INTEGER NOT NULL,
     first_item  INTEGER NOT NULL CHECK (first_item >= 0),
-    cells       TEXT    NOT NULL CHECK (json_valid(cells)),
+    cells       TEXT    NOT NULL,
     PRIMARY KEY (grid_id, section, first_item),
     FOREIGN KEY (grid_id, section) REFERENCES sections (grid_id, section) ON DELETE CASCADE
 ) STRICT, WITHOUT ROWID;

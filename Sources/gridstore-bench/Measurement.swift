@@ -24,9 +24,11 @@ enum Measurement {
     }
 
     /// The median wall time of `runs` runs, where `body` measures its own part and returns it in milliseconds.
-    static func medianOfSelfTimed(runs: Int, warmup: Int = 1, _ body: () -> Double) -> Double {
-        for _ in 0..<warmup { _ = body() }
-        return median((0..<runs).map { _ in body() })
+    static func medianOfSelfTimed(runs: Int, warmup: Int = 1, _ body: () throws -> Double) rethrows -> Double {
+        for _ in 0..<warmup { _ = try body() }
+        var samples: [Double] = []
+        for _ in 0..<runs { samples.append(try body()) }
+        return median(samples)
     }
 
     static func median(_ samples: [Double]) -> Double {

@@ -5,9 +5,19 @@ import Glibc
 // gridstore-bench: every timing goal of gridstore, measured in one run of a release build.
 //
 //   swift run -c release gridstore-bench            all benchmarks
-//   swift run -c release gridstore-bench packing    only the named groups
+//   swift run -c release gridstore-bench toggle     only the named groups (packing, bulk, toggle)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+
+/// Prints a group's report, or its failure.
+func report(_ group: () throws -> String) {
+    do {
+        print(try group(), terminator: "")
+    } catch {
+        print("benchmark failed: \(error)")
+        exit(1)
+    }
+}
 
 if arguments.first == "--peak-memory", arguments.count == 2, let count = Int(arguments[1]) {
     print(PackingBenchmarks.peakMemory(count: count))
@@ -18,15 +28,20 @@ if arguments.first == "--peak-memory", arguments.count == 2, let count = Int(arg
 print("warning: this is a debug build; run `swift run -c release gridstore-bench` for meaningful numbers")
 #endif
 
-let groups = arguments.isEmpty ? ["packing"] : arguments
+let allGroups = ["packing", "bulk", "toggle"]
+let groups = arguments.isEmpty ? allGroups : arguments
 print("# gridstore-bench")
 for group in groups {
     switch group {
     case "packing":
         print(PackingBenchmarks.run(), terminator: "")
         print(ChildProcess.peakMemoryReport(count: 1_000_000))
+    case "bulk":
+        report { try RepositoryBenchmarks.runBulk() }
+    case "toggle":
+        report { try RepositoryBenchmarks.runToggle() }
     default:
-        print("unknown benchmark group '\(group)'; groups: packing")
+        print("unknown benchmark group '\(group)'; groups: \(allGroups.joined(separator: ", "))")
         exit(64)
     }
 }

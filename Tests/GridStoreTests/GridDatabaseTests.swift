@@ -96,7 +96,7 @@ struct GridDatabaseTests {
         let directory = TemporaryDirectory()
         let path = directory.file("notes.txt")
         let contents = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
-        FileManager.default.createFile(atPath: path, contents: contents)
+        #expect(FileManager.default.createFile(atPath: path, contents: contents))
         #expect(throws: DatabaseFileError.notADatabase(path: path)) { try GridDatabase(path: path) }
         #expect(fileBytes(path) == contents)
     }
@@ -105,7 +105,7 @@ struct GridDatabaseTests {
     func emptyFile() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("empty.sqlite")
-        FileManager.default.createFile(atPath: path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         #expect(throws: DatabaseFileError.emptyFile(path: path)) { try GridDatabase(path: path) }
         #expect(fileBytes(path) == Data())
     }

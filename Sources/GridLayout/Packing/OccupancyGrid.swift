@@ -125,20 +125,37 @@ public struct OccupancyGrid: Sendable {
     }
 
     /// Marks the cells of `rect` free and lowers the search floors so they stay true.
+    @inlinable
     mutating func release(_ rect: CellRect) {
-        let mask = Self.mask(width: rect.width) << UInt64(rect.x)
-        for row in rect.y..<(rect.y + rect.height) {
-            rows[row] &= ~mask
+        releaseCells(rect)
+        lowerFloors(belowRow: rect.y)
+    }
+
+    /// Marks the cells of `rect` free without touching the floors; follow with ``lowerFloors(belowRow:)``.
+    @inlinable
+    mutating func releaseCells(_ rect: CellRect) {
+        let mask = ~(Self.mask(width: rect.width) &<< UInt64(rect.x))
+        rows.withUnsafeMutableBufferPointer { rows in
+            for row in rect.y..<(rect.y + rect.height) {
+                rows[row] &= mask
+            }
         }
-        // A span that now fits must overlap a freed cell, so its top row is at least
-        // `rect.y - height + 1`.
+    }
+
+    /// Lowers the search floors after cells from row `row` on were freed.
+    ///
+    /// A span that now fits must overlap a freed cell, so its top row is at least
+    /// `row - height + 1`.
+    @inlinable
+    mutating func lowerFloors(belowRow row: Int) {
         for slot in floors.indices {
-            let lowestRow = max(0, rect.y - floorSpans[slot].height + 1)
+            let lowestRow = max(0, row - floorSpans[slot].height + 1)
             if floors[slot].y >= lowestRow { floors[slot] = CellPosition(x: 0, y: lowestRow) }
         }
     }
 
     /// Drops empty rows at the end, so ``rowCount`` is again one past the last used row.
+    @inlinable
     mutating func trimEmptyRows() {
         while let last = rows.last, last == 0 { rows.removeLast() }
     }

@@ -13,19 +13,22 @@
 /// ```
 public struct TileGrid<Strategy: PackingStrategy>: Sendable {
     /// The columns, spans and direction.
-    public private(set) var configuration: GridConfiguration
+    public var configuration: GridConfiguration { storedConfiguration }
+    @usableFromInline var storedConfiguration: GridConfiguration
 
     /// The strategy that places each tile.
     public let strategy: Strategy
 
     /// The sections, in order.
-    public private(set) var sections: [TileGridSection<Strategy>]
+    public var sections: [TileGridSection<Strategy>] { storedSections }
+    @usableFromInline var storedSections: [TileGridSection<Strategy>]
 
     /// Creates a grid with the sizes of each section's items, and packs it.
+    @inlinable
     public init(configuration: GridConfiguration, strategy: Strategy, sections: [[TileSize]] = []) {
-        self.configuration = configuration
+        storedConfiguration = configuration
         self.strategy = strategy
-        self.sections = sections.map { TileGridSection(sizes: $0, configuration: configuration, strategy: strategy) }
+        storedSections = sections.map { TileGridSection(sizes: $0, configuration: configuration, strategy: strategy) }
     }
 
     /// The size of the item at `path`.
@@ -44,6 +47,7 @@ public struct TileGrid<Strategy: PackingStrategy>: Sendable {
     // MARK: Editing
 
     /// Sets the size of the item at `path` and re-packs its section from it.
+    @inlinable
     public mutating func setSize(_ size: TileSize, at path: GridIndexPath) {
         replaceItems(path.item..<(path.item + 1), inSection: path.section, with: [size])
     }
@@ -51,6 +55,7 @@ public struct TileGrid<Strategy: PackingStrategy>: Sendable {
     /// Inserts an item of `size` at `path`, moving later items of its section up by one.
     ///
     /// `path.item` may equal the section's count, to append.
+    @inlinable
     public mutating func insertItem(_ size: TileSize, at path: GridIndexPath) {
         replaceItems(path.item..<path.item, inSection: path.section, with: [size])
     }
@@ -59,6 +64,7 @@ public struct TileGrid<Strategy: PackingStrategy>: Sendable {
     ///
     /// - Returns: The removed item's size.
     @discardableResult
+    @inlinable
     public mutating func removeItem(at path: GridIndexPath) -> TileSize {
         let size = size(at: path)
         replaceItems(path.item..<(path.item + 1), inSection: path.section, with: [])
@@ -68,6 +74,7 @@ public struct TileGrid<Strategy: PackingStrategy>: Sendable {
     /// Moves the item at `source` to `destination`, as a collection view's drag and drop does.
     ///
     /// `destination` is the item's index path after the move.
+    @inlinable
     public mutating func moveItem(from source: GridIndexPath, to destination: GridIndexPath) {
         guard source != destination else { return }
         if source.section == destination.section {
@@ -88,25 +95,26 @@ public struct TileGrid<Strategy: PackingStrategy>: Sendable {
 
     /// Replaces the items in `range` of `section` with items of `newSizes`, re-packing the
     /// section from `range.lowerBound`.
+    @inlinable
     public mutating func replaceItems(_ range: Range<Int>, inSection section: Int, with newSizes: [TileSize]) {
-        sections[section].replaceSubrange(range, with: newSizes, spans: configuration.spans)
+        storedSections[section].replaceSubrange(range, with: newSizes, spans: storedConfiguration.spans)
     }
 
     /// Inserts a section of items with `sizes` at `index`, moving later sections up by one.
     public mutating func insertSection(_ sizes: [TileSize], at index: Int) {
-        sections.insert(TileGridSection(sizes: sizes, configuration: configuration, strategy: strategy), at: index)
+        storedSections.insert(TileGridSection(sizes: sizes, configuration: configuration, strategy: strategy), at: index)
     }
 
     /// Removes the section at `index`, moving later sections down by one.
     public mutating func removeSection(at index: Int) {
-        sections.remove(at: index)
+        storedSections.remove(at: index)
     }
 
     /// Changes the columns, spans or direction, re-packing every section.
     public mutating func reconfigure(_ newConfiguration: GridConfiguration) {
         guard newConfiguration != configuration else { return }
-        configuration = newConfiguration
-        sections = sections.map { TileGridSection(sizes: $0.sizes, configuration: newConfiguration, strategy: strategy) }
+        storedConfiguration = newConfiguration
+        storedSections = storedSections.map { TileGridSection(sizes: $0.sizes, configuration: newConfiguration, strategy: strategy) }
     }
 }
 

@@ -73,7 +73,7 @@ public struct TilePacker<Strategy: PackingStrategy>: Sendable {
     ///
     /// - Returns: The index of the first tile that was re-packed: `range.lowerBound`.
     /// - Complexity: O(n - range.lowerBound), plus the search of the re-placed tiles.
-    @discardableResult
+    @inlinable @discardableResult
     public mutating func replaceSubrange(_ range: Range<Int>, with newSpans: some Collection<TileSpan>) -> Int {
         precondition(range.lowerBound >= 0 && range.upperBound <= storedSpans.count, "range \(range) is outside 0..<\(storedSpans.count)")
         let tail = Array(newSpans) + storedSpans[range.upperBound...]
@@ -83,6 +83,7 @@ public struct TilePacker<Strategy: PackingStrategy>: Sendable {
     }
 
     /// Changes the span of the tile at `index` and re-packs from it.
+    @inlinable
     public mutating func setSpan(_ span: TileSpan, at index: Int) {
         replaceSubrange(index..<(index + 1), with: CollectionOfOne(span))
     }
@@ -93,11 +94,16 @@ public struct TilePacker<Strategy: PackingStrategy>: Sendable {
     }
 
     /// Takes back the tiles from `index` on, freeing their cells.
-    private mutating func rewind(to index: Int) {
+    @inlinable
+    mutating func rewind(to index: Int) {
         guard index < storedSpans.count else { return }
-        for position in (index..<storedSpans.count).reversed() {
-            storedOccupancy.release(rect(at: position))
+        var lowestRow = Int.max
+        for position in index..<storedSpans.count {
+            let rect = rect(at: position)
+            storedOccupancy.releaseCells(rect)
+            lowestRow = Swift.min(lowestRow, rect.y)
         }
+        storedOccupancy.lowerFloors(belowRow: lowestRow)
         storedSpans.removeSubrange(index...)
         origins.removeSubrange(index...)
         storedOccupancy.trimEmptyRows()

@@ -74,6 +74,17 @@ public final class Statement {
         try SQLiteCall.check(sqlite3_bind_int64(handle, index, Int64(value)), sqlite3_db_handle(handle), sql: sql)
     }
 
+    /// Binds constant text to the parameter at a 1-based `index`, without copying it.
+    @inline(__always)
+    public func bind(_ text: StaticString, at index: Int32) throws {
+        let code = text.withUTF8Buffer { bytes in
+            // SQLITE_STATIC (a null destructor): the string lives as long as the program.
+            sqlite3_bind_text64(handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                sqlite3_uint64(bytes.count), nil, UInt8(SQLITE_UTF8))
+        }
+        try SQLiteCall.check(code, sqlite3_db_handle(handle), sql: sql)
+    }
+
     /// Binds UTF-8 bytes as text to the parameter at a 1-based `index`.
     public func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
         try SQLiteCall.check(bindTextCode(bytes, at: index), sqlite3_db_handle(handle), sql: sql)

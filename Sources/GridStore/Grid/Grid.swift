@@ -1,0 +1,173 @@
+import GridLayout
+import Synchronization
+
+/// A named grid in a gridstore database: its settings, sections, tile sizes and packed
+/// placements, changed only in whole transactions.
+///
+/// Every change runs in one `BEGIN IMMEDIATE` transaction that reads the grid's current
+/// state, applies the change, re-packs from the first item it affects, writes only the
+/// sizes and placement chunks that differ, and increments the grid's revision. A change
+/// that is refused or fails leaves the grid exactly as it was, revision included. The
+/// stored placements always equal a fresh pack of the stored sizes.
+///
+/// A `Grid` keeps the last state it read and reuses it while the stored revision is
+/// unchanged, so repeated operations do not re-read the whole grid; changes by other
+/// connections and processes are seen at the next call.
+///
+/// ```swift
+/// let database = try GridDatabase(path: "/tmp/grids.sqlite")
+/// let grid = try Grid(named: "default", in: database)    // created with 12 small items if missing
+/// let snapshot = try grid.toggle(at: GridIndexPath(item: 3))
+/// snapshot.placement(at: GridIndexPath(item: 3))         // (3, 0, 2x2)
+/// ```
+public final class Grid: Sendable {
+    /// The grid's name.
+    public let name: String
+
+    /// The database the grid is stored in.
+    public let database: GridDatabase
+
+    /// The last state read or written, with the grid's row id.
+    private let cache = Mutex<(id: Int64, snapshot: GridSnapshot)?>(nil)
+
+    /// Opens the grid named `name`, creating it with `options` if it does not exist.
+    ///
+    /// - Parameter options: How to create a missing grid; `nil` to require that it exists.
+    /// - Throws: ``GridError/gridNotFound(_:)`` when it is missing and `options` is `nil`;
+    ///   ``GridError`` for an invalid name or options.
+    public init(named name: String, in database: GridDatabase, creatingWith options: GridOptions? = GridOptions()) throws {
+        try GridLimits.validate(name: name)
+        self.name = name
+        self.database = database
+        guard let options else {
+            _ = try snapshot()
+            return
+        }
+        let content = GridContent(options)
+        let created = try database.write { connection -> (Int64, GridSnapshot)? in
+            if try GridStorage.header(named: name, connection) != nil { return nil }
+            return try Self.insert(name: name, content: content, connection)
+        }
+        if let created { cache.withLock { $0 = created } }
+    }
+
+    /// Creates a grid named `name` with `content`, replacing an existing one if `replacing` is set.
+    ///
+    /// - Throws: ``GridError/gridExists(_:)`` when the name is taken and `replacing` is `false`.
+    @discardableResult
+    public static func create(named name: String, in database: GridDatabase, content: GridContent,
+                              replacing: Bool = false) throws -> Grid {
+        try GridLimits.validate(name: name)
+        let created = try database.write { connection -> (Int64, GridSnapshot) in
+            if try GridStorage.header(named: name, connection) != nil {
+                guard replacing else { throw GridError.gridExists(name) }
+                try connection.execute("DELETE FROM grids WHERE name = ?", [name])
+            }
+            return try insert(name: name, content: content, connection)
+        }
+        return Grid(name: name, database: database, cached: created)
+    }
+
+    private init(name: String, database: GridDatabase, cached: (Int64, GridSnapshot)) {
+        self.name = name
+        self.database = database
+        cache.withLock { $0 = cached }
+    }
+
+    private static func insert(name: String, content: GridContent, _ connection: DatabaseConnection) throws
+        -> (Int64, GridSnapshot) {
+        let configuration = try content.validatedConfiguration()
+        let snapshot = GridSnapshot(name: name, revision: 0, configuration: configuration,
+                                    defaultSize: content.defaultSize, explicitSizes: content.sections)
+        return (try GridStorage.insert(snapshot, connection), snapshot)
+    }
+
+    /// Whether a grid named `name` exists.
+    public static func exists(named name: String, in database: GridDatabase) throws -> Bool {
+        try database.read { try GridStorage.header(named: name, $0) != nil }
+    }
+
+    /// Every grid in the database, by name.
+    public static func list(in database: GridDatabase) throws -> [GridSummary] {
+        try database.read { try GridStorage.list($0) }
+    }
+
+    /// Deletes the grid named `name` with its sections, sizes and placements.
+    ///
+    /// - Throws: ``GridError/gridNotFound(_:)`` when there is none.
+    public static func drop(named name: String, in database: GridDatabase) throws {
+        try database.write { connection in
+            try connection.execute("DELETE FROM grids WHERE name = ?", [name])
+            if connection.changes == 0 { throw GridError.gridNotFound(name) }
+        }
+    }
+
+    // MARK: Reading
+
+    /// The grid's current state.
+    public func snapshot() throws -> GridSnapshot {
+        try database.read { try current($0).snapshot }
+    }
+
+    /// The grid's current revision: it changes exactly when the grid does, whichever process
+    /// changed it. Cheaper than ``snapshot()``.
+    public func currentRevision() throws -> Int {
+        try database.read { connection in
+            guard let header = try GridStorage.header(named: name, connection) else { throw GridError.gridNotFound(name) }
+            return header.revision
+        }
+    }
+
+    /// The current state, from the cache when its revision is still the stored one.
+    private func current(_ connection: DatabaseConnection) throws -> (id: Int64, snapshot: GridSnapshot) {
+        guard let header = try GridStorage.header(named: name, connection) else { throw GridError.gridNotFound(name) }
+        if let cached = cache.withLock({ $0 }), cached.id == header.id, cached.snapshot.revision == header.revision {
+            return cached
+        }
+        let loaded = (id: header.id, snapshot: try GridStorage.load(header, name: name, connection))
+        cache.withLock { $0 = loaded }
+        return loaded
+    }
+
+    // MARK: Changing
+
+    /// Applies the edits `body` makes, in one transaction, as one revision.
+    ///
+    /// - Returns: The grid after the change.
+    /// - Throws: What `body` throws (nothing is written then), or a ``DatabaseError``
+    ///   when the write fails (for example when another process holds the lock past the
+    ///   busy timeout).
+    @discardableResult
+    public func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
+        let result = try database.write { connection -> (Int64, GridSnapshot) in
+            let (id, old) = try current(connection)
+            var editor = GridEditor(old)
+            try body(&editor)
+            var new = editor.snapshot
+            new.revision = old.revision + 1
+            try GridStorage.save(old: old, new: new, changes: editor.changes, gridID: id, connection)
+            return (id, new)
+        }
+        // Only a committed state may serve later calls.
+        cache.withLock { $0 = result }
+        return result.1
+    }
+
+    /// Cycles the item's size small → middle → big → small.
+    @discardableResult
+    public func toggle(at path: GridIndexPath) throws -> GridSnapshot {
+        try update { try $0.toggle(at: path) }
+    }
+
+    /// Sets the item's size; `nil` returns it to the default size.
+    @discardableResult
+    public func setSize(_ size: TileSize?, at path: GridIndexPath) throws -> GridSnapshot {
+        try update { try $0.setSize(size, at: path) }
+    }
+
+    /// Replaces the grid's settings and sizes with `content`, as an import does.
+    @discardableResult
+    public func replaceContent(_ content: GridContent) throws -> GridSnapshot {
+        try update { try $0.replaceContent(content) }
+    }
+}

@@ -1,0 +1,256 @@
+import GridLayout
+
+/// The changes one transaction makes to a grid.
+///
+/// ``Grid/update(_:)`` hands an editor to a closure; every edit checks its input and
+/// throws ``GridError`` before changing anything, and the tiles are re-packed from the
+/// first item each edit affects. When the closure returns, everything it did is saved
+/// in one transaction and the revision grows by one.
+///
+/// ```swift
+/// let snapshot = try grid.update { editor in
+///     try editor.toggle(at: GridIndexPath(item: 3))
+///     try editor.insertItem(at: GridIndexPath(item: 0), size: .big)
+/// }
+/// ```
+public struct GridEditor: Sendable {
+    /// The grid as edited so far.
+    public private(set) var snapshot: GridSnapshot
+
+    /// What the edits touched.
+    private(set) var changes = GridChanges()
+
+    init(_ snapshot: GridSnapshot) {
+        self.snapshot = snapshot
+    }
+
+    // MARK: Sizes
+
+    /// Cycles the item's size small → middle → big → small and sets it explicitly.
+    ///
+    /// - Returns: The new size.
+    @discardableResult
+    public mutating func toggle(at path: GridIndexPath) throws(GridError) -> TileSize {
+        let size = try snapshot.size(at: path).toggled()
+        try setSize(size, at: path)
+        return size
+    }
+
+    /// Sets the item's size; `nil` removes its own size so it has the default again.
+    public mutating func setSize(_ size: TileSize?, at path: GridIndexPath) throws(GridError) {
+        try snapshot.validate(path)
+        snapshot.explicitSizes[path.section][path.item] = size
+        let effective = size ?? snapshot.defaultSize
+        if snapshot.layout.size(at: path) != effective {
+            snapshot.layout.setSize(effective, at: path)
+        }
+        changes.markItems(from: path.item, inSection: path.section)
+    }
+
+    /// Sets many sizes at once, re-packing each section once from its first changed item.
+    public mutating func setSizes(_ sizes: some Sequence<(GridIndexPath, TileSize?)>) throws(GridError) {
+        var firstChanged: [Int: Int] = [:]
+        var updates: [(GridIndexPath, TileSize?)] = []
+        for (path, size) in sizes {
+            try snapshot.validate(path)
+            updates.append((path, size))
+            firstChanged[path.section] = min(firstChanged[path.section] ?? path.item, path.item)
+        }
+        for (path, size) in updates {
+            snapshot.explicitSizes[path.section][path.item] = size
+        }
+        for (section, first) in firstChanged {
+            let effective = snapshot.explicitSizes[section][first...].map { $0 ?? snapshot.defaultSize }
+            snapshot.layout.replaceItems(first..<snapshot.explicitSizes[section].count, inSection: section, with: effective)
+            changes.markItems(from: first, inSection: section)
+        }
+    }
+
+    /// Removes every item's own size, so all have the default size.
+    public mutating func resetSizes() {
+        for section in snapshot.explicitSizes.indices {
+            snapshot.explicitSizes[section] = Array(repeating: nil, count: snapshot.explicitSizes[section].count)
+        }
+        relayout()
+        changes.markSections(from: 0)
+    }
+
+    /// Sets the size of items that have none of their own.
+    public mutating func setDefaultSize(_ size: TileSize) {
+        snapshot.defaultSize = size
+        relayout()
+        changes.markSettings()
+    }
+
+    /// Exchanges the sizes of two items, as the original's drag and drop did.
+    public mutating func swapItems(_ first: GridIndexPath, _ second: GridIndexPath) throws(GridError) {
+        try snapshot.validate(first)
+        try snapshot.validate(second)
+        let firstSize = snapshot.explicitSizes[first.section][first.item]
+        let secondSize = snapshot.explicitSizes[second.section][second.item]
+        try setSize(secondSize, at: first)
+        try setSize(firstSize, at: second)
+    }
+
+    // MARK: Settings
+
+    /// Sets the column count; 4 makes the type `less`, 6 makes it `more`.
+    public mutating func setColumns(_ columns: Int) throws(GridError) {
+        let configuration: GridConfiguration
+        do {
+            configuration = try GridConfiguration(columns: columns, spans: snapshot.configuration.spans,
+                                                  direction: snapshot.direction)
+        } catch {
+            throw .invalidConfiguration(error)
+        }
+        snapshot.layout.reconfigure(configuration)
+        changes.markSettings()
+    }
+
+    /// Sets the type: 4 columns for `less`, 6 for `more`.
+    public mutating func setType(_ type: LayoutType) throws(GridError) {
+        try setColumns(type.columns)
+    }
+
+    /// Switches between `less` and `more`.
+    ///
+    /// - Throws: ``GridError/customColumns(_:)`` for a grid with a custom column count.
+    @discardableResult
+    public mutating func toggleType() throws(GridError) -> LayoutType {
+        guard let type = snapshot.type else { throw .customColumns(snapshot.columns) }
+        try setType(type.toggled())
+        return type.toggled()
+    }
+
+    /// Sets the direction the grid grows in.
+    public mutating func setDirection(_ direction: ScrollDirection) throws(GridError) {
+        do {
+            snapshot.layout.reconfigure(try GridConfiguration(
+                columns: snapshot.columns, spans: snapshot.configuration.spans, direction: direction))
+        } catch {
+            throw .invalidConfiguration(error)
+        }
+        changes.markSettings()
+    }
+
+    // MARK: Items
+
+    /// Sets a section's item count: new items get the default size; removed ones lose theirs.
+    public mutating func setItemCount(_ count: Int, inSection section: Int) throws(GridError) {
+        try snapshot.validate(section: section)
+        let current = snapshot.explicitSizes[section].count
+        guard count >= 0, count <= GridLimits.maximumItems else { throw .invalidItemCount(count) }
+        try checkTotal(adding: count - current)
+        if count < current {
+            snapshot.explicitSizes[section].removeSubrange(count...)
+            snapshot.layout.replaceItems(count..<current, inSection: section, with: [])
+        } else if count > current {
+            snapshot.explicitSizes[section].append(contentsOf: repeatElement(nil, count: count - current))
+            snapshot.layout.replaceItems(current..<current, inSection: section,
+                                         with: Array(repeating: snapshot.defaultSize, count: count - current))
+        }
+        changes.markItems(from: min(count, current), inSection: section)
+    }
+
+    /// Inserts an item at `path`, moving later items of the section up by one.
+    ///
+    /// `path.item` may equal the section's item count, to append.
+    ///
+    /// - Parameter size: The new item's own size, or `nil` for the default size.
+    public mutating func insertItem(at path: GridIndexPath, size: TileSize? = nil) throws(GridError) {
+        try snapshot.validate(section: path.section)
+        let count = snapshot.explicitSizes[path.section].count
+        guard path.item >= 0, path.item <= count else { throw .itemOutOfRange(path, itemCount: count, allowsEnd: true) }
+        try checkTotal(adding: 1)
+        snapshot.explicitSizes[path.section].insert(size, at: path.item)
+        snapshot.layout.insertItem(size ?? snapshot.defaultSize, at: path)
+        changes.markItems(from: path.item, inSection: path.section)
+    }
+
+    /// Deletes the item at `path`, moving later items of the section down by one.
+    public mutating func deleteItem(at path: GridIndexPath) throws(GridError) {
+        try snapshot.validate(path)
+        snapshot.explicitSizes[path.section].remove(at: path.item)
+        snapshot.layout.removeItem(at: path)
+        changes.markItems(from: path.item, inSection: path.section)
+    }
+
+    /// Moves the item at `source` to `destination` (its index path after the move), with its size.
+    public mutating func moveItem(from source: GridIndexPath, to destination: GridIndexPath) throws(GridError) {
+        try snapshot.validate(source)
+        try snapshot.validate(section: destination.section)
+        let count = snapshot.explicitSizes[destination.section].count
+        let last = source.section == destination.section ? count - 1 : count
+        guard destination.item >= 0, destination.item <= last else {
+            throw .itemOutOfRange(destination, itemCount: count, allowsEnd: source.section != destination.section)
+        }
+        let size = snapshot.explicitSizes[source.section].remove(at: source.item)
+        snapshot.explicitSizes[destination.section].insert(size, at: destination.item)
+        snapshot.layout.moveItem(from: source, to: destination)
+        if source.section == destination.section {
+            changes.markItems(from: min(source.item, destination.item), inSection: source.section)
+        } else {
+            changes.markItems(from: source.item, inSection: source.section)
+            changes.markItems(from: destination.item, inSection: destination.section)
+        }
+    }
+
+    // MARK: Sections
+
+    /// Adds a section of `itemCount` items with the default size at the end.
+    ///
+    /// - Returns: The new section's index.
+    @discardableResult
+    public mutating func appendSection(itemCount: Int) throws(GridError) -> Int {
+        guard itemCount >= 0, itemCount <= GridLimits.maximumItems else { throw .invalidItemCount(itemCount) }
+        guard snapshot.explicitSizes.count < GridLimits.maximumSections else {
+            throw .limitExceeded("a grid has at most \(GridLimits.maximumSections) sections")
+        }
+        try checkTotal(adding: itemCount)
+        let index = snapshot.explicitSizes.count
+        snapshot.explicitSizes.append(Array(repeating: nil, count: itemCount))
+        snapshot.layout.insertSection(Array(repeating: snapshot.defaultSize, count: itemCount), at: index)
+        changes.markSections(from: index)
+        return index
+    }
+
+    /// Removes a section with its items; later sections move down by one.
+    public mutating func removeSection(at section: Int) throws(GridError) {
+        try snapshot.validate(section: section)
+        snapshot.explicitSizes.remove(at: section)
+        snapshot.layout.removeSection(at: section)
+        changes.markSections(from: section)
+    }
+
+    /// Replaces the settings and every section's sizes, as an import does.
+    public mutating func replaceContent(_ content: GridContent) throws(GridError) {
+        let configuration = try content.validatedConfiguration()
+        snapshot.defaultSize = content.defaultSize
+        snapshot.explicitSizes = content.sections
+        snapshot.layout = TileGrid(configuration: configuration,
+                                   sections: content.sections.map { $0.map { $0 ?? content.defaultSize } })
+        changes.markSettings()
+    }
+
+    // MARK: Helpers
+
+    private mutating func relayout() {
+        let defaultSize = snapshot.defaultSize
+        for (section, sizes) in snapshot.explicitSizes.enumerated() {
+            let effective = sizes.map { $0 ?? defaultSize }
+            let current = snapshot.layout.sections[section].sizes
+            // Both have the same count; re-pack from the first item whose size changed.
+            if let first = effective.indices.first(where: { effective[$0] != current[$0] }) {
+                snapshot.layout.replaceItems(first..<effective.count, inSection: section, with: Array(effective[first...]))
+            }
+        }
+    }
+
+    private func checkTotal(adding additional: Int) throws(GridError) {
+        guard additional > 0 else { return }
+        let total = snapshot.totalItemCount
+        guard total + additional <= GridLimits.maximumItems else {
+            throw .limitExceeded("a grid holds at most \(GridLimits.maximumItems) items; this one has \(total)")
+        }
+    }
+}

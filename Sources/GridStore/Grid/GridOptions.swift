@@ -1,0 +1,31 @@
+import GridLayout
+
+/// How a new grid starts: its columns, direction, default size and sections.
+///
+/// The defaults are those of `gridstore init`: type `more` (6 columns), vertical, every
+/// item `small`, one section of 12 items.
+public struct GridOptions: Sendable, Hashable {
+    /// The number of columns: 4 is type `less`, 6 is `more`, any other count is custom.
+    public var columns: Int
+    /// The direction the grid grows in.
+    public var direction: ScrollDirection
+    /// The size of items that have none set.
+    public var defaultSize: TileSize
+    /// The number of items in each section.
+    public var sectionItemCounts: [Int]
+
+    /// Creates options; see the type's description for the defaults.
+    public init(columns: Int = LayoutType.more.columns, direction: ScrollDirection = .vertical,
+                defaultSize: TileSize = .small, sectionItemCounts: [Int] = [12]) {
+        self.columns = columns
+        self.direction = direction
+        self.defaultSize = defaultSize
+        self.sectionItemCounts = sectionItemCounts
+    }
+
+    /// Creates options for a standard type.
+    public init(type: LayoutType, direction: ScrollDirection = .vertical, defaultSize: TileSize = .small,
+                sectionItemCounts: [Int] = [12]) {
+        self.init(columns: type.columns, direction: direction, defaultSize: defaultSize, sectionItemCounts: sectionItemCounts)
+    }
+}

@@ -1,0 +1,91 @@
+import GridLayout
+
+/// A grid's state at one revision: its settings, every item's size and the packed layout.
+///
+/// Snapshots are values: later changes to the grid do not affect one you hold.
+public struct GridSnapshot: Sendable {
+    /// The grid's name.
+    public let name: String
+    /// The revision: it grows by one with every change to the grid.
+    public internal(set) var revision: Int
+    /// The size of items without a size of their own.
+    public internal(set) var defaultSize: TileSize
+    /// The packed tiles of every section, with their sizes.
+    public internal(set) var layout: TileGrid<DensePacking>
+    /// The sizes set explicitly; `nil` where an item has the default size.
+    var explicitSizes: [[TileSize?]]
+
+    init(name: String, revision: Int, configuration: GridConfiguration, defaultSize: TileSize, explicitSizes: [[TileSize?]]) {
+        self.name = name
+        self.revision = revision
+        self.defaultSize = defaultSize
+        self.explicitSizes = explicitSizes
+        layout = TileGrid(configuration: configuration,
+                          sections: explicitSizes.map { $0.map { $0 ?? defaultSize } })
+    }
+
+    /// The columns, spans and direction.
+    public var configuration: GridConfiguration { layout.configuration }
+
+    /// The number of columns (rows, for a horizontal grid).
+    public var columns: Int { configuration.columns }
+
+    /// `less` for 4 columns, `more` for 6, `nil` for a custom count.
+    public var type: LayoutType? { configuration.type }
+
+    /// The direction the grid grows in.
+    public var direction: ScrollDirection { configuration.direction }
+
+    /// The number of items in each section.
+    public var itemCounts: [Int] { explicitSizes.map(\.count) }
+
+    /// The number of items over all sections.
+    public var totalItemCount: Int { explicitSizes.reduce(0) { $0 + $1.count } }
+
+    /// The size of the item at `path`: its own, or the default.
+    ///
+    /// - Throws: ``GridError`` when the item does not exist.
+    public func size(at path: GridIndexPath) throws(GridError) -> TileSize {
+        try validate(path)
+        return layout.size(at: path)
+    }
+
+    /// The size set for the item at `path`, or `nil` when it has the default size.
+    public func explicitSize(at path: GridIndexPath) throws(GridError) -> TileSize? {
+        try validate(path)
+        return explicitSizes[path.section][path.item]
+    }
+
+    /// Every size set explicitly, by index path.
+    public var explicitSizesByPath: [GridIndexPath: TileSize] {
+        var result: [GridIndexPath: TileSize] = [:]
+        for (section, sizes) in explicitSizes.enumerated() {
+            for (item, size) in sizes.enumerated() {
+                if let size { result[GridIndexPath(item: item, section: section)] = size }
+            }
+        }
+        return result
+    }
+
+    /// The cell rectangle of the item at `path`; for a horizontal grid `x` runs along the scroll axis.
+    public func placement(at path: GridIndexPath) throws(GridError) -> CellRect {
+        try validate(path)
+        return layout.placement(at: path)
+    }
+
+    /// Throws unless an item exists at `path`.
+    func validate(_ path: GridIndexPath) throws(GridError) {
+        try validate(section: path.section)
+        let count = explicitSizes[path.section].count
+        guard path.item >= 0, path.item < count else {
+            throw .itemOutOfRange(path, itemCount: count, allowsEnd: false)
+        }
+    }
+
+    /// Throws unless `section` exists.
+    func validate(section: Int) throws(GridError) {
+        guard section >= 0, section < explicitSizes.count else {
+            throw .sectionOutOfRange(section, sectionCount: explicitSizes.count)
+        }
+    }
+}

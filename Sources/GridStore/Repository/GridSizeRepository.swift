@@ -1,0 +1,112 @@
+import GridLayout
+
+/// A store of tile sizes by index path, shaped like `UserDefaults`: read a size, set it,
+/// remove it, register a default.
+///
+/// It replaces the original iOS layout's `UserDefaults` keys
+/// (`r:<row>_s:<section>_grid_item_size`). Unlike those keys, sizes follow their items
+/// when items are inserted, deleted or moved, every change is atomic, and the packed
+/// layout is kept with the sizes. Index paths address the items that exist: a path past
+/// a section's end is refused with ``GridError/itemOutOfRange(_:itemCount:allowsEnd:)``.
+///
+/// Two implementations share one behaviour (and one test suite):
+/// ``SQLiteGridSizeRepository`` keeps one named grid in a database file, like
+/// `UserDefaults(suiteName:)`; ``InMemoryGridSizeRepository`` keeps it in memory. Both are
+/// safe to use from many threads at once.
+///
+/// Everything is built on two requirements, ``snapshot()`` and ``update(_:)``; the
+/// others have default implementations in terms of them.
+///
+/// ```swift
+/// let sizes = try SQLiteGridSizeRepository.standard()
+/// try sizes.set(.big, at: GridIndexPath(item: 2))
+/// try sizes.size(at: GridIndexPath(item: 2))        // .big
+/// try sizes.insertItem(at: GridIndexPath(item: 0))  // the big tile is now item 3
+/// ```
+public protocol GridSizeRepository: Sendable {
+    /// The grid's current state: sizes, settings and packed layout.
+    func snapshot() throws -> GridSnapshot
+
+    /// Applies the edits `body` makes as one atomic change and one revision.
+    @discardableResult
+    func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot
+
+    /// The item's size: the one set for it, or the registered default.
+    func size(at indexPath: GridIndexPath) throws -> TileSize
+
+    /// Sets the item's size.
+    func set(_ size: TileSize, at indexPath: GridIndexPath) throws
+
+    /// Sets many sizes in one atomic change, re-packing once.
+    func set(_ sizes: [GridIndexPath: TileSize]) throws
+
+    /// Removes the item's own size, so it has the default size again.
+    func removeSize(at indexPath: GridIndexPath) throws
+
+    /// Sets the size of items that have none of their own.
+    func register(defaultSize: TileSize) throws
+
+    /// Every size set explicitly, by index path (items with the default size are absent).
+    func dictionaryRepresentation() throws -> [GridIndexPath: TileSize]
+
+    /// Removes every item's own size.
+    func removeAll() throws
+
+    /// Exchanges the sizes of two items (the original's drag and drop).
+    func swap(_ first: GridIndexPath, _ second: GridIndexPath) throws
+
+    /// Inserts an item with the default size; later items of the section, and their sizes, move up by one.
+    func insertItem(at indexPath: GridIndexPath) throws
+
+    /// Deletes an item; later items of the section, and their sizes, move down by one.
+    func deleteItem(at indexPath: GridIndexPath) throws
+
+    /// Moves an item with its size; `destination` is its index path after the move.
+    func moveItem(from source: GridIndexPath, to destination: GridIndexPath) throws
+}
+
+extension GridSizeRepository {
+    public func size(at indexPath: GridIndexPath) throws -> TileSize {
+        try snapshot().size(at: indexPath)
+    }
+
+    public func set(_ size: TileSize, at indexPath: GridIndexPath) throws {
+        try update { try $0.setSize(size, at: indexPath) }
+    }
+
+    public func set(_ sizes: [GridIndexPath: TileSize]) throws {
+        try update { try $0.setSizes(sizes.lazy.map { ($0.key, $0.value) }) }
+    }
+
+    public func removeSize(at indexPath: GridIndexPath) throws {
+        try update { try $0.setSize(nil, at: indexPath) }
+    }
+
+    public func register(defaultSize: TileSize) throws {
+        try update { $0.setDefaultSize(defaultSize) }
+    }
+
+    public func dictionaryRepresentation() throws -> [GridIndexPath: TileSize] {
+        try snapshot().explicitSizesByPath
+    }
+
+    public func removeAll() throws {
+        try update { $0.resetSizes() }
+    }
+
+    public func swap(_ first: GridIndexPath, _ second: GridIndexPath) throws {
+        try update { try $0.swapItems(first, second) }
+    }
+
+    public func insertItem(at indexPath: GridIndexPath) throws {
+        try update { try $0.insertItem(at: indexPath) }
+    }
+
+    public func deleteItem(at indexPath: GridIndexPath) throws {
+        try update { try $0.deleteItem(at: indexPath) }
+    }
+
+    public func moveItem(from source: GridIndexPath, to destination: GridIndexPath) throws {
+        try update { try $0.moveItem(from: source, to: destination) }
+    }
+}

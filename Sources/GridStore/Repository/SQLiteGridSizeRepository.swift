@@ -1,0 +1,33 @@
+/// A ``GridSizeRepository`` that keeps one named grid in a gridstore database file, like
+/// `UserDefaults(suiteName:)`.
+///
+/// A write is committed (and, with `synchronous=FULL`, on disk) when the call returns,
+/// and every later read sees it, in this process and in others.
+public final class SQLiteGridSizeRepository: GridSizeRepository {
+    /// The grid the sizes belong to.
+    public let grid: Grid
+
+    /// Opens the grid `suiteName` in `database`, creating it with `options` if it is missing.
+    public init(suiteName: String = "default", database: GridDatabase, creatingWith options: GridOptions = GridOptions()) throws {
+        grid = try Grid(named: suiteName, in: database, creatingWith: options)
+    }
+
+    /// Opens the grid `suiteName` in the database file at `path`, creating both as needed.
+    public convenience init(suiteName: String = "default", path: String) throws {
+        try self.init(suiteName: suiteName, database: GridDatabase(path: path))
+    }
+
+    /// The grid `default` in the database at the default location (see ``DatabaseLocation``).
+    public static func standard() throws -> SQLiteGridSizeRepository {
+        try SQLiteGridSizeRepository(path: DatabaseLocation.standard)
+    }
+
+    public func snapshot() throws -> GridSnapshot {
+        try grid.snapshot()
+    }
+
+    @discardableResult
+    public func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
+        try grid.update(body)
+    }
+}

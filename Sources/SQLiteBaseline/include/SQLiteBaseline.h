@@ -1,0 +1,15 @@
+#ifndef GRIDSTORE_SQLITE_BASELINE_H
+#define GRIDSTORE_SQLITE_BASELINE_H
+
+/// The least a C program can do to store tile sizes in gridstore's `item_sizes` table:
+/// one prepared INSERT ... ON CONFLICT statement, bound and stepped in a loop inside one
+/// BEGIN IMMEDIATE transaction, on a connection with gridstore's settings. It is the
+/// baseline `gridstore-bench` measures the repository's bulk set against.
+///
+/// Writes `count` sizes (0 small, 1 middle, 2 big) for items 0..<count of section 0 of
+/// grid `grid_id` in the database at `path`, and stores the milliseconds taken from BEGIN
+/// to the end of COMMIT in `elapsed_ms`. Returns 0, or the SQLite result code of a failure.
+int gridstore_baseline_set_sizes(const char *path, long long grid_id, int count,
+                                 const unsigned char *sizes, double *elapsed_ms);
+
+#endif

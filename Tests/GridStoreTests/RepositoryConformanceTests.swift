@@ -1,0 +1,150 @@
+import GridLayout
+import Testing
+@testable import GridStore
+
+/// One behaviour, two storages: every test runs against both implementations.
+@Suite("GridSizeRepository conformance")
+struct RepositoryConformanceTests {
+    /// Makes a repository of a grid with sections of 12 and 5 items, all small.
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case sqlite, inMemory
+
+        var testDescription: String { rawValue }
+
+        func make(in directory: TemporaryDirectory) throws -> any GridSizeRepository {
+            let options = GridOptions(type: .more, sectionItemCounts: [12, 5])
+            switch self {
+            case .sqlite:
+                return try SQLiteGridSizeRepository(suiteName: "suite", database: GridDatabase(path: directory.file("r.sqlite")),
+                                                    creatingWith: options)
+            case .inMemory:
+                return try InMemoryGridSizeRepository(name: "suite", options: options)
+            }
+        }
+    }
+
+    static let path3 = GridIndexPath(item: 3)
+
+    @Test("sizes default to the registered default and read back what was set", arguments: Kind.allCases)
+    func setAndRead(kind: Kind) throws {
+        let directory = TemporaryDirectory()
+        let repository = try kind.make(in: directory)
+        #expect(try repository.size(at: Self.path3) == .small)
+        try repository.set(.big, at: Self.path3)
+        #expect(try repository.size(at: Self.path3) == .big)
+        try repository.register(defaultSize: .middle)
+        #expect(try repository.size(at: GridIndexPath(item: 0)) == .middle)
+        #expect(try repository.size(at: Self.path3) == .big)
+        try repository.removeSize(at: Self.path3)
+        #expect(try repository.size(at: Self.path3) == .middle)
+        #expect(try repository.dictionaryRepresentation().isEmpty)
+    }
+
+    @Test("dictionaryRepresentation holds exactly the sizes set; removeAll clears them", arguments: Kind.allCases)
+    func dictionary(kind: Kind) throws {
+        let directory = TemporaryDirectory()
+        let repository = try kind.make(in: directory)
+        let wanted: [GridIndexPath: TileSize] = [
+            GridIndexPath(item: 0): .middle, GridIndexPath(item: 11): .big, GridIndexPath(item: 4, section: 1): .small,
+        ]
+        try repository.set(wanted)
+        #expect(try repository.dictionaryRepresentation() == wanted)
+        try repository.removeAll()
+        #expect(try repository.dictionaryRepresentation().isEmpty)
+        #expect(try repository.size(at: GridIndexPath(item: 11)) == .small)
+    }
+
+    @Test("swap exchanges two items' sizes, across sections too", arguments: Kind.allCases)
+    func swap(kind: Kind) throws {
+        let directory = TemporaryDirectory()
+        let repository = try kind.make(in: directory)
+        try repository.set(.big, at: GridIndexPath(item: 1))
+        try repository.set(.middle, at: GridIndexPath(item: 2, section: 1))
+        try repository.swap(GridIndexPath(item: 1), GridIndexPath(item: 2, section: 1))
+        #expect(try repository.dictionaryRepresentation()
+                == [GridIndexPath(item: 1): .middle, GridIndexPath(item: 2, section: 1): .big])
+        try repository.swap(GridIndexPath(item: 1), GridIndexPath(item: 5))
+        #expect(try repository.dictionaryRepresentation()
+                == [GridIndexPath(item: 5): .middle, GridIndexPath(item: 2, section: 1): .big])
+    }
+
+    @Test("insert, delete and move carry sizes with their items", arguments: Kind.allCases)
+    func collectionEdits(kind: Kind) throws {
+        let directory = TemporaryDirectory()
+        let repository = try kind.make(in: directory)
+        try repository.set([GridIndexPath(item: 2): .big, GridIndexPath(item: 5): .middle])
+        try repository.insertItem(at: GridIndexPath(item: 0))
+        #expect(try repository.dictionaryRepresentation() == [GridIndexPath(item: 3): .big, GridIndexPath(item: 6): .middle])
+        #expect(try repository.snapshot().itemCounts == [13, 5])
+        try repository.deleteItem(at: GridIndexPath(item: 4))
+        #expect(try repository.dictionaryRepresentation() == [GridIndexPath(item: 3): .big, GridIndexPath(item: 5): .middle])
+        try repository.moveItem(from: GridIndexPath(item: 3), to: GridIndexPath(item: 11))
+        #expect(try repository.dictionaryRepresentation() == [GridIndexPath(item: 11): .big, GridIndexPath(item: 4): .middle])
+        try repository.moveItem(from: GridIndexPath(item: 11), to: GridIndexPath(item: 0, section: 1))
+        #expect(try repository.dictionaryRepresentation() == [GridIndexPath(item: 0, section: 1): .big, GridIndexPath(item: 4): .middle])
+        #expect(try repository.snapshot().itemCounts == [11, 6])
+        try repository.insertItem(at: GridIndexPath(item: 6, section: 1))  // appending is allowed
+        #expect(try repository.snapshot().itemCounts == [11, 7])
+    }
+
+    @Test("index paths that do not exist are refused, and nothing changes", arguments: Kind.allCases)
+    func outOfRange(kind: Kind) throws {
+        let directory = TemporaryDirectory()
+        let repository = try kind.make(in: directory)
+        try repository.set(.big, at: Self.path3)
+        let before = try repository.snapshot()
+        let attempts: [(String, () throws -> Void)] = [
+            ("size", { _ = try repository.size(at: GridIndexPath(item: 12)) }),
+            ("set", { try repository.set(.big, at: GridIndexPath(item: -1)) }),
+            ("set section", { try repository.set(.big, at: GridIndexPath(item: 0, section: 2)) }),
+            ("bulk", { try repository.set([GridIndexPath(item: 0): .big, GridIndexPath(item: 99): .big]) }),
+            ("insert", { try repository.insertItem(at: GridIndexPath(item: 13)) }),
+            ("delete", { try repository.deleteItem(at: GridIndexPath(item: 5, section: 1)) }),
+            ("move", { try repository.moveItem(from: GridIndexPath(item: 0), to: GridIndexPath(item: 12)) }),
+            ("swap", { try repository.swap(GridIndexPath(item: 0), GridIndexPath(item: 0, section: 9)) }),
+        ]
+        for (name, attempt) in attempts {
+            #expect(throws: GridError.self, "\(name)") { try attempt() }
+        }
+        let after = try repository.snapshot()
+        #expect(after.revision == before.revision)
+        #expect(after.explicitSizesByPath == before.explicitSizesByPath)
+        #expect(after.itemCounts == before.itemCounts)
+        let error = GridError.itemOutOfRange(GridIndexPath(item: 12), itemCount: 12, allowsEnd: false)
+        #expect(error.description == "item 12 does not exist: section 0 has 12 item(s), so the index is 0 to 11")
+    }
+
+    @Test("every change is one revision, and the layout follows the sizes", arguments: Kind.allCases)
+    func revisionsAndLayout(kind: Kind) throws {
+        let directory = TemporaryDirectory()
+        let repository = try kind.make(in: directory)
+        let start = try repository.snapshot().revision
+        try repository.set(.big, at: GridIndexPath(item: 0))
+        try repository.set([GridIndexPath(item: 1): .middle, GridIndexPath(item: 2): .middle])
+        let snapshot = try repository.snapshot()
+        #expect(snapshot.revision == start + 2)
+        #expect(try snapshot.placement(at: GridIndexPath(item: 0)) == CellRect(x: 0, y: 0, width: 4, height: 2))
+        #expect(try snapshot.placement(at: GridIndexPath(item: 1)) == CellRect(x: 4, y: 0, width: 2, height: 2))
+        #expect(try snapshot.placement(at: GridIndexPath(item: 2)) == CellRect(x: 0, y: 2, width: 2, height: 2))
+    }
+
+    @Test("many threads at once lose no update", arguments: Kind.allCases)
+    func threads(kind: Kind) async throws {
+        let directory = TemporaryDirectory()
+        let repository = try kind.make(in: directory)
+        let start = try repository.snapshot().revision
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for step in 0..<25 {
+                        let path = GridIndexPath(item: (worker + step) % 12)
+                        try repository.set(TileSize.allCases[(worker * step) % 3], at: path)
+                        _ = try repository.size(at: path)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try repository.snapshot().revision == start + 200)
+    }
+}
