@@ -15,9 +15,10 @@ struct GridTests {
         return stored
     }
 
-    @Test("a missing grid is created with 12 small items in one section of type more")
+    @Test("a missing grid is created with 12 small items in one section of type more, at its first use")
     func creation() throws {
         let grid = try Grid(named: "default", in: GridDatabase(path: path))
+        #expect(try storedGrid("default", path: path) == nil)
         let snapshot = try grid.snapshot()
         #expect(snapshot.itemCounts == [12])
         #expect(snapshot.type == .more)
@@ -26,6 +27,15 @@ struct GridTests {
         #expect(stored.placements.count == 12)
         #expect(stored.placements[11] == "0:11:small:5,1,1,1")
         #expect(throws: GridError.gridNotFound("other")) { try Grid(named: "other", in: GridDatabase(path: path), creatingWith: nil) }
+    }
+
+    @Test("a refused change to a missing grid leaves no grid behind")
+    func refusedFirstUse() throws {
+        let grid = try Grid(named: "default", in: GridDatabase(path: path))
+        #expect(throws: GridError.self) { try grid.toggle(at: GridIndexPath(item: 12)) }
+        #expect(try storedGrid("default", path: path) == nil)
+        try grid.toggle(at: GridIndexPath(item: 11))
+        #expect(try storedGrid("default", path: path)?.revision == 1)
     }
 
     @Test("every operation is one revision and leaves stored placements equal to a fresh pack")
@@ -147,7 +157,7 @@ struct GridTests {
 
     @Test("8 threads with separate connections, 200 operations each: no error, no lost update")
     func concurrentConnections() async throws {
-        _ = try Grid(named: "default", in: GridDatabase(path: path), creatingWith: GridOptions(sectionItemCounts: [60]))
+        _ = try Grid(named: "default", in: GridDatabase(path: path), creatingWith: GridOptions(sectionItemCounts: [60])).snapshot()
         let path = self.path
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {
@@ -194,8 +204,9 @@ struct GridTests {
     @Test("grids are listed, replaced with --force semantics, and dropped with their rows")
     func listAndDrop() throws {
         let database = try GridDatabase(path: path)
-        _ = try Grid(named: "b", in: database)
+        _ = try Grid(named: "b", in: database).snapshot()
         _ = try Grid(named: "a ' ; DROP TABLE grids; --", in: database, creatingWith: GridOptions(type: .less, sectionItemCounts: [3, 4]))
+            .snapshot()
         let names = try Grid.list(in: database).map(\.name)
         #expect(names == ["a ' ; DROP TABLE grids; --", "b"])
         #expect(try Grid.list(in: database).first?.itemCount == 7)

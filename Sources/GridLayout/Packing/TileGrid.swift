@@ -13,14 +13,14 @@
 /// ```
 public struct TileGrid<Strategy: PackingStrategy>: Sendable {
     /// The columns, spans and direction.
-    public var configuration: GridConfiguration { storedConfiguration }
+    @inlinable public var configuration: GridConfiguration { storedConfiguration }
     @usableFromInline var storedConfiguration: GridConfiguration
 
     /// The strategy that places each tile.
     public let strategy: Strategy
 
     /// The sections, in order.
-    public var sections: [TileGridSection<Strategy>] { storedSections }
+    @inlinable public var sections: [TileGridSection<Strategy>] { storedSections }
     @usableFromInline var storedSections: [TileGridSection<Strategy>]
 
     /// Creates a grid with the sizes of each section's items, and packs it.

@@ -4,11 +4,11 @@
 /// horizontal grid `x` runs along the scroll axis.
 public struct TileGridSection<Strategy: PackingStrategy>: Sendable {
     /// The size of each item, in order.
-    public var sizes: [TileSize] { storedSizes }
+    @inlinable public var sizes: [TileSize] { storedSizes }
     @usableFromInline var storedSizes: [TileSize]
 
     /// The packed tiles, always in vertical orientation.
-    public var packer: TilePacker<Strategy> { storedPacker }
+    @inlinable public var packer: TilePacker<Strategy> { storedPacker }
     @usableFromInline var storedPacker: TilePacker<Strategy>
 
     /// Whether rectangles are reported transposed (for a horizontal grid).
@@ -35,8 +35,8 @@ public struct TileGridSection<Strategy: PackingStrategy>: Sendable {
 }
 
 extension TileGridSection: RandomAccessCollection {
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { storedSizes.count }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { storedSizes.count }
 
     /// The cell rectangle of the item at `index`, in the grid's orientation.
     @inlinable

@@ -23,14 +23,14 @@ public struct TilePacker<Strategy: PackingStrategy>: Sendable {
     public let strategy: Strategy
 
     /// The spans of the tiles, in order.
-    public var spans: [TileSpan] { storedSpans }
+    @inlinable public var spans: [TileSpan] { storedSpans }
     @usableFromInline var storedSpans: [TileSpan] = []
 
     /// Where each tile's top-left cell is.
     @usableFromInline var origins: [PackedOrigin] = []
 
     /// The cells taken by the placed tiles.
-    public var occupancy: OccupancyGrid { storedOccupancy }
+    @inlinable public var occupancy: OccupancyGrid { storedOccupancy }
     @usableFromInline var storedOccupancy: OccupancyGrid
 
     /// Creates an empty packer for a grid of `columns` columns.
@@ -137,8 +137,8 @@ extension TilePacker where Strategy == DensePacking {
 }
 
 extension TilePacker: RandomAccessCollection {
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { storedSpans.count }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { storedSpans.count }
 
     /// The cell rectangle of the tile at `index`.
     @inlinable

@@ -30,7 +30,13 @@ public final class Grid: Sendable {
     /// The last state read or written, with the grid's row id.
     private let cache = Mutex<(id: Int64, snapshot: GridSnapshot)?>(nil)
 
-    /// Opens the grid named `name`, creating it with `options` if it does not exist.
+    /// How to create the grid if it is missing; `nil` when it must exist.
+    private let creationContent: GridContent?
+
+    /// Opens the grid named `name`; if it does not exist, it is created with `options` at
+    /// its first use, in the same transaction as that use.
+    ///
+    /// So a change to a missing grid that is refused leaves no grid behind.
     ///
     /// - Parameter options: How to create a missing grid; `nil` to require that it exists.
     /// - Throws: ``GridError/gridNotFound(_:)`` when it is missing and `options` is `nil`;
@@ -39,16 +45,12 @@ public final class Grid: Sendable {
         try GridLimits.validate(name: name)
         self.name = name
         self.database = database
-        guard let options else {
-            _ = try snapshot()
-            return
+        creationContent = options.map(GridContent.init)
+        if let content = creationContent {
+            _ = try content.validatedConfiguration()
+        } else if try !Grid.exists(named: name, in: database) {
+            throw GridError.gridNotFound(name)
         }
-        let content = GridContent(options)
-        let created = try database.write { connection -> (Int64, GridSnapshot)? in
-            if try GridStorage.header(named: name, connection) != nil { return nil }
-            return try Self.insert(name: name, content: content, connection)
-        }
-        if let created { cache.withLock { $0 = created } }
     }
 
     /// Creates a grid named `name` with `content`, replacing an existing one if `replacing` is set.
@@ -71,6 +73,7 @@ public final class Grid: Sendable {
     private init(name: String, database: GridDatabase, cached: (Int64, GridSnapshot)) {
         self.name = name
         self.database = database
+        creationContent = nil
         cache.withLock { $0 = cached }
     }
 
@@ -106,21 +109,33 @@ public final class Grid: Sendable {
 
     /// The grid's current state.
     public func snapshot() throws -> GridSnapshot {
-        try database.read { try current($0).snapshot }
+        if let snapshot = try database.read({ try current($0, creatingIfMissing: false)?.snapshot }) {
+            return snapshot
+        }
+        // The grid is missing: create it, if allowed, with the write lock held.
+        return try database.write { try current($0, creatingIfMissing: true)!.snapshot }
     }
 
     /// The grid's current revision: it changes exactly when the grid does, whichever process
     /// changed it. Cheaper than ``snapshot()``.
     public func currentRevision() throws -> Int {
-        try database.read { connection in
-            guard let header = try GridStorage.header(named: name, connection) else { throw GridError.gridNotFound(name) }
-            return header.revision
+        let revision = try database.read { connection in
+            try GridStorage.header(named: name, connection)?.revision
         }
+        return try revision ?? snapshot().revision
     }
 
     /// The current state, from the cache when its revision is still the stored one.
-    private func current(_ connection: DatabaseConnection) throws -> (id: Int64, snapshot: GridSnapshot) {
-        guard let header = try GridStorage.header(named: name, connection) else { throw GridError.gridNotFound(name) }
+    ///
+    /// - Returns: `nil` when the grid is missing and `creatingIfMissing` is `false`.
+    /// - Throws: ``GridError/gridNotFound(_:)`` when the grid is missing and may not be created.
+    private func current(_ connection: DatabaseConnection, creatingIfMissing: Bool) throws -> (id: Int64, snapshot: GridSnapshot)? {
+        guard let header = try GridStorage.header(named: name, connection) else {
+            guard let creationContent else { throw GridError.gridNotFound(name) }
+            guard creatingIfMissing else { return nil }
+            // Not cached: the transaction creating it may still roll back.
+            return try Self.insert(name: name, content: creationContent, connection)
+        }
         if let cached = cache.withLock({ $0 }), cached.id == header.id, cached.snapshot.revision == header.revision {
             return cached
         }
@@ -140,7 +155,7 @@ public final class Grid: Sendable {
     @discardableResult
     public func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
         let result = try database.write { connection -> (Int64, GridSnapshot) in
-            let (id, old) = try current(connection)
+            let (id, old) = try current(connection, creatingIfMissing: true)!
             var editor = GridEditor(old)
             try body(&editor)
             var new = editor.snapshot

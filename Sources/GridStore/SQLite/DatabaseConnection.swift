@@ -61,6 +61,17 @@ public final class DatabaseConnection {
         sqlite3_busy_timeout(handle, milliseconds)
     }
 
+    /// Keeps the write-ahead log and shared-memory files when the last connection closes
+    /// (after checkpointing and emptying the log), instead of deleting them.
+    ///
+    /// A process that opens the database for one change then does not create and delete
+    /// the two files each time, and readers can open the database in a folder they cannot
+    /// write to.
+    public func persistWriteAheadLog() throws(DatabaseError) {
+        var on: Int32 = 1
+        try SQLiteCall.check(sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &on), handle)
+    }
+
     /// Whether the connection can only read, because of its open mode or the file's permissions.
     public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
