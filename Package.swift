@@ -33,10 +33,13 @@ let package = Package(
             dependencies: ["GridStore"]
         ),
 
-        // The `gridstore` executable: a thin entry point.
+        // The `gridstore` executable: a thin entry point. The Swift runtime is linked in
+        // statically: the binary then starts as fast as an empty Swift program and runs
+        // wherever it is copied. (Embedders use the libraries, which have no such flag.)
         .executableTarget(
             name: "gridstore",
-            dependencies: ["GridStoreCLI"]
+            dependencies: ["GridStoreCLI"],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"])]
         ),
 
         // Every timing goal, measured in one run: `swift run -c release gridstore-bench`.
@@ -44,6 +47,9 @@ let package = Package(
             name: "gridstore-bench",
             dependencies: ["GridLayout", "GridStore", "SQLiteBaseline"]
         ),
+        // Helpers gridstore-bench starts as processes: an empty program, and the original's UserDefaults storage.
+        .executableTarget(name: "gridstore-bench-empty"),
+        .executableTarget(name: "gridstore-bench-defaults"),
         // The raw C prepared-statement loop the repository's bulk writes are measured against.
         .target(
             name: "SQLiteBaseline",
@@ -72,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GridStoreCLITests",
-            dependencies: ["GridStoreCLI", "GridStore"]
+            dependencies: ["GridStoreCLI", "GridStore", "GridLayout"]
         ),
     ]
 )

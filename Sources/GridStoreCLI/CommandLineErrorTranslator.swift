@@ -2,10 +2,15 @@ import GridStore
 
 /// Turns the errors commands throw into what the user sees and the exit status.
 enum CommandLineErrorTranslator {
-    static func translate(_ error: any Error) -> CommandLineError {
+    /// - Parameter command: The command that failed, whose usage a usage error prints.
+    static func translate(_ error: any Error, command: CommandSpec?) -> CommandLineError {
         switch error {
         case let error as CommandLineError:
             return error
+        case let error as GridError:
+            if case .corrupted = error { return .failure(error.description) }
+            // Everything else names an index, section, count, name or setting the user gave.
+            return .usage(error.description, command: command)
         case let error as DatabaseFileError:
             return .failure(error.description)
         case let error as MigrationError:

@@ -11,8 +11,8 @@ import Darwin
 /// Collecting keeps a large grid's output to a single write and lets tests read
 /// exactly what a command printed.
 final class Console {
-    /// What the command printed for standard output.
-    private(set) var standardOutput = ""
+    /// What the command printed for standard output, as UTF-8.
+    private(set) var standardOutputBytes: [UInt8] = []
     /// What the command printed for standard error.
     private(set) var standardError = ""
     /// The environment variables the command sees.
@@ -22,9 +22,17 @@ final class Console {
         self.environment = environment
     }
 
+    /// What the command printed for standard output.
+    var standardOutput: String { String(decoding: standardOutputBytes, as: UTF8.self) }
+
     /// Appends `text` to standard output.
     func write(_ text: String) {
-        standardOutput += text
+        standardOutputBytes.append(contentsOf: text.utf8)
+    }
+
+    /// Appends UTF-8 bytes to standard output.
+    func write(bytes: [UInt8]) {
+        standardOutputBytes.append(contentsOf: bytes)
     }
 
     /// Appends `text` to standard error.
@@ -34,24 +42,26 @@ final class Console {
 
     /// Writes what was collected to the process's standard output and standard error.
     func flush() {
-        Self.writeAll(standardOutput, to: STDOUT_FILENO)
-        Self.writeAll(standardError, to: STDERR_FILENO)
-        standardOutput = ""
+        Self.writeAll(standardOutputBytes, to: STDOUT_FILENO)
+        var error = standardError
+        error.withUTF8 { Self.writeAll($0, to: STDERR_FILENO) }
+        standardOutputBytes = []
         standardError = ""
     }
 
-    private static func writeAll(_ text: String, to descriptor: Int32) {
-        var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        bytes.withUnsafeBufferPointer { writeAll($0, to: descriptor) }
+    }
+
+    private static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
             }
+            offset += written
         }
     }
 

@@ -7,7 +7,11 @@ public enum GridStoreCommandLine {
 
     /// Every command, in the order the top-level help lists them.
     static let commands: [any GridStoreCommand.Type] = [
-        MigrateCommand.self,
+        InitCommand.self, ToggleCommand.self, SetCommand.self, GetCommand.self, ShowCommand.self,
+        TypeCommand.self, ColumnsCommand.self, DirectionCommand.self,
+        ItemsCommand.self, InsertCommand.self, DeleteCommand.self, MoveCommand.self, SwapCommand.self,
+        SectionsCommand.self, ResetCommand.self, GridsCommand.self, DropCommand.self,
+        ExportCommand.self, ImportCommand.self, ImportDefaultsCommand.self, MigrateCommand.self,
     ]
 
     /// The top-level usage line.
@@ -31,7 +35,7 @@ public enum GridStoreCommandLine {
             try dispatch(arguments, console: console)
             return 0
         } catch {
-            let failure = CommandLineErrorTranslator.translate(error)
+            let failure = CommandLineErrorTranslator.translate(error, command: nil)
             report(failure, to: console)
             return failure.exitStatus
         }
@@ -66,7 +70,11 @@ public enum GridStoreCommandLine {
             return
         }
         let instance = try command.init(parsing: parsed)
-        try instance.run(in: CommandContext(console: console, global: parsed.global))
+        do {
+            try instance.run(in: CommandContext(console: console, global: parsed.global))
+        } catch {
+            throw CommandLineErrorTranslator.translate(error, command: command.spec)
+        }
     }
 
     private static func printHelp(for topics: [String], console: Console) throws {

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GridLayout
+import GridStore
+
+/// Options several commands share.
+enum SharedOptions {
+    static let section = CommandSpec.Option(name: "section", valueName: "S", help: "The section, from 0 (default: 0).")
+}
+
+extension CommandContext {
+    /// The grid named by `--grid`; a missing one is created as `init` would, at its first
+    /// use and in the same transaction, so a refused command leaves no grid behind.
+    func openGrid() throws -> Grid {
+        try Grid(named: gridName, in: openDatabase(), creatingWith: GridOptions())
+    }
+
+    /// The most rows of a section a command that changes the grid draws; `show` draws all.
+    static let changedGridRows = 16
+
+    /// Applies `body` to the grid as one change and prints the re-packed grid: whole when
+    /// it is small, else the rows around `focus` (the item the command changed).
+    func edit(focus: GridIndexPath? = nil, _ body: (inout GridEditor) throws -> Void) throws {
+        let snapshot = try openGrid().update(body)
+        printChanged(snapshot, focus: focus)
+    }
+
+    /// Prints a grid a command just changed, as ``edit(focus:_:)`` does.
+    func printChanged(_ snapshot: GridSnapshot, focus: GridIndexPath? = nil) {
+        let renderer = TextGridRenderer(useColor: usesColor, maximumRows: Self.changedGridRows, focus: focus)
+        console.write(bytes: renderer.renderBytes(snapshot))
+    }
+
+    /// Whether output may be colored: standard output is a terminal and `NO_COLOR` is not set.
+    var usesColor: Bool {
+        guard console.environment["NO_COLOR"].map({ $0.isEmpty }) ?? true else { return false }
+        guard console.environment["TERM"] != "dumb" else { return false }
+        return isatty(STDOUT_FILENO) == 1
+    }
+}
+
+extension ParsedArguments {
+    /// `--section S`, or 0.
+    func section(for command: CommandSpec) throws(CommandLineError) -> Int {
+        guard let text = value("section") else { return 0 }
+        return try ValueParser.integer(text, name: "--section", in: 0...Int.max, command: command)
+    }
+
+    /// The positional argument at `position` as an index (a whole number from 0), named `name` in errors.
+    func index(_ position: Int, name: String, for command: CommandSpec) throws(CommandLineError) -> Int {
+        try ValueParser.integer(positionals[position], name: "<\(name)>", in: 0...Int.max, command: command)
+    }
+
+    /// The positional argument at `position` as a tile size.
+    func size(_ position: Int, for command: CommandSpec) throws(CommandLineError) -> TileSize {
+        try ValueParser.size(positionals[position], name: "<size>", command: command)
+    }
+}
+
+extension ValueParser {
+    /// `small`, `middle` or `big`.
+    static func size(_ text: String, name: String, command: CommandSpec) throws(CommandLineError) -> TileSize {
+        try choice(text, name: name, choices: TileSize.allCases.map { ($0.rawValue, $0) }, command: command)
+    }
+}

@@ -1,0 +1,57 @@
+import GridLayout
+import GridStore
+
+/// `gridstore sections [list | add [--items N] | remove <S>]`.
+struct SectionsCommand: GridStoreCommand {
+    static let spec = CommandSpec(
+        name: "sections",
+        abstract: "List the grid's sections, add one at the end, or remove one.",
+        discussion: "Removing a section removes its items; later sections move down by one.",
+        arguments: [.init(name: "action", help: "list (the default), add or remove.", isOptional: true),
+                    .init(name: "section", help: "For remove: the section, from 0.", isOptional: true)],
+        options: [.init(name: "items", valueName: "N", help: "For add: the new section's item count (default: 12).")])
+
+    enum Action { case list, add(items: Int), remove(Int) }
+    let action: Action
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {
+        let spec = Self.spec
+        let name = arguments.positional(0) ?? "list"
+        if name != "add" && arguments.value("items") != nil {
+            throw .usage("--items goes with 'sections add'", command: spec)
+        }
+        switch name {
+        case "list", "add":
+            if let extra = arguments.positional(1) { throw .usage("unexpected argument '\(ValueParser.abbreviated(extra))'", command: spec) }
+            if name == "list" {
+                action = .list
+            } else {
+                action = .add(items: try arguments.value("items").map { text throws(CommandLineError) in
+                    try ValueParser.integer(text, name: "--items", in: 0...GridLimits.maximumItems, command: spec)
+                } ?? 12)
+            }
+        case "remove":
+            guard arguments.positional(1) != nil else { throw .usage("missing <section>: the section to remove, from 0", command: spec) }
+            action = .remove(try arguments.index(1, name: "section", for: spec))
+        default:
+            throw .usage("<action> must be one of list, add, remove, not '\(ValueParser.abbreviated(name))'", command: spec)
+        }
+    }
+
+    func run(in context: CommandContext) throws {
+        switch action {
+        case .list:
+            let snapshot = try context.openGrid().snapshot()
+            if snapshot.layout.sections.isEmpty { context.console.write("(no sections)\n") }
+            for (index, section) in snapshot.layout.sections.enumerated() {
+                let unit = snapshot.direction == .vertical ? "row" : "column"
+                context.console.write("section \(index): \(section.count) item\(section.count == 1 ? "" : "s"), "
+                                      + "\(section.extent) \(unit)\(section.extent == 1 ? "" : "s")\n")
+            }
+        case .add(let items):
+            try context.edit { try $0.appendSection(itemCount: items) }
+        case .remove(let section):
+            try context.edit { try $0.removeSection(at: section) }
+        }
+    }
+}

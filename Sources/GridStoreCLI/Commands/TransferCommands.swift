@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GridLayout
+import GridStore
+
+/// `gridstore export`.
+struct ExportCommand: GridStoreCommand {
+    static let spec = CommandSpec(
+        name: "export",
+        abstract: "Write the grid as JSON to standard output (the format of show --format json).",
+        discussion: "gridstore import reads it back; positions in it are recomputed on import.")
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {}
+
+    func run(in context: CommandContext) throws {
+        context.console.write(GridDocument.encode(try context.openGrid().snapshot()))
+    }
+}
+
+/// `gridstore import <file|->`.
+struct ImportCommand: GridStoreCommand {
+    static let spec = CommandSpec(
+        name: "import",
+        abstract: "Replace a grid's settings and sizes with a JSON document, creating the grid if missing.",
+        discussion: """
+            The document is what export writes. The grid is the one --grid names, else the document's
+            "grid". Everything is checked before anything is written, and the import is one transaction.
+            """,
+        arguments: [.init(name: "file", help: "The JSON file, or - for standard input.")])
+
+    let source: String
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {
+        source = arguments.positionals[0]
+    }
+
+    func run(in context: CommandContext) throws {
+        let bytes = try InputFile.read(source)
+        let decoded: GridDocument.Decoded
+        do {
+            decoded = try GridDocument.decode(bytes)
+        } catch {
+            throw CommandLineError.badInput("\(InputFile.displayName(source)) is not a valid grid document: \(error)")
+        }
+        guard let name = context.explicitGridName ?? decoded.name else {
+            throw CommandLineError.badInput("\(InputFile.displayName(source)) names no grid; add \"grid\" to it or give --grid")
+        }
+        let database = try context.openDatabase()
+        let snapshot: GridSnapshot
+        do {
+            try GridLimits.validate(name: name)
+            snapshot = try Grid(named: name, in: database, creatingWith: GridOptions()).replaceContent(decoded.content)
+        } catch let error as GridError {
+            throw CommandLineError.badInput("\(InputFile.displayName(source)) cannot be imported: \(error)")
+        }
+        context.console.write("imported \(snapshot.totalItemCount) item(s) in \(snapshot.layout.sections.count) section(s) "
+                              + "into grid '\(CommandLineOutput.printable(name))' (revision \(snapshot.revision))\n")
+    }
+}
+
+/// Reads an input file named on the command line, or standard input for `-`.
+enum InputFile {
+    /// The largest input read: larger files are refused rather than exhausting memory.
+    static let maximumBytes = 512 * 1024 * 1024
+
+    static func displayName(_ path: String) -> String {
+        path == "-" ? "standard input" : CommandLineOutput.printable(path)
+    }
+
+    static func read(_ path: String) throws(CommandLineError) -> [UInt8] {
+        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .failure("cannot read \(displayName(path)): \(String(cString: strerror(errno)))")
+        }
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        var info = stat()
+        if fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            throw .failure("cannot read \(displayName(path)): it is a directory")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .failure("cannot read \(displayName(path)): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[..<count])
+            if bytes.count > maximumBytes {
+                throw .badInput("\(displayName(path)) is larger than \(maximumBytes / 1024 / 1024) MiB")
+            }
+        }
+        return bytes
+    }
+}

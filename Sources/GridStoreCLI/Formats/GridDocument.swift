@@ -1,0 +1,186 @@
+import GridLayout
+import GridStore
+
+/// The JSON form of a grid that `show --format json` and `export` write and `import` reads.
+///
+/// ```
+/// {"grid":"default","type":"more","columns":6,"direction":"vertical","revision":7,"defaultSize":"small",
+///  "sections":[{"section":0,"extent":5,"items":[
+///   {"index":0,"size":"small","x":0,"y":0,"w":1,"h":1},
+///   ...]}]}
+/// ```
+///
+/// Positions are in cells; for a horizontal grid `x` runs along the scroll axis. `type` is
+/// `custom` for a column count other than 4 and 6.
+enum GridDocument {
+    /// The document for `snapshot`, ending with a newline.
+    static func encode(_ snapshot: GridSnapshot) -> String {
+        var text = "{\"grid\":\(JSONText.quoted(snapshot.name)),\"type\":\"\(snapshot.type?.rawValue ?? "custom")\","
+        text += "\"columns\":\(snapshot.columns),\"direction\":\"\(snapshot.direction.rawValue)\","
+        text += "\"revision\":\(snapshot.revision),\"defaultSize\":\"\(snapshot.defaultSize.rawValue)\",\n"
+        text += " \"sections\":["
+        for (index, section) in snapshot.layout.sections.enumerated() {
+            if index > 0 { text += "," }
+            text += "{\"section\":\(index),\"extent\":\(section.extent),\"items\":["
+            for item in 0..<section.count {
+                let rect = section[item]
+                text += item == 0 ? "\n  " : ",\n  "
+                text += "{\"index\":\(item),\"size\":\"\(section.sizes[item].rawValue)\","
+                text += "\"x\":\(rect.x),\"y\":\(rect.y),\"w\":\(rect.width),\"h\":\(rect.height)}"
+            }
+            text += "]}"
+        }
+        return text + "]}\n"
+    }
+
+    /// A grid read from a document: its name, if it gives one, and its content.
+    struct Decoded {
+        var name: String?
+        var content: GridContent
+    }
+
+    /// Reads a document. Positions, extents and the revision are ignored: they are recomputed.
+    /// Unknown keys are ignored, so documents of later versions still import.
+    ///
+    /// - Throws: ``DocumentError`` for malformed JSON, wrong types, unknown sizes, and
+    ///   sections or items out of order.
+    static func decode(_ bytes: [UInt8]) throws(DocumentError) -> Decoded {
+        var reader = JSONReader(bytes)
+        var name: String?
+        var type: String?
+        var columns: Int?
+        var direction = ScrollDirection.vertical
+        var defaultSize = TileSize.small
+        var sections: [[TileSize?]]?
+        var totalItems = 0
+        do throws(JSONError) {
+            try reader.beginObject()
+            while let key = try reader.nextKey() {
+                switch key {
+                case "grid": name = try reader.readString()
+                case "type": type = try reader.readString()
+                case "columns": columns = try reader.readInteger()
+                case "direction":
+                    let start = reader.mark()
+                    let value = try reader.readString()
+                    guard let parsed = ScrollDirection(rawValue: value) else {
+                        throw reader.error("\"direction\" is vertical or horizontal, not \"\(ValueParser.abbreviated(value))\"", at: start)
+                    }
+                    direction = parsed
+                case "defaultSize": defaultSize = try readSize(&reader, what: "\"defaultSize\"")
+                case "sections": sections = try readSections(&reader, totalItems: &totalItems)
+                default: try reader.skipValue()
+                }
+            }
+            try reader.expectEnd()
+        } catch {
+            throw .malformed(error)
+        }
+        guard let sections else { throw .invalid("the document has no \"sections\" array") }
+        let resolvedColumns = try resolveColumns(type: type, columns: columns)
+        // Items of the default size keep no size of their own, as in a grid made by gridstore.
+        let content = GridContent(columns: resolvedColumns, direction: direction, defaultSize: defaultSize,
+                                  sections: sections.map { $0.map { $0 == defaultSize ? nil : $0 } })
+        return Decoded(name: name, content: content)
+    }
+
+    private static func readSections(_ reader: inout JSONReader, totalItems: inout Int) throws(JSONError) -> [[TileSize?]] {
+        var sections: [[TileSize?]] = []
+        try reader.beginArray()
+        while try reader.nextElement() {
+            var items: [TileSize?]?
+            let start = reader.mark()
+            try reader.beginObject()
+            while let key = try reader.nextKey() {
+                switch key {
+                case "section":
+                    let valueStart = reader.mark()
+                    let number = try reader.readInteger()
+                    guard number == sections.count else {
+                        throw reader.error("section \(sections.count) is numbered \(number); sections must be listed in order from 0",
+                                           at: valueStart)
+                    }
+                case "items": items = try readItems(&reader, section: sections.count, totalItems: &totalItems)
+                default: try reader.skipValue()
+                }
+            }
+            guard let items else { throw reader.error("section \(sections.count) has no \"items\" array", at: start) }
+            sections.append(items)
+            guard sections.count <= GridLimits.maximumSections else {
+                throw reader.error("a grid has at most \(GridLimits.maximumSections) sections", at: start)
+            }
+        }
+        return sections
+    }
+
+    private static func readItems(_ reader: inout JSONReader, section: Int, totalItems: inout Int) throws(JSONError) -> [TileSize?] {
+        var items: [TileSize?] = []
+        try reader.beginArray()
+        while try reader.nextElement() {
+            var index: Int?
+            var size: TileSize?
+            let start = reader.mark()
+            try reader.beginObject()
+            while let key = try reader.nextKey() {
+                switch key {
+                case "index": index = try reader.readInteger()
+                case "size": size = try readSize(&reader, what: "the size of item \(items.count) of section \(section)")
+                default: try reader.skipValue()
+                }
+            }
+            guard let index else { throw reader.error("item \(items.count) of section \(section) has no \"index\"", at: start) }
+            guard index == items.count else {
+                throw reader.error("item \(items.count) of section \(section) has index \(index); "
+                                   + "items must be listed in order with indices 0, 1, 2, … (no gaps, no duplicates)", at: start)
+            }
+            guard let size else { throw reader.error("item \(index) of section \(section) has no \"size\"", at: start) }
+            items.append(size)
+            totalItems += 1
+            guard totalItems <= GridLimits.maximumItems else {
+                throw reader.error("a grid holds at most \(GridLimits.maximumItems) items", at: start)
+            }
+        }
+        return items
+    }
+
+    private static func readSize(_ reader: inout JSONReader, what: String) throws(JSONError) -> TileSize {
+        let start = reader.mark()
+        let value = try reader.readString()
+        guard let size = TileSize(rawValue: value) else {
+            throw reader.error("\(what) is \"\(ValueParser.abbreviated(value))\"; sizes are small, middle and big", at: start)
+        }
+        return size
+    }
+
+    private static func resolveColumns(type: String?, columns: Int?) throws(DocumentError) -> Int {
+        switch (type, columns) {
+        case (nil, nil):
+            throw .invalid("the document gives neither \"type\" nor \"columns\"")
+        case (let type?, _) where !["less", "more", "custom"].contains(type):
+            throw .invalid("\"type\" is less, more or custom, not \"\(ValueParser.abbreviated(type))\"")
+        case ("custom", nil):
+            throw .invalid("a \"custom\" type needs \"columns\"")
+        case (let type?, nil):
+            return LayoutType(rawValue: type)!.columns
+        case (let type?, let columns?) where type != "custom" && LayoutType(rawValue: type)?.columns != columns:
+            throw .invalid("\"type\" \(type) has \(LayoutType(rawValue: type)!.columns) columns, but \"columns\" is \(columns)")
+        case (_, let columns?):
+            return columns
+        }
+    }
+}
+
+/// Why an import document was refused.
+enum DocumentError: Error, Equatable, CustomStringConvertible {
+    /// The JSON is malformed or has a wrong type, size or order.
+    case malformed(JSONError)
+    /// The JSON is well formed but does not describe a grid.
+    case invalid(String)
+
+    var description: String {
+        switch self {
+        case .malformed(let error): error.description
+        case .invalid(let message): message
+        }
+    }
+}

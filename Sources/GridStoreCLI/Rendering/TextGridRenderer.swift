@@ -1,0 +1,321 @@
+import GridLayout
+import GridStore
+
+/// Draws a grid with box-drawing characters, each tile labelled with its index.
+///
+/// Cells are 11 characters wide and 2 lines tall for up to 6 columns, so a 6-column grid
+/// fits 80 columns (73 characters); with more columns they narrow down to what the
+/// largest index needs. Holes are left blank. Labels are colored by size when `useColor`
+/// is set (the command sets it for a terminal, unless `NO_COLOR` is set).
+///
+/// ```
+/// ┌───────────┬───────────┬───────────────────────┐
+/// │     0     │     1     │           2           │
+/// │           │           │                       │
+/// ├───────────┴───────────┤                       │
+/// ```
+struct TextGridRenderer {
+    /// Whether to color the labels with ANSI escapes.
+    var useColor = false
+
+    /// When set, a section with more rows than this is drawn only in part: the rows around
+    /// ``focus`` (or its first rows), with a line saying what was left out.
+    var maximumRows: Int?
+
+    /// The item the partial drawing is centred on: the one a command changed.
+    var focus: GridIndexPath?
+
+    func render(_ snapshot: GridSnapshot) -> String {
+        String(decoding: renderBytes(snapshot), as: UTF8.self)
+    }
+
+    /// The drawing as UTF-8 bytes, ready to write out.
+    func renderBytes(_ snapshot: GridSnapshot) -> [UInt8] {
+        var output: [UInt8] = []
+        let typeName = snapshot.type.map { "\($0.rawValue) (\(snapshot.columns) columns)" } ?? "custom (\(snapshot.columns) columns)"
+        append("\(CommandLineOutput.printable(snapshot.name)) · \(typeName) · \(snapshot.direction.rawValue) · "
+               + "revision \(snapshot.revision) · \(snapshot.totalItemCount) item\(snapshot.totalItemCount == 1 ? "" : "s")\n",
+               to: &output)
+        let sections = snapshot.layout.sections
+        if sections.isEmpty { append("(no sections)\n", to: &output) }
+        let largestIndex = max(1, sections.map { $0.count }.max() ?? 1) - 1
+        let metrics = CellMetrics(columns: snapshot.columns, largestLabel: decimalLength(largestIndex))
+        for (index, section) in sections.enumerated() {
+            if sections.count > 1 {
+                append("section \(index) · \(section.count) item\(section.count == 1 ? "" : "s")\n", to: &output)
+            }
+            if section.isEmpty {
+                append("(no items)\n", to: &output)
+                continue
+            }
+            let rows = shownRows(of: section, index: index)
+            let unit = snapshot.direction == .vertical ? "rows" : "columns"
+            if rows.lowerBound > 0 {
+                append("⋮ \(unit) 0 to \(rows.lowerBound - 1) not shown\n", to: &output)
+            }
+            draw(section, rows: rows, direction: snapshot.direction, metrics: metrics, into: &output)
+            if rows.upperBound < section.extent {
+                append("⋮ \(unit) \(rows.upperBound) to \(section.extent - 1) not shown; 'gridstore show' draws them all\n",
+                       to: &output)
+            }
+        }
+        return output
+    }
+
+    /// The rows (in packing orientation) to draw: all, or at most ``maximumRows`` around the
+    /// focus, widened so that no tile is cut.
+    private func shownRows(of section: TileGridSection<DensePacking>, index: Int) -> Range<Int> {
+        let extent = section.extent
+        guard let maximumRows, extent > maximumRows else { return 0..<extent }
+        var focusRow = 0
+        if let focus, focus.section == index, focus.item >= 0, focus.item < section.count {
+            focusRow = section.packer[focus.item].y
+        }
+        let start = max(0, min(focusRow - maximumRows / 4, extent - maximumRows))
+        var rows = start..<(start + maximumRows)
+        // Widen until every tile that overlaps the rows lies wholly within them.
+        var widened = true
+        while widened {
+            widened = false
+            for rect in section.packer where rect.y < rows.upperBound && rect.y + rect.height > rows.lowerBound
+                && (rect.y < rows.lowerBound || rect.y + rect.height > rows.upperBound) {
+                rows = min(rows.lowerBound, rect.y)..<max(rows.upperBound, rect.y + rect.height)
+                widened = true
+            }
+        }
+        return rows
+    }
+
+    /// How many characters and lines one cell takes, its boundary included.
+    struct CellMetrics {
+        var width: Int
+        var height: Int
+
+        init(columns: Int, largestLabel: Int) {
+            width = max(largestLabel + 2, min(12, 79 / max(1, columns)))
+            height = width >= 8 ? 3 : 2
+        }
+    }
+
+    /// Where a tile's label goes: its line and first column on the section's canvas.
+    struct Label: LabelPlacement {
+        var line: Int
+        var column: Int
+        var item: Int
+        var length: Int
+        var size: TileSize
+    }
+
+    /// Draws the tiles of `section` within `rows` (in packing orientation: rows along the scroll axis).
+    private func draw(_ section: TileGridSection<DensePacking>, rows: Range<Int>, direction: ScrollDirection,
+                      metrics: CellMetrics, into output: inout [UInt8]) {
+        // The drawn part's size in cells, in the orientation it is drawn.
+        let across = section.packer.columns
+        let along = rows.count
+        let (width, height) = direction == .vertical ? (across, along) : (along, across)
+        // Each shown tile, in the drawing's orientation and relative to the first shown row.
+        var shown: [(item: Int, rect: CellRect)] = []
+        for (item, packed) in section.packer.enumerated() where packed.y >= rows.lowerBound && packed.y < rows.upperBound {
+            let shifted = CellRect(x: packed.x, y: packed.y - rows.lowerBound, width: packed.width, height: packed.height)
+            shown.append((item, direction == .vertical ? shifted : shifted.transposed))
+        }
+        var owner = [Int32](repeating: -1, count: width * height)
+        for (item, rect) in shown {
+            for y in rect.y..<(rect.y + rect.height) {
+                let row = y * width
+                for x in rect.x..<(rect.x + rect.width) { owner[row + x] = Int32(item) }
+            }
+        }
+        // A boundary is drawn where two different tiles meet, or a tile meets empty space.
+        // vertical[y * (width + 1) + x]: between cells (x - 1, y) and (x, y).
+        var vertical = [Bool](repeating: false, count: (width + 1) * height)
+        for y in 0..<height {
+            var left: Int32 = -1
+            for x in 0...width {
+                let right = x < width ? owner[y * width + x] : -1
+                vertical[y * (width + 1) + x] = left != right
+                left = right
+            }
+        }
+        // horizontal[y * width + x]: between cells (x, y - 1) and (x, y).
+        var horizontal = [Bool](repeating: false, count: width * (height + 1))
+        for y in 0...height {
+            for x in 0..<width {
+                let above = y > 0 ? owner[(y - 1) * width + x] : -1
+                let below = y < height ? owner[y * width + x] : -1
+                horizontal[y * width + x] = above != below
+            }
+        }
+
+        // Labels, grouped by the line they are on: labels[lineStarts[l]..<lineStarts[l + 1]] are on line l.
+        let canvasHeight = height * metrics.height + 1
+        var lineStarts = [Int](repeating: 0, count: canvasHeight + 1)
+        var placed: [Label] = []
+        placed.reserveCapacity(shown.count)
+        for (item, rect) in shown {
+            let length = min(decimalLength(item), rect.width * metrics.width - 1)
+            let interiorWidth = rect.width * metrics.width - 1
+            let interiorHeight = rect.height * metrics.height - 1
+            let line = rect.y * metrics.height + 1 + (interiorHeight - 1) / 2
+            let column = rect.x * metrics.width + 1 + max(0, (interiorWidth - length) / 2)
+            placed.append(Label(line: line, column: column, item: item, length: length, size: section.sizes[item]))
+            lineStarts[line + 1] += 1
+        }
+        var widestLine = 0
+        for line in 0..<canvasHeight {
+            widestLine = max(widestLine, lineStarts[line + 1])
+            lineStarts[line + 1] += lineStarts[line]
+        }
+        var labels = placed
+        var next = lineStarts
+        for label in placed {
+            labels[next[label.line]] = label
+            next[label.line] += 1
+        }
+        // Within a line, labels from left to right.
+        for line in 0..<canvasHeight where lineStarts[line + 1] - lineStarts[line] > 1 {
+            labels[lineStarts[line]..<lineStarts[line + 1]].sort { $0.column < $1.column }
+        }
+
+        let canvasWidth = width * metrics.width + 1
+        var line = [UInt8](repeating: Glyph.space, count: canvasWidth)
+        // Room for every code as a 3-byte glyph and every label's color escapes.
+        var encoded = [UInt8](repeating: 0, count: canvasWidth * 3 + widestLine * Glyph.colorBytes)
+        output.reserveCapacity(output.count + canvasHeight * (canvasWidth * 3 + 1))
+        for lineIndex in 0..<canvasHeight {
+            let gy = lineIndex / metrics.height
+            let isBoundary = lineIndex % metrics.height == 0
+            for gx in 0...width {
+                let column = gx * metrics.width
+                if isBoundary {
+                    var mask: UInt8 = 0
+                    if gy > 0 && vertical[(gy - 1) * (width + 1) + gx] { mask |= Glyph.up }
+                    if gy < height && vertical[gy * (width + 1) + gx] { mask |= Glyph.down }
+                    if gx > 0 && horizontal[gy * width + gx - 1] { mask |= Glyph.left }
+                    if gx < width && horizontal[gy * width + gx] { mask |= Glyph.right }
+                    line[column] = mask == 0 ? Glyph.space : Glyph.box | mask
+                    if gx < width {
+                        let fill = horizontal[gy * width + gx] ? Glyph.horizontalLine : Glyph.space
+                        for offset in 1..<metrics.width { line[column + offset] = fill }
+                    }
+                } else {
+                    line[column] = vertical[gy * (width + 1) + gx] ? Glyph.verticalLine : Glyph.space
+                    if gx < width {
+                        for offset in 1..<metrics.width { line[column + offset] = Glyph.space }
+                    }
+                }
+            }
+            let lineLabels = labels[lineStarts[lineIndex]..<lineStarts[lineIndex + 1]]
+            for label in lineLabels {
+                writeDecimal(label.item, length: label.length, into: &line, at: label.column)
+            }
+            var end = canvasWidth
+            while end > 0 && line[end - 1] == Glyph.space { end -= 1 }
+            let written = encoded.withUnsafeMutableBufferPointer { bytes in
+                line.withUnsafeBufferPointer { codes in
+                    Glyph.encode(codes[0..<end], labels: useColor ? lineLabels : [][...], into: bytes)
+                }
+            }
+            output.append(contentsOf: encoded[0..<written])
+            output.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    func decimalLength(_ value: Int) -> Int {
+        var length = 1
+        var remaining = value
+        while remaining >= 10 {
+            remaining /= 10
+            length += 1
+        }
+        return length
+    }
+
+    /// Writes the last `length` decimal digits of `value` at `position`.
+    private func writeDecimal(_ value: Int, length: Int, into line: inout [UInt8], at position: Int) {
+        var remaining = value
+        for offset in stride(from: length - 1, through: 0, by: -1) {
+            line[position + offset] = UInt8(remaining % 10) + UInt8(ascii: "0")
+            remaining /= 10
+        }
+    }
+
+    private func append(_ text: String, to output: inout [UInt8]) {
+        output.append(contentsOf: text.utf8)
+    }
+}
+
+/// A label's position and length on a line, and the size that colors it.
+protocol LabelPlacement {
+    var column: Int { get }
+    var length: Int { get }
+    var size: TileSize { get }
+}
+
+/// The canvas's codes: ASCII bytes stand for themselves; `box | mask` is a line junction.
+private enum Glyph {
+    static let space = UInt8(ascii: " ")
+    static let box: UInt8 = 0x80
+    static let up: UInt8 = 1
+    static let down: UInt8 = 2
+    static let left: UInt8 = 4
+    static let right: UInt8 = 8
+    static let horizontalLine = box | left | right
+    static let verticalLine = box | up | down
+
+    /// The UTF-8 of the box-drawing character for each mask of up, down, left and right,
+    /// three bytes each (the empty mask is a space padded with two zero bytes, never used).
+    private static let junctions: [UInt8] = [
+        " ", "│", "│", "│", "─", "┘", "┐", "┤", "─", "└", "┌", "├", "─", "┴", "┬", "┼",
+    ].flatMap { glyph -> [UInt8] in
+        let bytes = Array(glyph.utf8)
+        return bytes + [UInt8](repeating: 0, count: 3 - bytes.count)
+    }
+
+    /// Writes the UTF-8 of `codes` into `bytes`, wrapping each label in its size's color.
+    ///
+    /// - Returns: The number of bytes written.
+    static func encode(_ codes: Slice<UnsafeBufferPointer<UInt8>>, labels: ArraySlice<some LabelPlacement>,
+                       into bytes: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var count = 0
+        var nextLabel = labels.startIndex
+        var column = codes.startIndex
+        while column < codes.endIndex {
+            if nextLabel < labels.endIndex, labels[nextLabel].column == column {
+                let label = labels[nextLabel]
+                for byte in color(label.size) { bytes[count] = byte; count += 1 }
+                for offset in 0..<label.length { bytes[count] = codes[column + offset]; count += 1 }
+                for byte in reset { bytes[count] = byte; count += 1 }
+                column += label.length
+                nextLabel += 1
+                continue
+            }
+            let code = codes[column]
+            if code & box != 0 {
+                let start = Int(code & 0x0F) * 3
+                bytes[count] = junctions[start]
+                bytes[count + 1] = junctions[start + 1]
+                bytes[count + 2] = junctions[start + 2]
+                count += 3
+            } else {
+                bytes[count] = code
+                count += 1
+            }
+            column += 1
+        }
+        return count
+    }
+
+    static let reset = Array("\u{1B}[0m".utf8)
+
+    /// The most bytes a label's color escapes take.
+    static let colorBytes = 16
+
+    static func color(_ size: TileSize) -> [UInt8] {
+        switch size {
+        case .small: Array("\u{1B}[1m".utf8)
+        case .middle: Array("\u{1B}[1;36m".utf8)
+        case .big: Array("\u{1B}[1;35m".utf8)
+        }
+    }
+}

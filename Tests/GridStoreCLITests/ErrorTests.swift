@@ -1,0 +1,81 @@
+import Foundation
+import GridStore
+import Testing
+
+/// Exact error and help text, exit statuses, and that failed commands change nothing.
+@Suite("gridstore errors")
+struct ErrorTests {
+    let directory = TemporaryDirectory()
+    var database: String { directory.file("grids.sqlite") }
+
+    @Test("the help of toggle, exactly")
+    func toggleHelp() throws {
+        let result = try CommandRunner.run(["toggle", "--help"])
+        #expect(result == CommandResult(status: 0, standardOutput: """
+            OVERVIEW: Cycle a tile's size small → middle → big → small, re-pack, and show
+            the grid.
+
+            USAGE: gridstore toggle <index> [--section <S>]
+
+            ARGUMENTS:
+              <index>                 The item's index in its section, from 0.
+
+            OPTIONS:
+              --section <S>           The section, from 0 (default: 0).
+              --db <path>             The database file (default: $GRIDSTORE_DB, else
+                                      $XDG_DATA_HOME/gridstore/gridstore.sqlite).
+              --grid <name>           The grid to use (default: default).
+              -h, --help              Show help information.
+
+            """, standardError: ""))
+    }
+
+    @Test("usage errors: one line, the usage, where to find help, exit 64", arguments: [
+        (["toggle", "99"], "Error: item 99 does not exist: section 0 has 12 item(s), so the index is 0 to 11",
+         "Usage: gridstore toggle <index> [--section <S>]", "See 'gridstore toggle --help'."),
+        (["toggle", "three"], "Error: <index> must be a whole number from 0 up, not 'three'",
+         "Usage: gridstore toggle <index> [--section <S>]", "See 'gridstore toggle --help'."),
+        (["toggle"], "Error: missing <index>: the item's index in its section, from 0.",
+         "Usage: gridstore toggle <index> [--section <S>]", "See 'gridstore toggle --help'."),
+        (["set", "1", "huge"], "Error: <size> must be one of small, middle, big, not 'huge'",
+         "Usage: gridstore set <index> <size> [--section <S>]", "See 'gridstore set --help'."),
+        (["toggle", "1", "--colour"], "Error: unknown option '--colour'; 'toggle' accepts --section, --db, --grid",
+         "Usage: gridstore toggle <index> [--section <S>]", "See 'gridstore toggle --help'."),
+        (["frobnicate"], "Error: unknown command 'frobnicate'; give one of init, toggle, set, get, show, type, columns, "
+            + "direction, items, insert, delete, move, swap, sections, reset, grids, drop, export, import, import-defaults, migrate",
+         "Usage: gridstore [--db <path>] [--grid <name>] <command> [<arguments>]", "See 'gridstore --help'."),
+        (["columns", "3"], "Error: <count> must be from 4 to 64, not 3",
+         "Usage: gridstore columns <count>", "See 'gridstore columns --help'."),
+        (["toggle", "1", "--section", "1", "--section", "2"], "Error: option '--section' is given more than once; give it once",
+         "Usage: gridstore toggle <index> [--section <S>]", "See 'gridstore toggle --help'."),
+    ])
+    func usageErrors(arguments: [String], error: String, usage: String, hint: String) throws {
+        let result = try CommandRunner.run(["--db", database] + arguments)
+        #expect(result.status == 64)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError == [error, usage, hint, ""].joined(separator: "\n"))
+    }
+
+    @Test("failures other than usage: one line, exit 1")
+    func failures() throws {
+        let result = try CommandRunner.run(["--db", directory.path, "toggle", "1"])
+        #expect(result == CommandResult(status: 1, standardOutput: "",
+                                        standardError: "Error: \(directory.path) is a directory; give the path of a database file\n"))
+        let missing = try CommandRunner.run(["--db", database, "import", directory.file("nope.json")])
+        #expect(missing.status == 1)
+        #expect(missing.standardError == "Error: cannot read \(directory.file("nope.json")): No such file or directory\n")
+    }
+
+    @Test("a failed command leaves the database as it was, and a refused first use leaves no grid")
+    func failedCommandsChangeNothing() throws {
+        #expect(try CommandRunner.run(["--db", database, "toggle", "12"]).status == 64)
+        #expect(try CommandRunner.run(["--db", database, "grids"]).standardOutput.hasPrefix("no grids yet"))
+        _ = try CommandRunner.run(["--db", database, "set", "2", "big"])
+        let before = try CommandRunner.run(["--db", database, "export"]).standardOutput
+        for arguments in [["toggle", "12"], ["delete", "-1"], ["columns", "65"], ["items", "-3"], ["move", "0", "12"],
+                          ["swap", "0", "99"], ["sections", "remove", "1"], ["insert", "13"], ["type", "huge"]] {
+            #expect(try CommandRunner.run(["--db", database] + arguments).status == 64, "\(arguments)")
+        }
+        #expect(try CommandRunner.run(["--db", database, "export"]).standardOutput == before)
+    }
+}
