@@ -5,7 +5,7 @@ import Glibc
 // gridstore-bench: every timing goal of gridstore, measured in one run of a release build.
 //
 //   swift run -c release gridstore-bench            all benchmarks
-//   swift run -c release gridstore-bench toggle     only the named groups (packing, bulk, toggle, process)
+//   swift run -c release gridstore-bench toggle     only the named groups (packing, bulk, toggle, process, honeycomb)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -28,7 +28,7 @@ if arguments.first == "--peak-memory", arguments.count == 2, let count = Int(arg
 print("warning: this is a debug build; run `swift run -c release gridstore-bench` for meaningful numbers")
 #endif
 
-let allGroups = ["packing", "bulk", "toggle", "process"]
+let allGroups = ["packing", "bulk", "toggle", "process", "honeycomb"]
 let groups = arguments.isEmpty ? allGroups : arguments
 print("# gridstore-bench")
 for group in groups {
@@ -42,6 +42,8 @@ for group in groups {
         report { try RepositoryBenchmarks.runToggle() }
     case "process":
         report { try ProcessBenchmarks.run() }
+    case "honeycomb":
+        report { try HoneycombBenchmarks.run() }
     default:
         print("unknown benchmark group '\(group)'; groups: \(allGroups.joined(separator: ", "))")
         exit(64)

@@ -1,4 +1,5 @@
 import Foundation
+import GridLayout
 import Testing
 @testable import GridStore
 
@@ -50,8 +51,8 @@ struct GridDatabaseTests {
             ) { "\($0.string(at: 0)) \($0.string(at: 1))" }
         }
         #expect(objects == [
-            "table grids", "table item_sizes", "table placement_chunks", "table schema_migrations",
-            "table sections", "view placements",
+            "table grids", "table honeycomb_placements", "table honeycombs", "table item_sizes", "table placement_chunks",
+            "table schema_migrations", "table sections", "view placements",
         ])
         try database.write { connection in
             // Enumerations are CHECKed and deleting a grid cascades.
@@ -162,5 +163,31 @@ struct DatabaseLocationTests {
         let environment = ["GRIDSTORE_DB": "", "XDG_DATA_HOME": "relative/path", "HOME": "/home/me"]
         #expect(DatabaseLocation.resolve(explicitPath: "", environment: environment)
                 == "/home/me/.local/share/gridstore/gridstore.sqlite")
+    }
+}
+
+@Suite("Upgrading a database")
+struct UpgradeTests {
+    @Test("a database at schema version 1 is upgraded in place, its grids intact")
+    func upgradeFromVersionOne() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("old.sqlite")
+        let versionOne = try MigrationSet(Array(MigrationSet.gridStore.migrations.prefix(1)))
+        do {
+            let old = try GridDatabase(path: path, migrations: versionOne)
+            try old.write { connection in
+                try connection.execute("INSERT INTO grids (name, columns) VALUES ('kept', 4)")
+                try connection.execute("INSERT INTO sections VALUES (1, 0, 3)")
+                try connection.execute("INSERT INTO item_sizes VALUES (1, 0, 1, 'big')")
+            }
+        }
+        let upgraded = try GridDatabase(path: path)
+        #expect(upgraded.migrationsAppliedOnOpen.map(\.version) == Array(MigrationSet.gridStore.migrations.dropFirst().map(\.version)))
+        let grid = try Grid(named: "kept", in: upgraded, creatingWith: nil)
+        let snapshot = try grid.toggle(at: GridIndexPath(item: 0))
+        #expect(snapshot.kind == .tiles)
+        #expect(try snapshot.size(at: GridIndexPath(item: 1)) == .big)
+        #expect(try upgraded.read { try text($0, "SELECT layout_kind FROM grids") } == "tiles")
+        #expect(try upgraded.read { try text($0, "PRAGMA integrity_check") } == "ok")
     }
 }

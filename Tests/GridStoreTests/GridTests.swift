@@ -48,7 +48,7 @@ struct GridTests {
             ("set", { try $0.setSize(.middle, at: GridIndexPath(item: 0)) }),
             ("unset", { try $0.setSize(nil, at: GridIndexPath(item: 0)) }),
             ("bulk", { try $0.setSizes([(GridIndexPath(item: 5), .big), (GridIndexPath(item: 1), .middle)]) }),
-            ("default size", { $0.setDefaultSize(.middle) }),
+            ("default size", { try $0.setDefaultSize(.middle) }),
             ("type less", { try $0.setType(.less) }),
             ("toggle type", { try $0.toggleType() }),
             ("columns", { try $0.setColumns(9) }),
@@ -66,7 +66,7 @@ struct GridTests {
             ("remove middle section", { try $0.removeSection(at: 1) }),
             ("shrink", { try $0.setItemCount(100, inSection: 0) }),
             ("vertical", { try $0.setDirection(.vertical) }),
-            ("reset", { $0.resetSizes() }),
+            ("reset", { try $0.resetSizes() }),
             ("replace", {
                 try $0.replaceContent(GridContent(columns: 4, direction: .vertical, defaultSize: .small,
                                                   sections: [[.big, nil, .middle], [], [nil, .big]]))

@@ -79,9 +79,7 @@ public final class Grid: Sendable {
 
     private static func insert(name: String, content: GridContent, _ connection: DatabaseConnection) throws
         -> (Int64, GridSnapshot) {
-        let configuration = try content.validatedConfiguration()
-        let snapshot = GridSnapshot(name: name, revision: 0, configuration: configuration,
-                                    defaultSize: content.defaultSize, explicitSizes: content.sections)
+        let snapshot = try GridSnapshot(name: name, revision: 0, content: content)
         return (try GridStorage.insert(snapshot, connection), snapshot)
     }
 

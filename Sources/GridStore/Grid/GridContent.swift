@@ -10,8 +10,10 @@ public struct GridContent: Sendable, Hashable {
     public var defaultSize: TileSize
     /// Each section's items: their own size, or `nil` for the default size.
     public var sections: [[TileSize?]]
+    /// For a honeycomb grid, its geometry; `nil` for a grid of tiles.
+    public var honeycomb: HoneycombConfiguration?
 
-    /// Creates content.
+    /// Creates the content of a grid of tiles.
     public init(columns: Int, direction: ScrollDirection = .vertical, defaultSize: TileSize = .small, sections: [[TileSize?]]) {
         self.columns = columns
         self.direction = direction
@@ -19,14 +21,29 @@ public struct GridContent: Sendable, Hashable {
         self.sections = sections
     }
 
+    /// Creates the content of a honeycomb grid of `itemCount` items.
+    public init(honeycomb: HoneycombConfiguration, itemCount: Int) {
+        self.init(columns: LayoutType.more.columns, sections: [Array(repeating: nil, count: max(0, itemCount))])
+        self.honeycomb = honeycomb
+    }
+
     /// The content of a new grid made with `options`: every item has the default size.
     public init(_ options: GridOptions) {
+        if let honeycomb = options.honeycomb {
+            self.init(honeycomb: honeycomb, itemCount: options.sectionItemCounts.reduce(0, +))
+            return
+        }
         self.init(columns: options.columns, direction: options.direction, defaultSize: options.defaultSize,
                   sections: options.sectionItemCounts.map { Array(repeating: nil, count: max(0, $0)) })
     }
 
     /// Checks the limits and the configuration.
     func validatedConfiguration() throws(GridError) -> GridConfiguration {
+        if honeycomb != nil {
+            guard sections.count == 1, sections[0].allSatisfy({ $0 == nil }) else {
+                throw .notTiles(operation: "have sections or sizes", grid: nil)
+            }
+        }
         guard sections.count <= GridLimits.maximumSections else {
             throw .limitExceeded("a grid has at most \(GridLimits.maximumSections) sections, not \(sections.count)")
         }

@@ -38,6 +38,7 @@ public struct GridEditor: Sendable {
 
     /// Sets the item's size; `nil` removes its own size so it has the default again.
     public mutating func setSize(_ size: TileSize?, at path: GridIndexPath) throws(GridError) {
+        try requireTiles("have sizes")
         try snapshot.validate(path)
         snapshot.explicitSizes[path.section][path.item] = size
         let effective = size ?? snapshot.defaultSize
@@ -49,6 +50,7 @@ public struct GridEditor: Sendable {
 
     /// Sets many sizes at once, re-packing each section once from its first changed item.
     public mutating func setSizes(_ sizes: some Sequence<(GridIndexPath, TileSize?)>) throws(GridError) {
+        try requireTiles("have sizes")
         var firstChanged: [Int: Int] = [:]
         var updates: [(GridIndexPath, TileSize?)] = []
         for (path, size) in sizes {
@@ -67,7 +69,8 @@ public struct GridEditor: Sendable {
     }
 
     /// Removes every item's own size, so all have the default size.
-    public mutating func resetSizes() {
+    public mutating func resetSizes() throws(GridError) {
+        try requireTiles("reset sizes")
         for section in snapshot.explicitSizes.indices {
             snapshot.explicitSizes[section] = Array(repeating: nil, count: snapshot.explicitSizes[section].count)
         }
@@ -76,7 +79,8 @@ public struct GridEditor: Sendable {
     }
 
     /// Sets the size of items that have none of their own.
-    public mutating func setDefaultSize(_ size: TileSize) {
+    public mutating func setDefaultSize(_ size: TileSize) throws(GridError) {
+        try requireTiles("have a default size")
         snapshot.defaultSize = size
         relayout()
         changes.markSettings()
@@ -84,6 +88,7 @@ public struct GridEditor: Sendable {
 
     /// Exchanges the sizes of two items, as the original's drag and drop did.
     public mutating func swapItems(_ first: GridIndexPath, _ second: GridIndexPath) throws(GridError) {
+        try requireTiles("swap sizes")
         try snapshot.validate(first)
         try snapshot.validate(second)
         let firstSize = snapshot.explicitSizes[first.section][first.item]
@@ -96,6 +101,7 @@ public struct GridEditor: Sendable {
 
     /// Sets the column count; 4 makes the type `less`, 6 makes it `more`.
     public mutating func setColumns(_ columns: Int) throws(GridError) {
+        try requireTiles("change its columns or type")
         let configuration: GridConfiguration
         do {
             configuration = try GridConfiguration(columns: columns, spans: snapshot.configuration.spans,
@@ -117,6 +123,7 @@ public struct GridEditor: Sendable {
     /// - Throws: ``GridError/customColumns(_:)`` for a grid with a custom column count.
     @discardableResult
     public mutating func toggleType() throws(GridError) -> LayoutType {
+        try requireTiles("change its type")
         guard let type = snapshot.type else { throw .customColumns(snapshot.columns) }
         try setType(type.toggled())
         return type.toggled()
@@ -124,6 +131,7 @@ public struct GridEditor: Sendable {
 
     /// Sets the direction the grid grows in.
     public mutating func setDirection(_ direction: ScrollDirection) throws(GridError) {
+        try requireTiles("change its direction")
         do {
             snapshot.layout.reconfigure(try GridConfiguration(
                 columns: snapshot.columns, spans: snapshot.configuration.spans, direction: direction))
@@ -158,6 +166,7 @@ public struct GridEditor: Sendable {
     ///
     /// - Parameter size: The new item's own size, or `nil` for the default size.
     public mutating func insertItem(at path: GridIndexPath, size: TileSize? = nil) throws(GridError) {
+        if size != nil { try requireTiles("have sizes") }
         try snapshot.validate(section: path.section)
         let count = snapshot.explicitSizes[path.section].count
         guard path.item >= 0, path.item <= count else { throw .itemOutOfRange(path, itemCount: count, allowsEnd: true) }
@@ -177,6 +186,7 @@ public struct GridEditor: Sendable {
 
     /// Moves the item at `source` to `destination` (its index path after the move), with its size.
     public mutating func moveItem(from source: GridIndexPath, to destination: GridIndexPath) throws(GridError) {
+        try requireTiles("move items, which all look alike in it")
         try snapshot.validate(source)
         try snapshot.validate(section: destination.section)
         let count = snapshot.explicitSizes[destination.section].count
@@ -202,6 +212,7 @@ public struct GridEditor: Sendable {
     /// - Returns: The new section's index.
     @discardableResult
     public mutating func appendSection(itemCount: Int) throws(GridError) -> Int {
+        try requireTiles("have more sections")
         guard itemCount >= 0, itemCount <= GridLimits.maximumItems else { throw .invalidItemCount(itemCount) }
         guard snapshot.explicitSizes.count < GridLimits.maximumSections else {
             throw .limitExceeded("a grid has at most \(GridLimits.maximumSections) sections")
@@ -216,6 +227,7 @@ public struct GridEditor: Sendable {
 
     /// Removes a section with its items; later sections move down by one.
     public mutating func removeSection(at section: Int) throws(GridError) {
+        try requireTiles("have its section removed")
         try snapshot.validate(section: section)
         snapshot.explicitSizes.remove(at: section)
         snapshot.layout.removeSection(at: section)
@@ -224,15 +236,17 @@ public struct GridEditor: Sendable {
 
     /// Replaces the settings and every section's sizes, as an import does.
     public mutating func replaceContent(_ content: GridContent) throws(GridError) {
-        let configuration = try content.validatedConfiguration()
-        snapshot.defaultSize = content.defaultSize
-        snapshot.explicitSizes = content.sections
-        snapshot.layout = TileGrid(configuration: configuration,
-                                   sections: content.sections.map { $0.map { $0 ?? content.defaultSize } })
+        let replacement = try GridSnapshot(name: snapshot.name, revision: snapshot.revision, content: content)
+        snapshot = replacement
         changes.markSettings()
     }
 
     // MARK: Helpers
+
+    /// Throws unless the grid is a grid of tiles.
+    private func requireTiles(_ operation: String) throws(GridError) {
+        if snapshot.honeycomb != nil { throw .notTiles(operation: operation, grid: snapshot.name) }
+    }
 
     private mutating func relayout() {
         let defaultSize = snapshot.defaultSize

@@ -22,6 +22,9 @@ public enum GridError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidConfiguration(LayoutConfigurationError)
     /// The operation needs a grid of type `less` or `more`, but this one has custom columns.
     case customColumns(Int)
+    /// The operation needs a grid of tiles, but the grid is a honeycomb, whose items have no
+    /// sizes and which has one section.
+    case notTiles(operation: String, grid: String?)
     /// The stored grid is inconsistent (for example, edited by hand).
     case corrupted(String)
 
@@ -51,6 +54,11 @@ public enum GridError: Error, Sendable, Equatable, CustomStringConvertible {
             return error.description
         case .customColumns(let columns):
             return "the grid has \(columns) custom columns, not a less (4) or more (6) type; set one with 'gridstore type less' or 'gridstore type more'"
+        case .notTiles(let operation, let grid):
+            let name = grid.map { "'\($0)'" } ?? "the grid"
+            let option = grid.map { " --grid '\($0)'" } ?? ""
+            return "\(name) is a honeycomb, whose items have no sizes and which has one section, so it cannot \(operation); "
+                + "to lay it out as tiles, run 'gridstore\(option) init --force' (or 'init --force --layout honeycomb' to change the honeycomb)"
         case .corrupted(let reason):
             return "the stored grid is inconsistent: \(reason)"
         }

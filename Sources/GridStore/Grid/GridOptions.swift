@@ -13,6 +13,8 @@ public struct GridOptions: Sendable, Hashable {
     public var defaultSize: TileSize
     /// The number of items in each section.
     public var sectionItemCounts: [Int]
+    /// For a honeycomb grid, its geometry (it then has one section of all the items); `nil` for tiles.
+    public var honeycomb: HoneycombConfiguration?
 
     /// Creates options; see the type's description for the defaults.
     public init(columns: Int = LayoutType.more.columns, direction: ScrollDirection = .vertical,
@@ -21,6 +23,12 @@ public struct GridOptions: Sendable, Hashable {
         self.direction = direction
         self.defaultSize = defaultSize
         self.sectionItemCounts = sectionItemCounts
+    }
+
+    /// Creates options for a honeycomb grid of `itemCount` items.
+    public init(honeycomb: HoneycombConfiguration, itemCount: Int) {
+        self.init(sectionItemCounts: [itemCount])
+        self.honeycomb = honeycomb
     }
 
     /// Creates options for a standard type.

@@ -1,5 +1,13 @@
 import GridLayout
 
+/// How a grid places its items.
+public enum GridKind: String, Sendable, Hashable {
+    /// Tiles of three sizes, densely packed in rows or columns.
+    case tiles
+    /// Items on hexagonal rings around a center item (see ``HoneycombLayout``).
+    case honeycomb
+}
+
 /// A grid's state at one revision: its settings, every item's size and the packed layout.
 ///
 /// Snapshots are values: later changes to the grid do not affect one you hold.
@@ -15,13 +23,34 @@ public struct GridSnapshot: Sendable {
     /// The sizes set explicitly; `nil` where an item has the default size.
     var explicitSizes: [[TileSize?]]
 
-    init(name: String, revision: Int, configuration: GridConfiguration, defaultSize: TileSize, explicitSizes: [[TileSize?]]) {
+    /// The honeycomb's geometry, for a honeycomb grid; `nil` for a grid of tiles.
+    public internal(set) var honeycomb: HoneycombConfiguration?
+
+    init(name: String, revision: Int, configuration: GridConfiguration, defaultSize: TileSize, explicitSizes: [[TileSize?]],
+         honeycomb: HoneycombConfiguration? = nil) {
         self.name = name
         self.revision = revision
         self.defaultSize = defaultSize
         self.explicitSizes = explicitSizes
+        self.honeycomb = honeycomb
         layout = TileGrid(configuration: configuration,
                           sections: explicitSizes.map { $0.map { $0 ?? defaultSize } })
+    }
+
+    /// A new grid's state: `content` at revision `revision`.
+    ///
+    /// - Throws: ``GridError`` when the content breaks a limit or its configuration is invalid.
+    init(name: String, revision: Int, content: GridContent) throws(GridError) {
+        self.init(name: name, revision: revision, configuration: try content.validatedConfiguration(),
+                  defaultSize: content.defaultSize, explicitSizes: content.sections, honeycomb: content.honeycomb)
+    }
+
+    /// How the grid is laid out.
+    public var kind: GridKind { honeycomb == nil ? .tiles : .honeycomb }
+
+    /// The honeycomb layout of a honeycomb grid's items (its one section); `nil` for tiles.
+    public var honeycombLayout: HoneycombLayout? {
+        honeycomb.map { HoneycombLayout(itemCount: explicitSizes.first?.count ?? 0, configuration: $0) }
     }
 
     /// The columns, spans and direction.

@@ -7,6 +7,7 @@ struct GridHeader: Sendable, Equatable {
     var columns: Int
     var direction: ScrollDirection
     var defaultSize: TileSize
+    var honeycomb: HoneycombConfiguration?
 }
 
 /// A one-line description of a stored grid, for listings.
@@ -37,12 +38,28 @@ enum GridStorage {
     // MARK: Reading
 
     static func header(named name: String, _ connection: DatabaseConnection) throws -> GridHeader? {
-        try connection.fetchOne(
-            "SELECT id, revision, columns, direction, default_size FROM grids WHERE name = ?", [name]
+        try connection.fetchOne("""
+            SELECT grids.id, revision, columns, direction, default_size, layout_kind,
+                   element_width, item_spacing, orientation, center_item
+            FROM grids LEFT JOIN honeycombs ON honeycombs.grid_id = grids.id
+            WHERE name = ?
+            """, [name]
         ) { row in
-            GridHeader(id: Int64(row.int(at: 0)), revision: row.int(at: 1), columns: row.int(at: 2),
-                       direction: row.string(at: 3) == "horizontal" ? .horizontal : .vertical,
-                       defaultSize: TileSize(rawValue: row.string(at: 4)) ?? .small)
+            var honeycomb: HoneycombConfiguration?
+            if row.string(at: 5) == GridKind.honeycomb.rawValue {
+                guard !row.isNull(at: 6) else { throw GridError.corrupted("honeycomb grid '\(name)' has no row in honeycombs") }
+                do {
+                    honeycomb = try HoneycombConfiguration(
+                        elementWidth: row.double(at: 6), itemSpacing: row.double(at: 7),
+                        orientation: HoneycombConfiguration.Orientation(rawValue: row.string(at: 8)) ?? .pointyTop,
+                        centerItem: HoneycombConfiguration.CenterItem(rawValue: row.string(at: 9)) ?? .first)
+                } catch {
+                    throw GridError.corrupted("honeycomb grid '\(name)': \(error)")
+                }
+            }
+            return GridHeader(id: Int64(row.int(at: 0)), revision: row.int(at: 1), columns: row.int(at: 2),
+                              direction: row.string(at: 3) == "horizontal" ? .horizontal : .vertical,
+                              defaultSize: TileSize(rawValue: row.string(at: 4)) ?? .small, honeycomb: honeycomb)
         }
     }
 
@@ -72,7 +89,7 @@ enum GridStorage {
             throw GridError.corrupted("grid '\(name)': \(error)")
         }
         return GridSnapshot(name: name, revision: header.revision, configuration: configuration,
-                            defaultSize: header.defaultSize, explicitSizes: explicit)
+                            defaultSize: header.defaultSize, explicitSizes: explicit, honeycomb: header.honeycomb)
     }
 
     /// The size named by stored text (the schema's CHECK allows only the three names).
@@ -106,12 +123,14 @@ enum GridStorage {
     /// - Returns: The new grid's id.
     static func insert(_ snapshot: GridSnapshot, _ connection: DatabaseConnection) throws -> Int64 {
         try connection.execute(
-            "INSERT INTO grids (name, columns, direction, default_size, revision) VALUES (?, ?, ?, ?, ?)",
-            [snapshot.name, snapshot.columns, snapshot.direction.rawValue, snapshot.defaultSize.rawValue, snapshot.revision])
+            "INSERT INTO grids (name, columns, direction, default_size, revision, layout_kind) VALUES (?, ?, ?, ?, ?, ?)",
+            [snapshot.name, snapshot.columns, snapshot.direction.rawValue, snapshot.defaultSize.rawValue, snapshot.revision,
+             snapshot.kind.rawValue])
         let id = connection.lastInsertRowID
         var changes = GridChanges()
         changes.markSections(from: 0)
         try writeSections(old: nil, new: snapshot, changes: changes, gridID: id, connection)
+        try HoneycombStorage.write(old: nil, new: snapshot, gridID: id, connection)
         return id
     }
 
@@ -119,13 +138,17 @@ enum GridStorage {
     static func save(old: GridSnapshot, new: GridSnapshot, changes: GridChanges, gridID: Int64,
                      _ connection: DatabaseConnection) throws {
         let updated = try connection.cachedStatement("""
-            UPDATE grids SET columns = ?, direction = ?, default_size = ?, revision = ?,
+            UPDATE grids SET columns = ?, direction = ?, default_size = ?, revision = ?, layout_kind = ?,
                              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
             WHERE id = ?
             """)
-        try updated.bind([new.columns, new.direction.rawValue, new.defaultSize.rawValue, new.revision, gridID])
+        try updated.bind([new.columns, new.direction.rawValue, new.defaultSize.rawValue, new.revision, new.kind.rawValue, gridID])
         try updated.run()
+        if old.kind == .tiles && new.kind == .honeycomb {
+            try connection.execute("DELETE FROM placement_chunks WHERE grid_id = ?", [gridID])
+        }
         try writeSections(old: old, new: new, changes: changes, gridID: gridID, connection)
+        try HoneycombStorage.write(old: old, new: new, gridID: gridID, connection)
     }
 
     private static func writeSections(old: GridSnapshot?, new: GridSnapshot, changes: GridChanges, gridID: Int64,
@@ -145,8 +168,10 @@ enum GridStorage {
                 try writer.setItemCount(newSizes.count, section: section)
             }
             try writer.writeSizes(section: section, from: first, old: oldSizes ?? [], new: newSizes)
+            // A honeycomb's placements are its own (see HoneycombStorage); it has no tile chunks.
+            guard new.kind == .tiles else { continue }
             try writer.writeChunks(section: section, from: first,
-                                   old: section < oldCount ? old?.layout.sections[section] : nil,
+                                   old: section < oldCount && old?.kind == .tiles ? old?.layout.sections[section] : nil,
                                    new: new.layout.sections[section])
         }
     }

@@ -83,7 +83,7 @@ extension GridSizeRepository {
     }
 
     public func register(defaultSize: TileSize) throws {
-        try update { $0.setDefaultSize(defaultSize) }
+        try update { try $0.setDefaultSize(defaultSize) }
     }
 
     public func dictionaryRepresentation() throws -> [GridIndexPath: TileSize] {
@@ -91,7 +91,7 @@ extension GridSizeRepository {
     }
 
     public func removeAll() throws {
-        try update { $0.resetSizes() }
+        try update { try $0.resetSizes() }
     }
 
     public func swap(_ first: GridIndexPath, _ second: GridIndexPath) throws {

@@ -10,10 +10,7 @@ public final class InMemoryGridSizeRepository: GridSizeRepository {
     /// - Throws: ``GridError`` for an invalid name or options.
     public init(name: String = "default", options: GridOptions = GridOptions()) throws {
         try GridLimits.validate(name: name)
-        let content = GridContent(options)
-        let configuration = try content.validatedConfiguration()
-        state = Mutex(GridSnapshot(name: name, revision: 0, configuration: configuration,
-                                   defaultSize: content.defaultSize, explicitSizes: content.sections))
+        state = Mutex(try GridSnapshot(name: name, revision: 0, content: GridContent(options)))
     }
 
     public func snapshot() throws -> GridSnapshot {

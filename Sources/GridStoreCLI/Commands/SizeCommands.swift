@@ -73,6 +73,6 @@ struct ResetCommand: GridStoreCommand {
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {}
 
     func run(in context: CommandContext) throws {
-        try context.edit { $0.resetSizes() }
+        try context.edit { try $0.resetSizes() }
     }
 }

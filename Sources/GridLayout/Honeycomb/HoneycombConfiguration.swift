@@ -1,0 +1,48 @@
+/// The geometry of a honeycomb: cell size, spacing, orientation and which item sits in the center.
+public struct HoneycombConfiguration: Hashable, Sendable {
+    /// Whether cells form horizontal rows or vertical columns.
+    public enum Orientation: String, CaseIterable, Sendable {
+        /// Rows of cells, each row offset by half a cell; hexagons point up (as the original).
+        case pointyTop = "pointy-top"
+        /// Columns of cells, each column offset by half a cell; hexagons have flat tops.
+        case flatTop = "flat-top"
+    }
+
+    /// Which item takes the center cell.
+    public enum CenterItem: String, CaseIterable, Sendable {
+        /// Item 0 in the center, then the spiral outwards.
+        case first
+        /// The last item in the center, then items 0, 1, ... outwards, as the original layout did.
+        case last
+    }
+
+    /// A cell's width across its flat sides: the distance between the flats that face its neighbours.
+    public let elementWidth: Double
+    /// The gap between neighbouring cells' facing sides.
+    public let itemSpacing: Double
+    /// Rows or columns.
+    public let orientation: Orientation
+    /// Which item is in the center.
+    public let centerItem: CenterItem
+
+    /// Creates a configuration.
+    ///
+    /// - Throws: ``LayoutConfigurationError/invalidGeometry(_:)`` unless `elementWidth` is
+    ///   positive and `itemSpacing` is not negative, both finite.
+    public init(elementWidth: Double = 60, itemSpacing: Double = 6, orientation: Orientation = .pointyTop,
+                centerItem: CenterItem = .first) throws(LayoutConfigurationError) {
+        guard elementWidth.isFinite, elementWidth > 0, elementWidth <= 1_000_000 else {
+            throw .invalidGeometry("a honeycomb cell's width must be a positive number up to 1000000, not \(LayoutConfigurationError.format(elementWidth))")
+        }
+        guard itemSpacing.isFinite, itemSpacing >= 0, itemSpacing <= 1_000_000 else {
+            throw .invalidGeometry("the spacing between honeycomb cells must be a number from 0 to 1000000, not \(LayoutConfigurationError.format(itemSpacing))")
+        }
+        self.elementWidth = elementWidth
+        self.itemSpacing = itemSpacing
+        self.orientation = orientation
+        self.centerItem = centerItem
+    }
+
+    /// The distance between the centers of neighbouring cells: `elementWidth + itemSpacing`.
+    public var centerDistance: Double { elementWidth + itemSpacing }
+}
