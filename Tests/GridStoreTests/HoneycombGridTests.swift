@@ -67,7 +67,8 @@ struct HoneycombGridTests {
         }
         #expect(try tableDump(path: path) == before)
         let error = GridError.notTiles(operation: "have sizes", grid: "hive")
-        #expect(error.description.contains("run 'gridstore --grid 'hive' init --force'"))
+        #expect(error.description.hasSuffix("To lay it out as tiles: gridstore --grid hive init --force"))
+        #expect(GridError.notTiles(operation: "x", grid: "my hive's").description.hasSuffix("gridstore --grid 'my hive'\\''s' init --force"))
     }
 
     @Test("replacing content switches between tiles and a honeycomb, cleaning up the other layout's rows")

@@ -28,6 +28,13 @@ public enum GridError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The stored grid is inconsistent (for example, edited by hand).
     case corrupted(String)
 
+    /// `name` as one shell word: bare when it is plain, else in single quotes.
+    static func shellQuoted(_ name: String) -> String {
+        let plain = name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0)
+            || ("0"..."9").contains($0) || "-_./".unicodeScalars.contains($0) }
+        return plain ? name : "'" + name.replacingQuotes() + "'"
+    }
+
     public var description: String {
         switch self {
         case .gridNotFound(let name):
@@ -56,9 +63,9 @@ public enum GridError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the grid has \(columns) custom columns, not a less (4) or more (6) type; set one with 'gridstore type less' or 'gridstore type more'"
         case .notTiles(let operation, let grid):
             let name = grid.map { "'\($0)'" } ?? "the grid"
-            let option = grid.map { " --grid '\($0)'" } ?? ""
-            return "\(name) is a honeycomb, whose items have no sizes and which has one section, so it cannot \(operation); "
-                + "to lay it out as tiles, run 'gridstore\(option) init --force' (or 'init --force --layout honeycomb' to change the honeycomb)"
+            let option = grid.map { " --grid \(Self.shellQuoted($0))" } ?? ""
+            return "\(name) is a honeycomb: its items have no sizes and it has one section, so it cannot \(operation). "
+                + "To lay it out as tiles: gridstore\(option) init --force"
         case .corrupted(let reason):
             return "the stored grid is inconsistent: \(reason)"
         }
@@ -84,5 +91,15 @@ public enum GridLimits {
         if scalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
             throw .invalidName(name, reason: "a name cannot contain control characters such as line breaks or tabs")
         }
+    }
+}
+
+
+private extension String {
+    /// The text with each `'` written as `'\''`, for use inside single quotes in a shell.
+    func replacingQuotes() -> String {
+        var result = ""
+        for character in self { result += character == "'" ? "'\\''" : String(character) }
+        return result
     }
 }

@@ -22,6 +22,25 @@ enum ValueParser {
         return value
     }
 
+    /// A finite decimal number within `range`, such as `60` or `7.5`.
+    static func number(_ text: String, name: String, in range: ClosedRange<Double>,
+                       command: CommandSpec) throws(CommandLineError) -> Double {
+        let isDecimal = !text.isEmpty && text.utf8.count <= 32
+            && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") }
+        guard isDecimal, let value = Double(text), value.isFinite else {
+            throw .usage("\(name) must be a number, such as 60 or 7.5, not '\(abbreviated(text))'", command: command)
+        }
+        guard range.contains(value) else {
+            throw .usage("\(name) must be from \(format(range.lowerBound)) to \(format(range.upperBound)), not \(abbreviated(text))",
+                         command: command)
+        }
+        return value
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
     /// One of a fixed set of words.
     static func choice<T>(_ text: String, name: String, choices: [(String, T)],
                           command: CommandSpec) throws(CommandLineError) -> T {

@@ -19,6 +19,9 @@ extension CommandContext {
     /// The most rows of a section a command that changes the grid draws; `show` draws all.
     static let changedGridRows = 16
 
+    /// The most items of a honeycomb a command that changes it draws (11 rings); `show` draws all.
+    static let changedHoneycombItems = 397
+
     /// Applies `body` to the grid as one change and prints the re-packed grid: whole when
     /// it is small, else the rows around `focus` (the item the command changed).
     func edit(focus: GridIndexPath? = nil, _ body: (inout GridEditor) throws -> Void) throws {
@@ -28,6 +31,10 @@ extension CommandContext {
 
     /// Prints a grid a command just changed, as ``edit(focus:_:)`` does.
     func printChanged(_ snapshot: GridSnapshot, focus: GridIndexPath? = nil) {
+        if snapshot.kind == .honeycomb {
+            console.write(HoneycombTextRenderer(maximumItems: Self.changedHoneycombItems).render(snapshot))
+            return
+        }
         let renderer = TextGridRenderer(useColor: usesColor, maximumRows: Self.changedGridRows, focus: focus)
         console.write(bytes: renderer.renderBytes(snapshot))
     }

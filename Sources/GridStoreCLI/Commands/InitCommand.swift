@@ -1,19 +1,30 @@
 import GridLayout
 import GridStore
 
-/// `gridstore init [--type less|more | --columns N] [--items N] [--sections N] [--direction D] [--default-size S] [--force]`.
+/// `gridstore init [--type less|more | --columns N] [--items N] [--sections N] [--direction D] [--default-size S] [--force]`,
+/// or `gridstore init --layout honeycomb [--element-width W] [--spacing S] [--orientation O] [--center C] [--items N] [--force]`.
 struct InitCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "init",
         abstract: "Create a grid (type more, 12 small items in one section unless told otherwise).",
-        discussion: "A grid is also created with these defaults the first time any command uses it.",
+        discussion: """
+            A grid is also created with these defaults the first time any command uses it. With
+            --layout honeycomb the items sit on hexagonal rings around a center item instead; they
+            have no sizes, and --type, --columns, --sections, --direction and --default-size do not apply.
+            """,
         options: [
+            .init(name: "layout", valueName: "tiles|honeycomb", help: "tiles (the default) or honeycomb."),
             .init(name: "type", valueName: "less|more", help: "less (4 columns) or more (6 columns; the default)."),
             .init(name: "columns", valueName: "N", help: "A custom column count, 4 to 64, instead of --type."),
-            .init(name: "items", valueName: "N", help: "Items in each section (default: 12)."),
+            .init(name: "items", valueName: "N", help: "Items in each section (default: 12; a honeycomb's: 19)."),
             .init(name: "sections", valueName: "N", help: "Number of sections (default: 1)."),
             .init(name: "direction", valueName: "vertical|horizontal", help: "The scroll direction (default: vertical)."),
             .init(name: "default-size", valueName: "S", help: "The size of new items: small, middle or big (default: small)."),
+            .init(name: "element-width", valueName: "W", help: "Honeycomb: a cell's width across its flat sides (default: 60)."),
+            .init(name: "spacing", valueName: "S", help: "Honeycomb: the gap between neighbouring cells (default: 6)."),
+            .init(name: "orientation", valueName: "pointy-top|flat-top",
+                  help: "Honeycomb: cells in rows (pointy-top, the default) or in columns (flat-top)."),
+            .init(name: "center", valueName: "first|last", help: "Honeycomb: the item in the center (default: first)."),
             .init(name: "force", help: "Replace the grid if it exists."),
         ])
 
@@ -22,6 +33,22 @@ struct InitCommand: GridStoreCommand {
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         let spec = Self.spec
+        let layout = try arguments.value("layout").map { text throws(CommandLineError) in
+            try ValueParser.choice(text, name: "--layout", choices: [("tiles", GridKind.tiles), ("honeycomb", .honeycomb)], command: spec)
+        } ?? .tiles
+        let honeycombOptions = ["element-width", "spacing", "orientation", "center"]
+        let tileOptions = ["type", "columns", "sections", "direction", "default-size"]
+        for (options, layoutName) in [(honeycombOptions, "honeycomb"), (tileOptions, "tiles")]
+        where (layoutName == "honeycomb") != (layout == .honeycomb) {
+            if let given = options.first(where: { arguments.value($0) != nil }) {
+                throw .usage("--\(given) applies only to a grid with --layout \(layoutName)", command: spec)
+            }
+        }
+        force = arguments.flag("force")
+        if layout == .honeycomb {
+            options = try Self.honeycombOptions(arguments)
+            return
+        }
         if arguments.value("type") != nil && arguments.value("columns") != nil {
             throw .usage("give --type or --columns, not both", command: spec)
         }
@@ -50,7 +77,34 @@ struct InitCommand: GridStoreCommand {
         } ?? .small
         options = GridOptions(columns: columns, direction: direction, defaultSize: defaultSize,
                               sectionItemCounts: Array(repeating: items, count: sections))
-        force = arguments.flag("force")
+    }
+
+    private static func honeycombOptions(_ arguments: ParsedArguments) throws(CommandLineError) -> GridOptions {
+        let spec = Self.spec
+        let items = try arguments.value("items").map { text throws(CommandLineError) in
+            try ValueParser.integer(text, name: "--items", in: 0...GridLimits.maximumItems, command: spec)
+        } ?? 19
+        let width = try arguments.value("element-width").map { text throws(CommandLineError) in
+            try ValueParser.number(text, name: "--element-width", in: 1...10_000, command: spec)
+        } ?? 60
+        let spacing = try arguments.value("spacing").map { text throws(CommandLineError) in
+            try ValueParser.number(text, name: "--spacing", in: 0...10_000, command: spec)
+        } ?? 6
+        let orientation = try arguments.value("orientation").map { text throws(CommandLineError) in
+            try ValueParser.choice(text, name: "--orientation",
+                                   choices: HoneycombConfiguration.Orientation.allCases.map { ($0.rawValue, $0) }, command: spec)
+        } ?? .pointyTop
+        let center = try arguments.value("center").map { text throws(CommandLineError) in
+            try ValueParser.choice(text, name: "--center",
+                                   choices: HoneycombConfiguration.CenterItem.allCases.map { ($0.rawValue, $0) }, command: spec)
+        } ?? .first
+        do {
+            let configuration = try HoneycombConfiguration(elementWidth: width, itemSpacing: spacing,
+                                                           orientation: orientation, centerItem: center)
+            return GridOptions(honeycomb: configuration, itemCount: items)
+        } catch {
+            throw .usage(error.description, command: spec)
+        }
     }
 
     func run(in context: CommandContext) throws {

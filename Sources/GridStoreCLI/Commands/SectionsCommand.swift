@@ -43,6 +43,12 @@ struct SectionsCommand: GridStoreCommand {
         case .list:
             let snapshot = try context.openGrid().snapshot()
             if snapshot.layout.sections.isEmpty { context.console.write("(no sections)\n") }
+            if let honeycomb = snapshot.honeycombLayout {
+                let rings = honeycomb.itemCount == 0 ? 0 : HoneycombSpiral.ring(ofPosition: honeycomb.itemCount - 1) + 1
+                context.console.write("section 0: \(honeycomb.itemCount) item\(honeycomb.itemCount == 1 ? "" : "s") "
+                                      + "on \(rings) ring\(rings == 1 ? "" : "s") (honeycomb)\n")
+                return
+            }
             for (index, section) in snapshot.layout.sections.enumerated() {
                 let unit = snapshot.direction == .vertical ? "row" : "column"
                 context.console.write("section \(index): \(section.count) item\(section.count == 1 ? "" : "s"), "

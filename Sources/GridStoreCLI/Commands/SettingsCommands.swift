@@ -23,6 +23,10 @@ struct TypeCommand: GridStoreCommand {
         switch change {
         case nil:
             let snapshot = try context.openGrid().snapshot()
+            if snapshot.kind == .honeycomb {
+                context.console.write("honeycomb\n")
+                return
+            }
             context.console.write((snapshot.type?.rawValue ?? "custom (\(snapshot.columns) columns)") + "\n")
         case .set(let type):
             try context.edit { try $0.setType(type) }

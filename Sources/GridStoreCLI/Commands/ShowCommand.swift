@@ -18,11 +18,18 @@ struct ShowCommand: GridStoreCommand {
             .init(name: "format", valueName: "text|json|svg", help: "The output format (default: text)."),
             .init(name: "width", valueName: "PX", help: "SVG: pixels across the scroll axis (default: 360)."),
             .init(name: "spacing", valueName: "PX", help: "SVG: pixels between cells (default: 4)."),
+            .init(name: "viewport", valueName: "x,y,w,h",
+                  help: "Honeycomb: a viewport in points; each visible item's scale is shown (in SVG, drawn)."),
+            .init(name: "edge-distance", valueName: "D",
+                  help: "Honeycomb: how far inside the viewport cells reach full size (default: 70)."),
+            .init(name: "minimum-scale", valueName: "M",
+                  help: "Honeycomb: the scale at and beyond the viewport's edges, 0 to 1 (default: 0.4)."),
         ])
 
     let format: Format
     let width: Int
     let spacing: Int
+    let viewport: (rect: LayoutRect, scaling: EdgeScaling)?
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         let spec = Self.spec
@@ -35,10 +42,50 @@ struct ShowCommand: GridStoreCommand {
         spacing = try arguments.value("spacing").map { text throws(CommandLineError) in
             try ValueParser.integer(text, name: "--spacing", in: 0...1_000, command: spec)
         } ?? 4
+        guard let text = arguments.value("viewport") else {
+            if let given = ["edge-distance", "minimum-scale"].first(where: { arguments.value($0) != nil }) {
+                throw .usage("--\(given) goes with --viewport", command: spec)
+            }
+            viewport = nil
+            return
+        }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 4 else {
+            throw .usage("--viewport is four numbers x,y,w,h (such as 0,0,390,844), not '\(ValueParser.abbreviated(text))'", command: spec)
+        }
+        var values: [Double] = []
+        for (part, name) in zip(parts, ["x", "y", "w", "h"]) {
+            let range: ClosedRange<Double> = name == "w" || name == "h" ? 0...1e9 : -1e9...1e9
+            values.append(try ValueParser.number(String(part), name: "--viewport's \(name)", in: range, command: spec))
+        }
+        let edgeDistance = try arguments.value("edge-distance").map { text throws(CommandLineError) in
+            try ValueParser.number(text, name: "--edge-distance", in: 0.001...1e9, command: spec)
+        } ?? 70
+        let minimumScale = try arguments.value("minimum-scale").map { text throws(CommandLineError) in
+            try ValueParser.number(text, name: "--minimum-scale", in: 0...1, command: spec)
+        } ?? 0.4
+        do {
+            viewport = (LayoutRect(x: values[0], y: values[1], width: values[2], height: values[3]),
+                        try EdgeScaling(edgeDistance: edgeDistance, minimumScaleFactor: minimumScale))
+        } catch {
+            throw .usage(error.description, command: spec)
+        }
     }
 
     func run(in context: CommandContext) throws {
         let snapshot = try context.openGrid().snapshot()
+        if snapshot.kind == .honeycomb {
+            switch format {
+            case .text: context.console.write(HoneycombTextRenderer(viewport: viewport).render(snapshot))
+            case .json: context.console.write(GridDocument.encode(snapshot, viewport: viewport))
+            case .svg: context.console.write(HoneycombSVGRenderer(viewport: viewport).render(snapshot))
+            }
+            return
+        }
+        if viewport != nil {
+            throw CommandLineError.usage("--viewport applies to honeycomb grids; '\(CommandLineOutput.printable(snapshot.name))' "
+                                         + "is a grid of tiles", command: Self.spec)
+        }
         switch format {
         case .text:
             context.console.write(bytes: TextGridRenderer(useColor: context.usesColor).renderBytes(snapshot))

@@ -60,7 +60,9 @@ struct GetCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
-        context.console.write(try context.openGrid().snapshot().size(at: path).rawValue + "\n")
+        let snapshot = try context.openGrid().snapshot()
+        if snapshot.kind == .honeycomb { throw GridError.notTiles(operation: "have sizes", grid: snapshot.name) }
+        context.console.write(try snapshot.size(at: path).rawValue + "\n")
     }
 }
 

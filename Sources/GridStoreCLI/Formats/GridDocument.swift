@@ -14,7 +14,10 @@ import GridStore
 /// `custom` for a column count other than 4 and 6.
 enum GridDocument {
     /// The document for `snapshot`, ending with a newline.
-    static func encode(_ snapshot: GridSnapshot) -> String {
+    ///
+    /// - Parameter viewport: For a honeycomb, a viewport whose visible items get a `"scale"`.
+    static func encode(_ snapshot: GridSnapshot, viewport: (rect: LayoutRect, scaling: EdgeScaling)? = nil) -> String {
+        if snapshot.kind == .honeycomb { return encodeHoneycomb(snapshot, viewport: viewport) }
         var text = "{\"grid\":\(JSONText.quoted(snapshot.name)),\"type\":\"\(snapshot.type?.rawValue ?? "custom")\","
         text += "\"columns\":\(snapshot.columns),\"direction\":\"\(snapshot.direction.rawValue)\","
         text += "\"revision\":\(snapshot.revision),\"defaultSize\":\"\(snapshot.defaultSize.rawValue)\",\n"
@@ -29,6 +32,45 @@ enum GridDocument {
                 text += "\"x\":\(rect.x),\"y\":\(rect.y),\"w\":\(rect.width),\"h\":\(rect.height)}"
             }
             text += "]}"
+        }
+        return text + "]}\n"
+    }
+
+    /// A honeycomb grid's document:
+    ///
+    /// ```
+    /// {"grid":"hive","layout":"honeycomb","revision":1,"elementWidth":60,"itemSpacing":6,
+    ///  "orientation":"pointy-top","center":"first","contentSize":{"width":198,"height":184.75},
+    ///  "items":[{"index":0,"ring":0,"q":0,"r":0,"frame":{"x":69,"y":57.11,"width":60,"height":69.28}}, ...]}
+    /// ```
+    static func encodeHoneycomb(_ snapshot: GridSnapshot, viewport: (rect: LayoutRect, scaling: EdgeScaling)?) -> String {
+        guard let layout = snapshot.honeycombLayout, let configuration = snapshot.honeycomb else { return "{}\n" }
+        let number = { (value: Double) in HoneycombDescription.number(value, decimals: 4) }
+        var text = "{\"grid\":\(JSONText.quoted(snapshot.name)),\"layout\":\"honeycomb\",\"revision\":\(snapshot.revision),"
+        text += "\"elementWidth\":\(number(configuration.elementWidth)),\"itemSpacing\":\(number(configuration.itemSpacing)),"
+        text += "\"orientation\":\"\(configuration.orientation.rawValue)\",\"center\":\"\(configuration.centerItem.rawValue)\",\n"
+        text += " \"contentSize\":{\"width\":\(number(layout.contentSize.width)),\"height\":\(number(layout.contentSize.height))},"
+        var visible = Set<Int>()
+        if let viewport {
+            let rect = viewport.rect
+            text += "\n \"viewport\":{\"x\":\(number(rect.minX)),\"y\":\(number(rect.minY)),\"width\":\(number(rect.size.width)),"
+                + "\"height\":\(number(rect.size.height)),\"edgeDistance\":\(number(viewport.scaling.edgeDistance)),"
+                + "\"minimumScaleFactor\":\(number(viewport.scaling.minimumScaleFactor))},"
+            visible = Set(layout.items(in: rect))
+        }
+        text += "\n \"items\":["
+        let frames = layout.frames()
+        let cells = layout.cells()
+        for item in 0..<layout.itemCount {
+            let frame = frames[item], cell = cells[item]
+            text += item == 0 ? "\n  " : ",\n  "
+            text += "{\"index\":\(item),\"ring\":\(cell.ring),\"q\":\(cell.q),\"r\":\(cell.r),"
+            text += "\"frame\":{\"x\":\(number(frame.minX)),\"y\":\(number(frame.minY)),"
+            text += "\"width\":\(number(frame.size.width)),\"height\":\(number(frame.size.height))}"
+            if let viewport, visible.contains(item) {
+                text += ",\"scale\":\(number(viewport.scaling.scale(at: frame.center, in: viewport.rect)))"
+            }
+            text += "}"
         }
         return text + "]}\n"
     }
@@ -53,6 +95,11 @@ enum GridDocument {
         var defaultSize = TileSize.small
         var sections: [[TileSize?]]?
         var totalItems = 0
+        var layout = "tiles"
+        var elementWidth = 60.0, itemSpacing = 6.0
+        var orientation = HoneycombConfiguration.Orientation.pointyTop
+        var center = HoneycombConfiguration.CenterItem.first
+        var honeycombItems: Int?
         do throws(JSONError) {
             try reader.beginObject()
             while let key = try reader.nextKey() {
@@ -69,12 +116,46 @@ enum GridDocument {
                     direction = parsed
                 case "defaultSize": defaultSize = try readSize(&reader, what: "\"defaultSize\"")
                 case "sections": sections = try readSections(&reader, totalItems: &totalItems)
+                case "layout":
+                    let start = reader.mark()
+                    layout = try reader.readString()
+                    guard layout == "tiles" || layout == "honeycomb" else {
+                        throw reader.error("\"layout\" is tiles or honeycomb, not \"\(ValueParser.abbreviated(layout))\"", at: start)
+                    }
+                case "elementWidth": elementWidth = try reader.readNumber()
+                case "itemSpacing": itemSpacing = try reader.readNumber()
+                case "orientation":
+                    let start = reader.mark()
+                    let value = try reader.readString()
+                    guard let parsed = HoneycombConfiguration.Orientation(rawValue: value) else {
+                        throw reader.error("\"orientation\" is pointy-top or flat-top, not \"\(ValueParser.abbreviated(value))\"", at: start)
+                    }
+                    orientation = parsed
+                case "center":
+                    let start = reader.mark()
+                    let value = try reader.readString()
+                    guard let parsed = HoneycombConfiguration.CenterItem(rawValue: value) else {
+                        throw reader.error("\"center\" is first or last, not \"\(ValueParser.abbreviated(value))\"", at: start)
+                    }
+                    center = parsed
+                case "items": honeycombItems = try readHoneycombItems(&reader)
                 default: try reader.skipValue()
                 }
             }
             try reader.expectEnd()
         } catch {
             throw .malformed(error)
+        }
+        if layout == "honeycomb" {
+            guard let honeycombItems else { throw .invalid("the honeycomb document has no \"items\" array") }
+            let configuration: HoneycombConfiguration
+            do {
+                configuration = try HoneycombConfiguration(elementWidth: elementWidth, itemSpacing: itemSpacing,
+                                                           orientation: orientation, centerItem: center)
+            } catch {
+                throw .invalid(error.description)
+            }
+            return Decoded(name: name, content: GridContent(honeycomb: configuration, itemCount: honeycombItems))
         }
         guard let sections else { throw .invalid("the document has no \"sections\" array") }
         let resolvedColumns = try resolveColumns(type: type, columns: columns)
@@ -141,6 +222,27 @@ enum GridDocument {
             }
         }
         return items
+    }
+
+    /// The items of a honeycomb document: only their count and order matter.
+    private static func readHoneycombItems(_ reader: inout JSONReader) throws(JSONError) -> Int {
+        var count = 0
+        try reader.beginArray()
+        while try reader.nextElement() {
+            let start = reader.mark()
+            var index: Int?
+            try reader.beginObject()
+            while let key = try reader.nextKey() {
+                if key == "index" { index = try reader.readInteger() } else { try reader.skipValue() }
+            }
+            guard index == count else {
+                throw reader.error("honeycomb item \(count) has index \(index.map(String.init) ?? "none"); "
+                                   + "items must be listed in order with indices 0, 1, 2, …", at: start)
+            }
+            count += 1
+            guard count <= GridLimits.maximumItems else { throw reader.error("a grid holds at most \(GridLimits.maximumItems) items", at: start) }
+        }
+        return count
     }
 
     private static func readSize(_ reader: inout JSONReader, what: String) throws(JSONError) -> TileSize {

@@ -179,6 +179,18 @@ struct JSONReader {
         return value
     }
 
+    /// Reads a number, which may have a fraction and an exponent.
+    mutating func readNumber() throws(JSONError) -> Double {
+        try expectKind(.number)
+        let start = position
+        try skipNumber()
+        guard let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)), value.isFinite else {
+            position = start
+            throw error("the number is out of range")
+        }
+        return value
+    }
+
     /// Skips one value of any kind, however nested.
     mutating func skipValue() throws(JSONError) {
         let depth = containers.count

@@ -39,7 +39,7 @@ struct SVGGridRenderer {
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(number(size.width))" height="\(number(size.height))" \
             viewBox="0 0 \(number(size.width)) \(number(size.height))" font-family="Helvetica, Arial, sans-serif">
-            <title>\(escaped(snapshot.name)): \(snapshot.type?.rawValue ?? "custom"), \(snapshot.columns) columns, \
+            <title>\(SVGText.escaped(snapshot.name)): \(snapshot.type?.rawValue ?? "custom"), \(snapshot.columns) columns, \
             \(snapshot.direction.rawValue), revision \(snapshot.revision)</title>
             <rect width="100%" height="100%" fill="#f7f7f5"/>
 
@@ -73,22 +73,5 @@ struct SVGGridRenderer {
         let rounded = (value * 100).rounded() / 100
         if rounded == rounded.rounded() { return String(Int(rounded)) }
         return String(rounded)
-    }
-
-    /// Text with XML's special characters escaped; control characters become spaces.
-    private func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value): result += " "
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

@@ -1,0 +1,79 @@
+import GridLayout
+import GridStore
+
+/// Draws a honeycomb as a character map: each item's index where its cell is, rows offset
+/// by half a cell as in the honeycomb.
+///
+/// ```
+///       9     8     7
+///   10     2     1    18
+///      3     0     6    17
+///   ...
+/// ```
+struct HoneycombTextRenderer {
+    /// A honeycomb with more items is summarised in one line instead (a command that changes
+    /// a grid sets this; `show` does not).
+    var maximumItems: Int?
+
+    /// Items listed with their scale in this viewport, when set.
+    var viewport: (rect: LayoutRect, scaling: EdgeScaling)?
+
+    func render(_ snapshot: GridSnapshot) -> String {
+        guard let layout = snapshot.honeycombLayout, let configuration = snapshot.honeycomb else { return "" }
+        let count = layout.itemCount
+        let rings = count == 0 ? 0 : HoneycombSpiral.ring(ofPosition: count - 1) + 1
+        var text = "\(CommandLineOutput.printable(snapshot.name)) · honeycomb (\(configuration.orientation.rawValue), "
+            + "cells \(HoneycombDescription.number(configuration.elementWidth)) wide, "
+            + "\(HoneycombDescription.number(configuration.itemSpacing)) apart, \(configuration.centerItem.rawValue) item in the center) · "
+            + "revision \(snapshot.revision) · \(count) item\(count == 1 ? "" : "s") on \(rings) ring\(rings == 1 ? "" : "s")\n"
+        if count == 0 { return text + "(no items)\n" }
+        if let maximumItems, count > maximumItems {
+            return text + "(\(count) items are too many to draw here; 'gridstore show' draws them all)\n"
+        }
+        let cells = layout.cells()
+        let slot = String(count - 1).count + 2
+        // Doubled coordinates: a cell's column and line on the map.
+        let positions: [(line: Int, column: Int)] = cells.map { cell in
+            configuration.orientation == .pointyTop ? (cell.r, 2 * cell.q + cell.r) : (2 * cell.r + cell.q, cell.q)
+        }
+        let lines = positions.map(\.line), columns = positions.map(\.column)
+        let firstLine = lines.min()!, firstColumn = columns.min()!
+        let columnWidth = configuration.orientation == .pointyTop ? (slot + 1) / 2 : slot
+        var map = [[Character]](repeating: [], count: lines.max()! - firstLine + 1)
+        for (item, position) in positions.enumerated() {
+            let line = position.line - firstLine
+            let start = (position.column - firstColumn) * columnWidth
+            let label = Array(String(item))
+            let labelStart = start + (slot - label.count) / 2
+            if map[line].count < labelStart + label.count {
+                map[line].append(contentsOf: repeatElement(" ", count: labelStart + label.count - map[line].count))
+            }
+            for (offset, character) in label.enumerated() { map[line][labelStart + offset] = character }
+        }
+        for line in map { text += String(line) + "\n" }
+        if let viewport {
+            let visible = layout.items(in: viewport.rect)
+            text += "viewport \(HoneycombDescription.rect(viewport.rect)): \(visible.count) item\(visible.count == 1 ? "" : "s") visible\n"
+            for item in visible {
+                text += "  \(item)  scale \(HoneycombDescription.number(layout.scale(ofItem: item, in: viewport.rect, scaling: viewport.scaling), decimals: 3))\n"
+            }
+        }
+        return text
+    }
+}
+
+/// Numbers and rectangles as the honeycomb outputs print them.
+enum HoneycombDescription {
+    /// At most `decimals` decimals, without trailing zeros.
+    static func number(_ value: Double, decimals: Int = 2) -> String {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
+        return String(rounded)
+    }
+
+    static func rect(_ rect: LayoutRect) -> String {
+        [rect.minX, rect.minY, rect.size.width, rect.size.height].map { number($0) }.joined(separator: ",")
+    }
+}
