@@ -47,6 +47,13 @@ let package = Package(
             name: "gridstore-bench",
             dependencies: ["GridLayout", "GridStore", "SQLiteBaseline"]
         ),
+        // The reliability suite CI runs against a release gridstore: concurrency, kill -9,
+        // hostile files, fuzzing. `swift build -c release && .build/release/gridstore-reliability`.
+        .executableTarget(
+            name: "gridstore-reliability",
+            dependencies: ["GridStore", "GridLayout"]
+        ),
+
         // Helpers gridstore-bench starts as processes: an empty program, and the original's UserDefaults storage.
         .executableTarget(name: "gridstore-bench-empty"),
         .executableTarget(name: "gridstore-bench-defaults"),

@@ -1,3 +1,4 @@
+import CSQLite
 import Synchronization
 
 /// An open gridstore database file: one SQLite connection, shared safely between threads.
@@ -135,8 +136,15 @@ public final class GridDatabase: @unchecked Sendable {
             throw DatabaseFileError.cannotOpen(path: path, reason: error.message)
         }
         connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
-        try verifyOwnership(of: connection)
-        try configure(connection)
+        do {
+            try verifyOwnership(of: connection)
+            try configure(connection)
+        } catch let error as DatabaseError where error.isReadOnly || error.resultCode == SQLITE_CANTOPEN {
+            // Reading a WAL database needs its -wal and -shm files, which SQLite creates beside it.
+            throw DatabaseFileError.cannotOpen(
+                path: path, reason: "its write-ahead log files (\(path)-wal and \(path)-shm) cannot be created or opened; "
+                    + "make its folder writable, or the -wal and -shm files if they exist")
+        }
         return connection
     }
 
