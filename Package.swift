@@ -45,12 +45,21 @@ let package = Package(
         // Every timing goal, measured in one run: `swift run -c release gridstore-bench`.
         .executableTarget(
             name: "gridstore-bench",
-            dependencies: ["GridLayout", "GridStore", "SQLiteBaseline"]
+            dependencies: ["GridLayout", "GridStore", "SQLiteBaseline", "SeededRandom"]
         ),
         // The reliability suite CI runs against a release gridstore: concurrency, kill -9,
         // hostile files, fuzzing. `swift build -c release && .build/release/gridstore-reliability`.
         .executableTarget(
             name: "gridstore-reliability",
+            dependencies: ["GridStore", "GridLayout", "GridStoreAudit", "SeededRandom"]
+        ),
+
+        // A seeded random number generator for tests, benchmarks and the reliability suite.
+        .target(name: "SeededRandom"),
+
+        // Reads grids straight from the tables to check what gridstore stored (tests, reliability).
+        .target(
+            name: "GridStoreAudit",
             dependencies: ["GridStore", "GridLayout"]
         ),
 
@@ -76,12 +85,12 @@ let package = Package(
 
         .testTarget(
             name: "GridLayoutTests",
-            dependencies: ["GridLayout"],
+            dependencies: ["GridLayout", "SeededRandom"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "GridStoreTests",
-            dependencies: ["GridStore"]
+            dependencies: ["GridStore", "GridLayout", "GridStoreAudit", "SeededRandom"]
         ),
         .testTarget(
             name: "GridStoreCLITests",

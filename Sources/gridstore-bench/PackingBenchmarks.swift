@@ -1,9 +1,10 @@
 import GridLayout
+import SeededRandom
 
 /// Dense packing against the naive baseline, time per tile, peak memory and incremental re-packing.
 enum PackingBenchmarks {
     static func randomSpans(_ count: Int, seed: UInt64) -> [TileSpan] {
-        var generator = BenchmarkGenerator(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         let spans = TileSpans.standard
         return (0..<count).map { _ in spans[TileSize.allCases[Int(generator.next() % 3)]] }
     }
@@ -67,18 +68,5 @@ enum PackingBenchmarks {
         packer.append(contentsOf: spans)
         Measurement.sink &+= packer.extent
         return "\(format(Measurement.peakResidentMiB())) \(format(before))"
-    }
-}
-
-/// SplitMix64, so every run packs the same tiles.
-struct BenchmarkGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

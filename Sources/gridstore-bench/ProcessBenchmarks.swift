@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GridLayout
+import SeededRandom
 import GridStore
 
 /// `gridstore toggle` as a new process, against the original's UserDefaults storage and an
@@ -30,7 +31,7 @@ enum ProcessBenchmarks {
             _ = ChildProcess.run(defaultsProgram, [suite, "fill", String(count)], captureOutput: false)
             defer { _ = ChildProcess.run(defaultsProgram, [suite, "remove"], captureOutput: false) }
 
-            var generator = BenchmarkGenerator(seed: UInt64(count))
+            var generator = SeededGenerator(seed: UInt64(count))
             let toggle = medianWallTime(runs: runs) { _ in
                 (gridstore, ["--db", path, "--grid", "process-\(count)", "toggle", String(Int(generator.next() % UInt64(count)))])
             }

@@ -4,8 +4,8 @@ import Glibc
 
 // gridstore-bench: every timing goal of gridstore, measured in one run of a release build.
 //
-//   swift run -c release gridstore-bench            all benchmarks
-//   swift run -c release gridstore-bench toggle     only the named groups (packing, bulk, toggle, process, honeycomb)
+//   swift build -c release && .build/release/gridstore-bench     all benchmarks
+//   .build/release/gridstore-bench toggle     only the named groups (packing, bulk, toggle, process, honeycomb)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 

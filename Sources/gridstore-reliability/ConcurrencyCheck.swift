@@ -1,4 +1,6 @@
 import Foundation
+import GridStoreAudit
+import SeededRandom
 
 /// Many `gridstore` processes changing one grid at once, with readers: no lost update, no
 /// half-applied state seen, no lock error before the busy timeout.
@@ -22,7 +24,7 @@ enum ConcurrencyCheck {
             group.enter()
             Thread.detachNewThread {
                 defer { group.leave() }
-                var generator = SplitMix(seed: UInt64(1_000 + writer))
+                var generator = SeededGenerator(seed: UInt64(1_000 + writer))
                 for _ in 0..<commandsPerWriter {
                     let arguments = randomChange(&generator)
                     let result = runner.run(["--db", path, "--grid", "shared"] + arguments)
@@ -64,10 +66,10 @@ enum ConcurrencyCheck {
         done.set()
         readerGroup.wait()
 
-        let health = DatabaseHealth.check(path: path)
+        let health = DatabaseAudit.health(path: path)
         report.check(health == "ok", "concurrency: \(health)")
         do {
-            guard let state = try StoredState.read("shared", path: path) else {
+            guard let state = try StoredGrid.read("shared", path: path) else {
                 report.fail("concurrency: the grid is gone")
                 return
             }
@@ -82,8 +84,8 @@ enum ConcurrencyCheck {
     }
 
     /// One of the changes the suite makes: toggle, set, insert, delete, move, type, items.
-    static func randomChange(_ generator: inout SplitMix) -> [String] {
-        let index = { (generator: inout SplitMix) in String(Int.random(in: 0..<45, using: &generator)) }
+    static func randomChange(_ generator: inout SeededGenerator) -> [String] {
+        let index = { (generator: inout SeededGenerator) in String(Int.random(in: 0..<45, using: &generator)) }
         switch Int.random(in: 0..<10, using: &generator) {
         case 0, 1, 2: return ["toggle", index(&generator)]
         case 3: return ["set", index(&generator), ["small", "middle", "big"].randomElement(using: &generator)!]
@@ -110,17 +112,4 @@ final class Flag: @unchecked Sendable {
     private var state = false
     func set() { lock.lock(); state = true; lock.unlock() }
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return state }
-}
-
-/// SplitMix64: a small seeded generator, so a failing run can be repeated.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

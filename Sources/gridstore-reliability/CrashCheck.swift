@@ -1,4 +1,6 @@
 import Foundation
+import GridStoreAudit
+import SeededRandom
 import GridLayout
 
 /// `kill -9` in the middle of large writes: afterwards the database opens, passes its
@@ -13,7 +15,7 @@ enum CrashCheck {
     static func importKills(_ runner: ProcessRunner, scratch: String, report: Report) {
         let path = scratch + "/crash-import.sqlite"
         let itemCount = 100_000
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         // Two documents with different sizes; each import switches the grid to the other.
         let documents = (0..<2).map { variant -> (json: [UInt8], sizes: [String]) in
             let sizes = (0..<itemCount).map { _ in ["small", "middle", "big"][Int(generator.next() % 3)] }
@@ -41,7 +43,7 @@ enum CrashCheck {
         var kills = 0
         for attempt in 0..<12 {
             let next = 1 - current
-            guard let before = try? StoredState.read("crash", path: path) else {
+            guard let before = try? StoredGrid.read("crash", path: path) else {
                 report.fail("crash: cannot read the grid before attempt \(attempt)")
                 return
             }
@@ -51,9 +53,9 @@ enum CrashCheck {
             let result = process.wait(timeLimit: 60)
             report.count(processes: 1, commands: 1, crashes: result.signal == SIGKILL ? 1 : 0)
             if result.signal == SIGKILL { kills += 1 }
-            let health = DatabaseHealth.check(path: path)
+            let health = DatabaseAudit.health(path: path)
             report.check(health == "ok", "crash: after killing an import: \(health)")
-            guard let after = try? StoredState.read("crash", path: path) else {
+            guard let after = try? StoredGrid.read("crash", path: path) else {
                 report.fail("crash: after killing an import the grid cannot be read")
                 continue
             }
@@ -85,7 +87,7 @@ enum CrashCheck {
             report.fail("crash: toggle setup failed: \(setup.summary)")
             return
         }
-        var generator = SplitMix(seed: 11)
+        var generator = SeededGenerator(seed: 11)
         var sizes = [TileSize](repeating: .small, count: count)
         var toggled = Set<Int>()
         var revision = 0
@@ -103,7 +105,7 @@ enum CrashCheck {
             report.count(processes: 1, commands: 1, crashes: result.signal == SIGKILL ? 1 : 0)
             if result.signal == SIGKILL { kills += 1 }
             if !kill { report.check(result.status == 0, "crash: toggle \(item) failed: \(result.summary)") }
-            guard let state = try? StoredState.read("loop", path: path) else {
+            guard let state = try? StoredGrid.read("loop", path: path) else {
                 report.fail("crash: after a toggle the grid cannot be read")
                 continue
             }
@@ -120,7 +122,7 @@ enum CrashCheck {
             report.check(state.explicitSizes == expected, "crash: at revision \(revision) the sizes are not the committed ones")
             report.check(state.isConsistent, "crash: at revision \(revision) the placements are not a fresh pack")
         }
-        let health = DatabaseHealth.check(path: path)
+        let health = DatabaseAudit.health(path: path)
         report.check(health == "ok", "crash: after the toggle loop: \(health)")
         print("crash: 160 toggles on a \(count)-item grid, \(kills) killed mid-run, \(committed) committed; "
               + "every state matched the committed toggles, integrity \(health)")

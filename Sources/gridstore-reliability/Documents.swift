@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 
 /// Import documents for the fuzzer: valid ones, and ones broken in every way a file can be.
 enum Documents {
@@ -17,7 +18,7 @@ enum Documents {
     }
 
     /// A random document, most of them malformed.
-    static func random(_ generator: inout SplitMix) -> [UInt8] {
+    static func random(_ generator: inout SeededGenerator) -> [UInt8] {
         let base = Array(valid.utf8)
         switch generator.next() % 16 {
         case 0: return Array(base.prefix(Int(generator.next() % UInt64(base.count))))           // truncated

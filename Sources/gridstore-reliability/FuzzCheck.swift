@@ -1,4 +1,6 @@
 import Foundation
+import GridStoreAudit
+import SeededRandom
 import GridStore
 
 /// Generated command lines and import documents: every run ends with 0, 1, 64 or 65, never
@@ -24,7 +26,7 @@ enum FuzzCheck {
     static func runWorker(_ worker: Int, runner: ProcessRunner, scratch: String, report: Report, statuses: StatusTally) {
         try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         let path = scratch + "/fuzz.sqlite"
-        var generator = SplitMix(seed: UInt64(4_000 + worker))
+        var generator = SeededGenerator(seed: UInt64(4_000 + worker))
         var fingerprint = Fingerprint.of(path)
         var cases: [(arguments: [String], input: [UInt8]?, usesDatabase: Bool)] = []
         for index in 0..<casesPerWorker {
@@ -85,7 +87,7 @@ enum FuzzCheck {
         String(repeating: "a", count: 10_000), String(repeating: "9", count: 400), "default",
     ]
 
-    static func commandCase(_ generator: inout SplitMix, path: String, scratch: String)
+    static func commandCase(_ generator: inout SeededGenerator, path: String, scratch: String)
         -> (arguments: [String], input: [UInt8]?, usesDatabase: Bool) {
         var arguments: [String] = []
         var usesDatabase = true
@@ -110,7 +112,7 @@ enum FuzzCheck {
         return (arguments, input, usesDatabase)
     }
 
-    static func importCase(_ generator: inout SplitMix, path: String) -> (arguments: [String], input: [UInt8]?, usesDatabase: Bool) {
+    static func importCase(_ generator: inout SeededGenerator, path: String) -> (arguments: [String], input: [UInt8]?, usesDatabase: Bool) {
         (["--db", path, "import", "-"], Documents.random(&generator), true)
     }
 
@@ -125,16 +127,10 @@ struct Fingerprint: Equatable {
     var itemCount: Int
 
     static func of(_ path: String) -> Fingerprint {
-        guard FileManager.default.fileExists(atPath: path),
-              let connection = try? GridStoreConnection.open(path) else { return Fingerprint(rows: ["missing"], itemCount: 0) }
-        var rows: [String] = []
-        for table in ["grids", "sections", "item_sizes", "placement_chunks", "honeycombs", "honeycomb_placements"] {
-            rows += (try? connection.fetchAll("SELECT * FROM \(table)") { row in
-                (0..<Int32(row.columnCount)).map { "\(row.value(at: $0))" }.joined(separator: "|")
-            }) ?? ["\(table) unreadable"]
+        guard FileManager.default.fileExists(atPath: path), let rows = try? DatabaseAudit.rows(path: path) else {
+            return Fingerprint(rows: ["missing"], itemCount: 0)
         }
-        let items = (try? connection.fetchOne("SELECT coalesce(sum(item_count), 0) FROM sections") { $0.int(at: 0) }) ?? nil
-        return Fingerprint(rows: rows, itemCount: items ?? 0)
+        return Fingerprint(rows: rows, itemCount: (try? DatabaseAudit.itemCount(path: path)) ?? 0)
     }
 }
 

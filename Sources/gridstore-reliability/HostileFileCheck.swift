@@ -1,4 +1,6 @@
 import Foundation
+import GridStoreAudit
+import SeededRandom
 import GridStore
 
 /// Files that are not gridstore databases, damaged ones, and ones gridstore may not write:
@@ -32,7 +34,7 @@ enum HostileFileCheck {
                 continue
             }
             report.count(hostileFiles: 1)
-            let before = DatabaseHealth.bytes(path)
+            let before = fileBytes(path)
             for command in hostile.commands {
                 let result = (hostile.unprivileged ? asUser : runner).run(["--db", path] + command)
                 report.count(processes: 1, commands: 1)
@@ -41,7 +43,7 @@ enum HostileFileCheck {
                 report.check(result.status == hostile.status, "\(described): \(result.summary), expected exit \(hostile.status)")
                 report.check(lines.count == 1 && lines[0].hasPrefix("Error: ") && result.standardError.contains(hostile.message),
                              "\(described): expected one line with '\(hostile.message)', got '\(result.standardError)'")
-                report.check(DatabaseHealth.bytes(path) == before, "\(described): the file changed")
+                report.check(fileBytes(path) == before, "\(described): the file changed")
             }
             chmod(folder, 0o777)
         }
@@ -57,7 +59,7 @@ enum HostileFileCheck {
             }, commands: readAndWrite, status: 1, message: "is an empty file, not a gridstore database"),
             Case(name: "random bytes", prepare: { folder, _ in
                 let path = folder + "/random.sqlite"
-                var generator = SplitMix(seed: 3)
+                var generator = SeededGenerator(seed: 3)
                 _ = FileManager.default.createFile(atPath: path, contents: Data((0..<50_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }))
                 return path
             }, commands: readAndWrite, status: 1, message: "is not a gridstore database (it is not an SQLite file)"),

@@ -1,4 +1,5 @@
 import Foundation
+import GridStoreAudit
 import GridStore
 
 /// Grid names with quotes, semicolons, SQL and unicode round-trip exactly; nothing is spliced into SQL.
@@ -14,7 +15,7 @@ enum NameCheck {
                          "names: '\(name)': \(created.summary) / \(toggled.summary) / \(exported.summary)")
             let object = (try? JSONSerialization.jsonObject(with: Data(exported.standardOutput.utf8))) as? [String: Any]
             report.check(object?["grid"] as? String == name, "names: '\(name)' exported as \(String(describing: object?["grid"]))")
-            report.check((try? StoredState.read(name, path: path))??.revision == 1, "names: '\(name)' is not stored under its exact name")
+            report.check((try? StoredGrid.read(name, path: path))??.revision == 1, "names: '\(name)' is not stored under its exact name")
         }
         let listed = runner.run(["--db", path, "grids"])
         report.count(processes: 1, commands: 1)
@@ -22,7 +23,7 @@ enum NameCheck {
             report.check(listed.standardOutput.split(separator: "\n").contains { $0.hasPrefix(name + " ") },
                          "names: 'grids' does not list '\(name)'")
         }
-        let health = DatabaseHealth.check(path: path)
+        let health = DatabaseAudit.health(path: path)
         report.check(health == "ok", "names: \(health)")
         let tables = (try? GridStoreConnection.open(path).fetchAll("SELECT name FROM sqlite_schema WHERE type = 'table'") { $0.string(at: 0) }) ?? []
         report.check(tables.contains("grids") && tables.contains("placement_chunks"), "names: tables are missing: \(tables)")

@@ -1,4 +1,5 @@
 import GridLayout
+import SeededRandom
 import Testing
 
 @Suite("GridFrames")

@@ -1,4 +1,6 @@
 import GridLayout
+import SeededRandom
+import GridStoreAudit
 import Testing
 @testable import GridStore
 
@@ -10,7 +12,7 @@ struct GridTests {
     /// Checks that the stored placements are a fresh pack of the stored sizes and returns what is stored.
     @discardableResult
     func expectConsistent(_ name: String = "default", sourceLocation: SourceLocation = #_sourceLocation) throws -> StoredGrid {
-        let stored = try #require(try storedGrid(name, path: path), sourceLocation: sourceLocation)
+        let stored = try #require(try StoredGrid.read(name, path: path), sourceLocation: sourceLocation)
         #expect(stored.placements == (try stored.freshPlacements()), sourceLocation: sourceLocation)
         return stored
     }
@@ -18,7 +20,7 @@ struct GridTests {
     @Test("a missing grid is created with 12 small items in one section of type more, at its first use")
     func creation() throws {
         let grid = try Grid(named: "default", in: GridDatabase(path: path))
-        #expect(try storedGrid("default", path: path) == nil)
+        #expect(try StoredGrid.read("default", path: path) == nil)
         let snapshot = try grid.snapshot()
         #expect(snapshot.itemCounts == [12])
         #expect(snapshot.type == .more)
@@ -33,9 +35,9 @@ struct GridTests {
     func refusedFirstUse() throws {
         let grid = try Grid(named: "default", in: GridDatabase(path: path))
         #expect(throws: GridError.self) { try grid.toggle(at: GridIndexPath(item: 12)) }
-        #expect(try storedGrid("default", path: path) == nil)
+        #expect(try StoredGrid.read("default", path: path) == nil)
         try grid.toggle(at: GridIndexPath(item: 11))
-        #expect(try storedGrid("default", path: path)?.revision == 1)
+        #expect(try StoredGrid.read("default", path: path)?.revision == 1)
     }
 
     @Test("every operation is one revision and leaves stored placements equal to a fresh pack")
@@ -91,7 +93,7 @@ struct GridTests {
     func refusedOperations() throws {
         let grid = try Grid(named: "default", in: GridDatabase(path: path))
         try grid.setSize(.big, at: GridIndexPath(item: 2))
-        let before = try tableDump(path: path)
+        let before = try DatabaseAudit.rows(path: path)
         let refusals: [(inout GridEditor) throws -> Void] = [
             { try $0.toggle(at: GridIndexPath(item: 12)) },
             { try $0.setColumns(3) },
@@ -107,7 +109,7 @@ struct GridTests {
         for refusal in refusals {
             #expect(throws: GridError.self) { try grid.update(refusal) }
         }
-        #expect(try tableDump(path: path) == before)
+        #expect(try DatabaseAudit.rows(path: path) == before)
         #expect(try grid.snapshot().revision == 1)
     }
 
@@ -221,18 +223,5 @@ struct GridTests {
         #expect(remaining == 2)  // one chunk for each of the remaining grid's two sections
         #expect(throws: GridError.self) { try Grid(named: "", in: database) }
         #expect(throws: GridError.self) { try Grid(named: "line\nbreak", in: database) }
-    }
-}
-
-/// SplitMix64, so random sequences reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

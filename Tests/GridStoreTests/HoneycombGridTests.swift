@@ -1,4 +1,5 @@
 import GridLayout
+import GridStoreAudit
 import Testing
 @testable import GridStore
 
@@ -55,7 +56,7 @@ struct HoneycombGridTests {
         let grid = try Grid(named: "hive", in: GridDatabase(path: path),
                             creatingWith: GridOptions(honeycomb: try HoneycombConfiguration(), itemCount: 7))
         _ = try grid.snapshot()
-        let before = try tableDump(path: path)
+        let before = try DatabaseAudit.rows(path: path)
         let refusals: [(inout GridEditor) throws -> Void] = [
             { try $0.toggle(at: GridIndexPath(item: 0)) }, { try $0.setSize(.big, at: GridIndexPath(item: 1)) },
             { try $0.setType(.less) }, { try $0.toggleType() }, { try $0.setDirection(.horizontal) },
@@ -65,7 +66,7 @@ struct HoneycombGridTests {
         for refusal in refusals {
             #expect(throws: GridError.self) { try grid.update(refusal) }
         }
-        #expect(try tableDump(path: path) == before)
+        #expect(try DatabaseAudit.rows(path: path) == before)
         let error = GridError.notTiles(operation: "have sizes", grid: "hive")
         #expect(error.description.hasSuffix("To lay it out as tiles: gridstore --grid hive init --force"))
         #expect(GridError.notTiles(operation: "x", grid: "my hive's").description.hasSuffix("gridstore --grid 'my hive'\\''s' init --force"))
@@ -88,6 +89,6 @@ struct HoneycombGridTests {
              try scalar(connection, "SELECT count(*) FROM honeycomb_placements"), try scalar(connection, "SELECT count(*) FROM honeycombs")]
         }
         #expect(counts == [1, 1, 0, 0])
-        #expect(try storedGrid("g", path: path)?.placements == ["0:0:big:0,0,4,2", "0:1:small:4,0,1,1"])
+        #expect(try StoredGrid.read("g", path: path)?.placements == ["0:0:big:0,0,4,2", "0:1:small:4,0,1,1"])
     }
 }

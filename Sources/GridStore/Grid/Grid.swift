@@ -16,9 +16,9 @@ import Synchronization
 ///
 /// ```swift
 /// let database = try GridDatabase(path: "/tmp/grids.sqlite")
-/// let grid = try Grid(named: "default", in: database)    // created with 12 small items if missing
+/// let grid = try Grid(named: "default", in: database)    // if missing, created at first use: 12 small items
 /// let snapshot = try grid.toggle(at: GridIndexPath(item: 3))
-/// snapshot.placement(at: GridIndexPath(item: 3))         // (3, 0, 2x2)
+/// try snapshot.placement(at: GridIndexPath(item: 3))     // (3, 0, 2x2)
 /// ```
 public final class Grid: Sendable {
     /// The grid's name.

@@ -59,6 +59,11 @@ extension ParsedArguments {
         try ValueParser.integer(positionals[position], name: "<\(name)>", in: 0...Int.max, command: command)
     }
 
+    /// The item the positional argument at `position` names, in the section `--section` names.
+    func indexPath(_ position: Int, name: String, for command: CommandSpec) throws(CommandLineError) -> GridIndexPath {
+        GridIndexPath(item: try index(position, name: name, for: command), section: try section(for: command))
+    }
+
     /// The positional argument at `position` as a tile size.
     func size(_ position: Int, for command: CommandSpec) throws(CommandLineError) -> TileSize {
         try ValueParser.size(positionals[position], name: "<size>", command: command)

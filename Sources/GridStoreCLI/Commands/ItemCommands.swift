@@ -38,7 +38,7 @@ struct InsertCommand: GridStoreCommand {
     let size: TileSize?
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
-        path = GridIndexPath(item: try arguments.index(0, name: "index", for: Self.spec), section: try arguments.section(for: Self.spec))
+        path = try arguments.indexPath(0, name: "index", for: Self.spec)
         size = try arguments.value("size").map { text throws(CommandLineError) in
             try ValueParser.size(text, name: "--size", command: Self.spec)
         }
@@ -60,7 +60,7 @@ struct DeleteCommand: GridStoreCommand {
     let path: GridIndexPath
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
-        path = GridIndexPath(item: try arguments.index(0, name: "index", for: Self.spec), section: try arguments.section(for: Self.spec))
+        path = try arguments.indexPath(0, name: "index", for: Self.spec)
     }
 
     func run(in context: CommandContext) throws {

@@ -12,8 +12,7 @@ struct ToggleCommand: GridStoreCommand {
     let path: GridIndexPath
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
-        path = GridIndexPath(item: try arguments.index(0, name: "index", for: Self.spec),
-                             section: try arguments.section(for: Self.spec))
+        path = try arguments.indexPath(0, name: "index", for: Self.spec)
     }
 
     func run(in context: CommandContext) throws {
@@ -34,8 +33,7 @@ struct SetCommand: GridStoreCommand {
     let size: TileSize
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
-        path = GridIndexPath(item: try arguments.index(0, name: "index", for: Self.spec),
-                             section: try arguments.section(for: Self.spec))
+        path = try arguments.indexPath(0, name: "index", for: Self.spec)
         size = try arguments.size(1, for: Self.spec)
     }
 
@@ -55,8 +53,7 @@ struct GetCommand: GridStoreCommand {
     let path: GridIndexPath
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
-        path = GridIndexPath(item: try arguments.index(0, name: "index", for: Self.spec),
-                             section: try arguments.section(for: Self.spec))
+        path = try arguments.indexPath(0, name: "index", for: Self.spec)
     }
 
     func run(in context: CommandContext) throws {

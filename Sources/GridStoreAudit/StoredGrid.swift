@@ -1,0 +1,74 @@
+import GridLayout
+import GridStore
+
+/// A grid as its tables hold it, read with plain SQL rather than through ``GridStore/Grid``,
+/// so tests and the reliability suite can check what gridstore wrote.
+public struct StoredGrid: Equatable, Sendable {
+    /// The grid's revision.
+    public var revision: Int
+    /// The column count.
+    public var columns: Int
+    /// `vertical` or `horizontal`.
+    public var direction: String
+    /// The default size's name.
+    public var defaultSize: String
+    /// Each section's item count.
+    public var itemCounts: [Int]
+    /// `section:item:size` for every size set explicitly.
+    public var explicitSizes: [String]
+    /// `section:item:size:x,y,w,h` from the `placements` view.
+    public var placements: [String]
+
+    /// Reads grid `name` from the database at `path` on a read-only connection of its own;
+    /// `nil` when there is no such grid.
+    public static func read(_ name: String, path: String) throws -> StoredGrid? {
+        let connection = try DatabaseConnection(path: path, mode: .readOnly)
+        connection.setBusyTimeout(milliseconds: GridDatabase.busyTimeoutMilliseconds)
+        return try connection.transaction {
+            guard let row = try connection.fetchOne(
+                "SELECT id, revision, columns, direction, default_size FROM grids WHERE name = ?", [name],
+                { ($0.int(at: 0), $0.int(at: 1), $0.int(at: 2), $0.string(at: 3), $0.string(at: 4)) })
+            else { return nil }
+            return StoredGrid(
+                revision: row.1, columns: row.2, direction: row.3, defaultSize: row.4,
+                itemCounts: try connection.fetchAll("SELECT item_count FROM sections WHERE grid_id = ? ORDER BY section", [row.0]) {
+                    $0.int(at: 0)
+                },
+                explicitSizes: try connection.fetchAll(
+                    "SELECT section, item, size FROM item_sizes WHERE grid_id = ? ORDER BY section, item", [row.0]
+                ) { "\($0.int(at: 0)):\($0.int(at: 1)):\($0.string(at: 2))" },
+                placements: try connection.fetchAll("SELECT section, item, size, x, y, w, h FROM placements WHERE grid = ?", [name]) {
+                    "\($0.int(at: 0)):\($0.int(at: 1)):\($0.string(at: 2)):\($0.int(at: 3)),\($0.int(at: 4)),\($0.int(at: 5)),\($0.int(at: 6))"
+                })
+        }
+    }
+
+    /// The placements a fresh pack of the stored sizes gives, in the view's format.
+    public func freshPlacements() -> [String] {
+        guard let direction = ScrollDirection(rawValue: direction),
+              let configuration = try? GridConfiguration(columns: columns, direction: direction),
+              let defaultSize = TileSize(rawValue: defaultSize) else { return ["invalid settings"] }
+        var sizes = itemCounts.map { Array(repeating: defaultSize, count: $0) }
+        for entry in explicitSizes {
+            let parts = entry.split(separator: ":")
+            guard let section = Int(parts[0]), let item = Int(parts[1]), let size = TileSize(rawValue: String(parts[2])),
+                  section < sizes.count, item < sizes[section].count else { return ["size outside the grid: \(entry)"] }
+            sizes[section][item] = size
+        }
+        return Self.placements(of: TileGrid(configuration: configuration, sections: sizes))
+    }
+
+    /// Whether the stored placements are exactly a fresh pack of the stored sizes.
+    public var isConsistent: Bool { placements == freshPlacements() }
+
+    /// A packed grid's placements in the `placements` view's format.
+    public static func placements(of grid: TileGrid<DensePacking>) -> [String] {
+        var result: [String] = []
+        for (section, packed) in grid.sections.enumerated() {
+            for (item, rect) in packed.enumerated() {
+                result.append("\(section):\(item):\(packed.sizes[item].rawValue):\(rect.x),\(rect.y),\(rect.width),\(rect.height)")
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,41 @@
+import GridLayout
+import Testing
+@testable import GridStore
+
+/// The README's library example, kept compiling and true.
+@Suite("README example")
+struct ReadmeExampleTests {
+    @Test("the library example works as the README says")
+    func libraryExample() async throws {
+        let directory = TemporaryDirectory()
+
+        // Pack tiles without storing them.
+        let grid = TileGrid(configuration: GridConfiguration(type: .less), sections: [[.small, .middle, .big]])
+        #expect(grid.sections[0][2] == CellRect(x: 0, y: 2, width: 4, height: 2))
+        let frames = try GridFrames(grid: grid, metrics: FrameMetrics(crossAxisLength: 320, spacing: 8))
+        #expect(frames.items(in: LayoutRect(x: 0, y: 0, width: 320, height: 100)) == [GridIndexPath(item: 0), GridIndexPath(item: 1)])
+
+        // Keep sizes like UserDefaults, in SQLite.
+        let sizes = try SQLiteGridSizeRepository(path: directory.file("sizes.sqlite"))
+        try sizes.set(.big, at: GridIndexPath(item: 2))
+        try sizes.insertItem(at: GridIndexPath(item: 0))
+        #expect(try sizes.size(at: GridIndexPath(item: 3)) == .big)
+
+        // A grid document; every update is one transaction and one revision.
+        let database = try GridDatabase(path: directory.file("grids.sqlite"))
+        let phone = try Grid(named: "phone", in: database, creatingWith: GridOptions(type: .more))
+        let snapshot = try phone.update { editor in
+            try editor.toggle(at: GridIndexPath(item: 3))
+            try editor.moveItem(from: GridIndexPath(item: 0), to: GridIndexPath(item: 5))
+        }
+        #expect(snapshot.revision == 1)
+        for try await latest in phone.changes() {
+            #expect(latest.revision == 1)
+            break
+        }
+
+        // Items per row, as the original configured spans.
+        let (spans, columns) = try TileSpans.itemsPerRow(small: 3, middle: 1.5, big: 1)
+        #expect(columns == 3 && spans.big == TileSpan(width: 3, height: 2))
+    }
+}
