@@ -4,6 +4,11 @@ import Glibc
 import GridLayout
 import GridStore
 
+/// Arguments several commands share.
+enum SharedArguments {
+    static let index = CommandSpec.Argument(name: "index", help: "The item's index in its section, from 0.")
+}
+
 /// Options several commands share.
 enum SharedOptions {
     static let section = CommandSpec.Option(name: "section", valueName: "S", help: "The section, from 0 (default: 0).")
@@ -62,6 +67,28 @@ extension ParsedArguments {
     /// The item the positional argument at `position` names, in the section `--section` names.
     func indexPath(_ position: Int, name: String, for command: CommandSpec) throws(CommandLineError) -> GridIndexPath {
         GridIndexPath(item: try index(position, name: name, for: command), section: try section(for: command))
+    }
+
+    /// The value of option `--name` as a whole number in `range`, or `fallback` when it is not given.
+    func integer(_ name: String, in range: ClosedRange<Int>, default fallback: Int,
+                 for command: CommandSpec) throws(CommandLineError) -> Int {
+        guard let text = value(name) else { return fallback }
+        return try ValueParser.integer(text, name: "--\(name)", in: range, command: command)
+    }
+
+    /// The value of option `--name` as a decimal number in `range`, or `fallback` when it is not given.
+    func number(_ name: String, in range: ClosedRange<Double>, default fallback: Double,
+                for command: CommandSpec) throws(CommandLineError) -> Double {
+        guard let text = value(name) else { return fallback }
+        return try ValueParser.number(text, name: "--\(name)", in: range, command: command)
+    }
+
+    /// The value of option `--name` as one of the raw values of `T`, or `fallback` when it is not given.
+    func choice<T: RawRepresentable & CaseIterable>(_ name: String, default fallback: T,
+                                                    for command: CommandSpec) throws(CommandLineError) -> T
+        where T.RawValue == String {
+        guard let text = value(name) else { return fallback }
+        return try ValueParser.choice(text, name: "--\(name)", choices: T.allCases.map { ($0.rawValue, $0) }, command: command)
     }
 
     /// The positional argument at `position` as a tile size.

@@ -33,9 +33,7 @@ struct InitCommand: GridStoreCommand {
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         let spec = Self.spec
-        let layout = try arguments.value("layout").map { text throws(CommandLineError) in
-            try ValueParser.choice(text, name: "--layout", choices: [("tiles", GridKind.tiles), ("honeycomb", .honeycomb)], command: spec)
-        } ?? .tiles
+        let layout = try arguments.choice("layout", default: GridKind.tiles, for: spec)
         let honeycombOptions = ["element-width", "spacing", "orientation", "center"]
         let tileOptions = ["type", "columns", "sections", "direction", "default-size"]
         for (options, layoutName) in [(honeycombOptions, "honeycomb"), (tileOptions, "tiles")]
@@ -52,52 +50,26 @@ struct InitCommand: GridStoreCommand {
         if arguments.value("type") != nil && arguments.value("columns") != nil {
             throw .usage("give --type or --columns, not both", command: spec)
         }
-        var columns = LayoutType.more.columns
-        if let type = arguments.value("type") {
-            columns = try ValueParser.choice(type, name: "--type", choices: LayoutType.allCases.map { ($0.rawValue, $0) },
-                                             command: spec).columns
-        }
-        if let text = arguments.value("columns") {
-            columns = try ValueParser.integer(text, name: "--columns", in: CommandLimits.columns, command: spec)
-        }
-        let items = try arguments.value("items").map { text throws(CommandLineError) in
-            try ValueParser.integer(text, name: "--items", in: 0...GridLimits.maximumItems, command: spec)
-        } ?? 12
-        let sections = try arguments.value("sections").map { text throws(CommandLineError) in
-            try ValueParser.integer(text, name: "--sections", in: 0...GridLimits.maximumSections, command: spec)
-        } ?? 1
+        let type = try arguments.choice("type", default: LayoutType.more, for: spec)
+        let columns = try arguments.integer("columns", in: CommandLimits.columns, default: type.columns, for: spec)
+        let items = try arguments.integer("items", in: 0...GridLimits.maximumItems, default: 12, for: spec)
+        let sections = try arguments.integer("sections", in: 0...GridLimits.maximumSections, default: 1, for: spec)
         guard items * sections <= GridLimits.maximumItems else {
             throw .usage("\(sections) sections of \(items) items exceed the limit of \(GridLimits.maximumItems) items", command: spec)
         }
-        let direction = try arguments.value("direction").map { text throws(CommandLineError) in
-            try ValueParser.choice(text, name: "--direction", choices: ScrollDirection.allCases.map { ($0.rawValue, $0) }, command: spec)
-        } ?? .vertical
-        let defaultSize = try arguments.value("default-size").map { text throws(CommandLineError) in
-            try ValueParser.size(text, name: "--default-size", command: spec)
-        } ?? .small
+        let direction = try arguments.choice("direction", default: ScrollDirection.vertical, for: spec)
+        let defaultSize = try arguments.choice("default-size", default: TileSize.small, for: spec)
         options = GridOptions(columns: columns, direction: direction, defaultSize: defaultSize,
                               sectionItemCounts: Array(repeating: items, count: sections))
     }
 
     private static func honeycombOptions(_ arguments: ParsedArguments) throws(CommandLineError) -> GridOptions {
         let spec = Self.spec
-        let items = try arguments.value("items").map { text throws(CommandLineError) in
-            try ValueParser.integer(text, name: "--items", in: 0...GridLimits.maximumItems, command: spec)
-        } ?? 19
-        let width = try arguments.value("element-width").map { text throws(CommandLineError) in
-            try ValueParser.number(text, name: "--element-width", in: 1...10_000, command: spec)
-        } ?? 60
-        let spacing = try arguments.value("spacing").map { text throws(CommandLineError) in
-            try ValueParser.number(text, name: "--spacing", in: 0...10_000, command: spec)
-        } ?? 6
-        let orientation = try arguments.value("orientation").map { text throws(CommandLineError) in
-            try ValueParser.choice(text, name: "--orientation",
-                                   choices: HoneycombConfiguration.Orientation.allCases.map { ($0.rawValue, $0) }, command: spec)
-        } ?? .pointyTop
-        let center = try arguments.value("center").map { text throws(CommandLineError) in
-            try ValueParser.choice(text, name: "--center",
-                                   choices: HoneycombConfiguration.CenterItem.allCases.map { ($0.rawValue, $0) }, command: spec)
-        } ?? .first
+        let items = try arguments.integer("items", in: 0...GridLimits.maximumItems, default: 19, for: spec)
+        let width = try arguments.number("element-width", in: 1...10_000, default: 60, for: spec)
+        let spacing = try arguments.number("spacing", in: 0...10_000, default: 6, for: spec)
+        let orientation = try arguments.choice("orientation", default: HoneycombConfiguration.Orientation.pointyTop, for: spec)
+        let center = try arguments.choice("center", default: HoneycombConfiguration.CenterItem.first, for: spec)
         do {
             let configuration = try HoneycombConfiguration(elementWidth: width, itemSpacing: spacing,
                                                            orientation: orientation, centerItem: center)

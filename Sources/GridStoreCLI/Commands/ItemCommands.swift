@@ -54,7 +54,7 @@ struct DeleteCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "delete",
         abstract: "Delete an item; later items and their sizes move down by one.",
-        arguments: [.init(name: "index", help: "The item's index in its section, from 0.")],
+        arguments: [SharedArguments.index],
         options: [SharedOptions.section])
 
     let path: GridIndexPath

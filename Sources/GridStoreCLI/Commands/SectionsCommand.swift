@@ -26,9 +26,7 @@ struct SectionsCommand: GridStoreCommand {
             if name == "list" {
                 action = .list
             } else {
-                action = .add(items: try arguments.value("items").map { text throws(CommandLineError) in
-                    try ValueParser.integer(text, name: "--items", in: 0...GridLimits.maximumItems, command: spec)
-                } ?? 12)
+                action = .add(items: try arguments.integer("items", in: 0...GridLimits.maximumItems, default: 12, for: spec))
             }
         case "remove":
             guard arguments.positional(1) != nil else { throw .usage("missing <section>: the section to remove, from 0", command: spec) }

@@ -33,15 +33,9 @@ struct ShowCommand: GridStoreCommand {
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         let spec = Self.spec
-        format = try arguments.value("format").map { text throws(CommandLineError) in
-            try ValueParser.choice(text, name: "--format", choices: Format.allCases.map { ($0.rawValue, $0) }, command: spec)
-        } ?? .text
-        width = try arguments.value("width").map { text throws(CommandLineError) in
-            try ValueParser.integer(text, name: "--width", in: 16...100_000, command: spec)
-        } ?? 360
-        spacing = try arguments.value("spacing").map { text throws(CommandLineError) in
-            try ValueParser.integer(text, name: "--spacing", in: 0...1_000, command: spec)
-        } ?? 4
+        format = try arguments.choice("format", default: Format.text, for: spec)
+        width = try arguments.integer("width", in: 16...100_000, default: 360, for: spec)
+        spacing = try arguments.integer("spacing", in: 0...1_000, default: 4, for: spec)
         guard let text = arguments.value("viewport") else {
             if let given = ["edge-distance", "minimum-scale"].first(where: { arguments.value($0) != nil }) {
                 throw .usage("--\(given) goes with --viewport", command: spec)
@@ -58,12 +52,8 @@ struct ShowCommand: GridStoreCommand {
             let range: ClosedRange<Double> = name == "w" || name == "h" ? 0...1e9 : -1e9...1e9
             values.append(try ValueParser.number(String(part), name: "--viewport's \(name)", in: range, command: spec))
         }
-        let edgeDistance = try arguments.value("edge-distance").map { text throws(CommandLineError) in
-            try ValueParser.number(text, name: "--edge-distance", in: 0.001...1e9, command: spec)
-        } ?? 70
-        let minimumScale = try arguments.value("minimum-scale").map { text throws(CommandLineError) in
-            try ValueParser.number(text, name: "--minimum-scale", in: 0...1, command: spec)
-        } ?? 0.4
+        let edgeDistance = try arguments.number("edge-distance", in: 0.001...1e9, default: 70, for: spec)
+        let minimumScale = try arguments.number("minimum-scale", in: 0...1, default: 0.4, for: spec)
         do {
             viewport = (LayoutRect(x: values[0], y: values[1], width: values[2], height: values[3]),
                         try EdgeScaling(edgeDistance: edgeDistance, minimumScaleFactor: minimumScale))

@@ -6,7 +6,7 @@ struct ToggleCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "toggle",
         abstract: "Cycle a tile's size small → middle → big → small, re-pack, and show the grid.",
-        arguments: [.init(name: "index", help: "The item's index in its section, from 0.")],
+        arguments: [SharedArguments.index],
         options: [SharedOptions.section])
 
     let path: GridIndexPath
@@ -25,7 +25,7 @@ struct SetCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "set",
         abstract: "Set a tile's size, re-pack, and show the grid.",
-        arguments: [.init(name: "index", help: "The item's index in its section, from 0."),
+        arguments: [SharedArguments.index,
                     .init(name: "size", help: "small, middle or big.")],
         options: [SharedOptions.section])
 
@@ -47,7 +47,7 @@ struct GetCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "get",
         abstract: "Print a tile's size: small, middle or big.",
-        arguments: [.init(name: "index", help: "The item's index in its section, from 0.")],
+        arguments: [SharedArguments.index],
         options: [SharedOptions.section])
 
     let path: GridIndexPath
