@@ -13,7 +13,7 @@ struct GridTests {
     @discardableResult
     func expectConsistent(_ name: String = "default", sourceLocation: SourceLocation = #_sourceLocation) throws -> StoredGrid {
         let stored = try #require(try StoredGrid.read(name, path: path), sourceLocation: sourceLocation)
-        #expect(stored.placements == (try stored.freshPlacements()), sourceLocation: sourceLocation)
+        #expect(stored.placements == stored.freshPlacements(), sourceLocation: sourceLocation)
         return stored
     }
 

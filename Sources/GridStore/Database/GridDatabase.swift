@@ -11,7 +11,9 @@ import Synchronization
 /// - `synchronous=FULL`: a committed transaction survives a power loss, not just a crash;
 /// - a busy timeout of ``busyTimeoutMilliseconds``: a writer waits for another process's
 ///   write lock that long before failing;
-/// - `foreign_keys=ON`: deleting a grid deletes its sections, sizes and placements.
+/// - `foreign_keys=ON`: deleting a grid deletes its sections, sizes and placements;
+/// - a persistent write-ahead log (emptied, not deleted, when the last connection closes),
+///   so short-lived processes do not create and delete the `-wal` and `-shm` files each time.
 ///
 /// A new file is built complete under a temporary name and then linked into place, so
 /// no process ever sees a half-created database; it has mode 0600, like the property

@@ -7,7 +7,7 @@ import GridLayout
 /// would cost one B-tree update per moved tile, and a toggle near the top of a grid
 /// moves most tiles after it.
 enum PlacementChunks {
-    /// Items per chunk: a chunk's JSON is about 2.5 KB, within one 4 KB page.
+    /// Items per chunk: a chunk's JSON is about 2.5 KB, so several fit in one 16 KB page.
     static let size = 128
 
     /// The chunk holding `item`.
