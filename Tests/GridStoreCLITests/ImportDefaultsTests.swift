@@ -10,7 +10,7 @@ struct ImportDefaultsTests {
     func plist(_ values: [String: Any]) throws -> String {
         let path = directory.file("defaults.plist")
         let data = try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
-        FileManager.default.createFile(atPath: path, contents: data)
+        _ = FileManager.default.createFile(atPath: path, contents: data)
         return path
     }
 
@@ -48,7 +48,7 @@ struct ImportDefaultsTests {
         #expect(value.standardError == "Error: \(badValue): the value of r:0_s:0_grid_item_size is not grid_size_small, grid_size_middle or grid_size_big\n")
 
         let binary = directory.file("binary.plist")
-        FileManager.default.createFile(atPath: binary, contents: try PropertyListSerialization.data(
+        _ = FileManager.default.createFile(atPath: binary, contents: try PropertyListSerialization.data(
             fromPropertyList: ["r:0_s:0_grid_item_size": "grid_size_big"], format: .binary, options: 0))
         let binaryResult = try CommandRunner.run(["--db", database, "import-defaults", binary])
         #expect(binaryResult.status == 65)

@@ -124,13 +124,6 @@ public struct OccupancyGrid: Sendable {
         }
     }
 
-    /// Marks the cells of `rect` free and lowers the search floors so they stay true.
-    @inlinable
-    mutating func release(_ rect: CellRect) {
-        releaseCells(rect)
-        lowerFloors(belowRow: rect.y)
-    }
-
     /// Marks the cells of `rect` free without touching the floors; follow with ``lowerFloors(belowRow:)``.
     @inlinable
     mutating func releaseCells(_ rect: CellRect) {

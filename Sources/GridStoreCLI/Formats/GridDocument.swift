@@ -45,7 +45,7 @@ enum GridDocument {
     /// ```
     static func encodeHoneycomb(_ snapshot: GridSnapshot, viewport: (rect: LayoutRect, scaling: EdgeScaling)?) -> String {
         guard let layout = snapshot.honeycombLayout, let configuration = snapshot.honeycomb else { return "{}\n" }
-        let number = { (value: Double) in HoneycombDescription.number(value, decimals: 4) }
+        let number = { (value: Double) in NumberText.number(value, decimals: 4) }
         var text = "{\"grid\":\(JSONText.quoted(snapshot.name)),\"layout\":\"honeycomb\",\"revision\":\(snapshot.revision),"
         text += "\"elementWidth\":\(number(configuration.elementWidth)),\"itemSpacing\":\(number(configuration.itemSpacing)),"
         text += "\"orientation\":\"\(configuration.orientation.rawValue)\",\"center\":\"\(configuration.centerItem.rawValue)\",\n"

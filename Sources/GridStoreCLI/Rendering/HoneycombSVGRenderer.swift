@@ -46,7 +46,7 @@ struct HoneycombSVGRenderer {
     }
 
     private func number(_ value: Double) -> String {
-        HoneycombDescription.number(value)
+        NumberText.number(value)
     }
 
     /// Unit vectors to a hexagon's corners: at 30° + 60°k for pointy-top cells, at 60°k for

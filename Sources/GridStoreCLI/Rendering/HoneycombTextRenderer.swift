@@ -23,8 +23,8 @@ struct HoneycombTextRenderer {
         let count = layout.itemCount
         let rings = count == 0 ? 0 : HoneycombSpiral.ring(ofPosition: count - 1) + 1
         var text = "\(CommandLineOutput.printable(snapshot.name)) · honeycomb (\(configuration.orientation.rawValue), "
-            + "cells \(HoneycombDescription.number(configuration.elementWidth)) wide, "
-            + "\(HoneycombDescription.number(configuration.itemSpacing)) apart, \(configuration.centerItem.rawValue) item in the center) · "
+            + "cells \(NumberText.number(configuration.elementWidth)) wide, "
+            + "\(NumberText.number(configuration.itemSpacing)) apart, \(configuration.centerItem.rawValue) item in the center) · "
             + "revision \(snapshot.revision) · \(count) item\(count == 1 ? "" : "s") on \(rings) ring\(rings == 1 ? "" : "s")\n"
         if count == 0 { return text + "(no items)\n" }
         if let maximumItems, count > maximumItems {
@@ -53,27 +53,11 @@ struct HoneycombTextRenderer {
         for line in map { text += String(line) + "\n" }
         if let viewport {
             let visible = layout.items(in: viewport.rect)
-            text += "viewport \(HoneycombDescription.rect(viewport.rect)): \(visible.count) item\(visible.count == 1 ? "" : "s") visible\n"
+            text += "viewport \(NumberText.rect(viewport.rect)): \(visible.count) item\(visible.count == 1 ? "" : "s") visible\n"
             for item in visible {
-                text += "  \(item)  scale \(HoneycombDescription.number(layout.scale(ofItem: item, in: viewport.rect, scaling: viewport.scaling), decimals: 3))\n"
+                text += "  \(item)  scale \(NumberText.number(layout.scale(ofItem: item, in: viewport.rect, scaling: viewport.scaling), decimals: 3))\n"
             }
         }
         return text
-    }
-}
-
-/// Numbers and rectangles as the honeycomb outputs print them.
-enum HoneycombDescription {
-    /// At most `decimals` decimals, without trailing zeros.
-    static func number(_ value: Double, decimals: Int = 2) -> String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
-        return String(rounded)
-    }
-
-    static func rect(_ rect: LayoutRect) -> String {
-        [rect.minX, rect.minY, rect.size.width, rect.size.height].map { number($0) }.joined(separator: ",")
     }
 }

@@ -68,10 +68,7 @@ struct SVGGridRenderer {
         return svg + "</svg>\n"
     }
 
-    /// A coordinate with at most two decimals.
     private func number(_ value: Double) -> String {
-        let rounded = (value * 100).rounded() / 100
-        if rounded == rounded.rounded() { return String(Int(rounded)) }
-        return String(rounded)
+        NumberText.number(value)
     }
 }

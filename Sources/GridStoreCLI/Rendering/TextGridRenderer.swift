@@ -25,10 +25,6 @@ struct TextGridRenderer {
     /// The item the partial drawing is centred on: the one a command changed.
     var focus: GridIndexPath?
 
-    func render(_ snapshot: GridSnapshot) -> String {
-        String(decoding: renderBytes(snapshot), as: UTF8.self)
-    }
-
     /// The drawing as UTF-8 bytes, ready to write out.
     func renderBytes(_ snapshot: GridSnapshot) -> [UInt8] {
         var output: [UInt8] = []

@@ -1,0 +1,18 @@
+import GridLayout
+
+/// Numbers and rectangles as gridstore's JSON, SVG and text outputs print them.
+enum NumberText {
+    /// `value` rounded to at most `decimals` decimals, without trailing zeros: `60`, `57.11`.
+    static func number(_ value: Double, decimals: Int = 2) -> String {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
+        return String(rounded)
+    }
+
+    /// `x,y,w,h`.
+    static func rect(_ rect: LayoutRect) -> String {
+        [rect.minX, rect.minY, rect.size.width, rect.size.height].map { number($0) }.joined(separator: ",")
+    }
+}
