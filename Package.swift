@@ -45,30 +45,36 @@ let package = Package(
         // Every timing goal, measured in one run: `swift run -c release gridstore-bench`.
         .executableTarget(
             name: "gridstore-bench",
-            dependencies: ["GridLayout", "GridStore", "SQLiteBaseline", "SeededRandom"]
+            dependencies: ["GridLayout", "GridStore", "SQLiteBaseline", "SeededRandom"],
+            path: "Benchmarks/gridstore-bench"
         ),
         // The reliability suite CI runs against a release gridstore: concurrency, kill -9,
         // hostile files, fuzzing. `swift build -c release && .build/release/gridstore-reliability`.
         .executableTarget(
             name: "gridstore-reliability",
-            dependencies: ["GridStore", "GridLayout", "GridStoreAudit", "SeededRandom"]
+            dependencies: ["GridStore", "GridLayout", "GridStoreAudit", "SeededRandom", "TestSupport"],
+            path: "Reliability/gridstore-reliability"
         ),
 
-        // A seeded random number generator for tests, benchmarks and the reliability suite.
-        .target(name: "SeededRandom"),
-
-        // Reads grids straight from the tables to check what gridstore stored (tests, reliability).
+        // Test-only helpers, shared by the test targets, the benchmarks and the reliability suite.
+        // A seeded random number generator.
+        .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
+        // Reads grids straight from the tables to check what gridstore stored.
         .target(
             name: "GridStoreAudit",
-            dependencies: ["GridStore", "GridLayout"]
+            dependencies: ["GridStore", "GridLayout"],
+            path: "Tests/Support/GridStoreAudit"
         ),
+        // One temporary-folder helper and one process runner.
+        .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
 
         // Helpers gridstore-bench starts as processes: an empty program, and the original's UserDefaults storage.
-        .executableTarget(name: "gridstore-bench-empty"),
-        .executableTarget(name: "gridstore-bench-defaults"),
+        .executableTarget(name: "gridstore-bench-empty", path: "Benchmarks/gridstore-bench-empty"),
+        .executableTarget(name: "gridstore-bench-defaults", path: "Benchmarks/gridstore-bench-defaults"),
         // The raw C prepared-statement loop the repository's bulk writes are measured against.
         .target(
             name: "SQLiteBaseline",
+            path: "Benchmarks/SQLiteBaseline",
             linkerSettings: [.linkedLibrary("sqlite3")]
         ),
 
@@ -90,11 +96,11 @@ let package = Package(
         ),
         .testTarget(
             name: "GridStoreTests",
-            dependencies: ["GridStore", "GridLayout", "GridStoreAudit", "SeededRandom"]
+            dependencies: ["GridStore", "GridLayout", "GridStoreAudit", "SeededRandom", "TestSupport"]
         ),
         .testTarget(
             name: "GridStoreCLITests",
-            dependencies: ["GridStoreCLI", "GridStore", "GridLayout"]
+            dependencies: ["GridStoreCLI", "GridStore", "GridLayout", "TestSupport"]
         ),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import TestSupport
 
 /// What a run of the `gridstore` binary printed and how it exited.
 struct CommandResult: Equatable {
@@ -74,20 +75,3 @@ enum CommandRunner {
     }
 }
 
-/// A fresh folder under the system's temporary directory, removed when the value is released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        path = FileManager.default.temporaryDirectory.path + "/gridstore-cli-tests-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// A path inside the folder.
-    func file(_ name: String) -> String { path + "/" + name }
-}

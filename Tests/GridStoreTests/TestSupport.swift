@@ -1,24 +1,6 @@
 import Foundation
+@_exported import TestSupport
 @testable import GridStore
-
-/// A fresh folder under the system's temporary directory, removed when the value is released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        let base = FileManager.default.temporaryDirectory.path
-        path = base + "/gridstore-tests-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// A path inside the folder.
-    func file(_ name: String) -> String { path + "/" + name }
-}
 
 /// The bytes of a file, or `nil` when it cannot be read.
 func fileBytes(_ path: String) -> Data? {

@@ -1,42 +1,49 @@
 import Foundation
 
 /// How a run of `gridstore` ended.
-struct RunResult {
+public struct RunResult {
     /// The exit status, when the process exited.
-    var status: Int32?
+    public var status: Int32?
     /// The signal that ended the process, when one did (a crash, or our kill).
-    var signal: Int32?
+    public var signal: Int32?
     /// Whether it was killed for running past its time limit.
-    var timedOut = false
-    var standardOutput: String
-    var standardError: String
+    public var timedOut = false
+    public var standardOutput: String
+    public var standardError: String
 
     /// A short description for failure reports.
-    var summary: String {
+    public var summary: String {
         if timedOut { return "hung (killed after the time limit)" }
         if let signal { return "ended by signal \(signal)" }
         return "exit \(status ?? -1), stderr: \(standardError.prefix(300))"
     }
 }
 
-/// Starts `gridstore` processes and waits for them with a time limit, without pipes (output
+/// Starts processes of one executable (the `gridstore` under test) and waits for them with a time limit, without pipes (output
 /// goes to files), so a process that prints a lot can never block.
-struct ProcessRunner: Sendable {
+public struct ProcessRunner: Sendable {
     /// The `gridstore` executable under test.
-    let executable: String
+    public let executable: String
     /// A folder for output files.
-    let scratch: String
+    public let scratch: String
     /// A user id to run as (to make file permissions count when the suite runs as root).
-    var userID: uid_t?
+    public var userID: uid_t?
+
+    /// Creates a runner of `executable` that keeps output files in `scratch`, optionally as user `userID`.
+    public init(executable: String, scratch: String, userID: uid_t? = nil) {
+        self.executable = executable
+        self.scratch = scratch
+        self.userID = userID
+    }
 
     /// Runs `gridstore` with `arguments` and `input` on standard input, killing it after `timeLimit` seconds.
-    func run(_ arguments: [String], input: [UInt8]? = nil, environment: [String: String] = [:], timeLimit: Double = 30) -> RunResult {
+    public func run(_ arguments: [String], input: [UInt8]? = nil, environment: [String: String] = [:], timeLimit: Double = 30) -> RunResult {
         let process = start(arguments, input: input, environment: environment)
         return process.wait(timeLimit: timeLimit)
     }
 
     /// Starts `gridstore` without waiting.
-    func start(_ arguments: [String], input: [UInt8]? = nil, environment: [String: String] = [:]) -> RunningProcess {
+    public func start(_ arguments: [String], input: [UInt8]? = nil, environment: [String: String] = [:]) -> RunningProcess {
         let token = UUID().uuidString
         let outputPath = scratch + "/out-" + token
         let errorPath = scratch + "/err-" + token
@@ -72,19 +79,19 @@ struct ProcessRunner: Sendable {
 }
 
 /// A started `gridstore` process.
-struct RunningProcess {
-    let pid: pid_t
-    let outputPath: String
-    let errorPath: String
-    let inputPath: String
+public struct RunningProcess {
+    public let pid: pid_t
+    public let outputPath: String
+    public let errorPath: String
+    public let inputPath: String
 
     /// Sends SIGKILL, as a crash or power cut would end the process.
-    func kill() {
+    public func kill() {
         if pid > 0 { Foundation.kill(pid, SIGKILL) }
     }
 
     /// Waits for the process to end, killing it after `timeLimit` seconds.
-    func wait(timeLimit: Double) -> RunResult {
+    public func wait(timeLimit: Double) -> RunResult {
         guard pid > 0 else { return RunResult(status: 127, standardOutput: "", standardError: "cannot start the process") }
         let deadline = Date().addingTimeInterval(timeLimit)
         var status: Int32 = 0

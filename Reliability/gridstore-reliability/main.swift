@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 // gridstore-reliability: many processes at once, kill -9 mid-write, hostile files, fuzzed
 // command lines and documents, odd grid names. Prints one summary line; exits 1 on any failure.

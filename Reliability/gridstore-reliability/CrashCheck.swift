@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import GridStoreAudit
 import SeededRandom
 import GridLayout
