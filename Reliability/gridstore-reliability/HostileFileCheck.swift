@@ -91,8 +91,9 @@ enum HostileFileCheck {
             }, commands: readAndWrite, status: 1, message: "created by a newer gridstore"),
             Case(name: "tampered ledger", prepare: { folder, _ in
                 let path = folder + "/tampered.sqlite"
-                let database = try GridDatabase(path: path)
-                try database.write { try $0.execute("UPDATE schema_migrations SET checksum = 'feedface' WHERE version = 1") }
+                _ = try GridDatabase(path: path)
+                try DatabaseConnection(path: path, mode: .readWrite)
+                    .execute("UPDATE schema_migrations SET checksum = 'feedface' WHERE version = 1")
                 return path
             }, commands: readAndWrite, status: 1, message: "was changed after it was applied"),
             Case(name: "read-only file", prepare: { folder, runner in

@@ -33,3 +33,15 @@ func scalar(_ connection: DatabaseConnection, _ sql: String) throws -> Int {
 func text(_ connection: DatabaseConnection, _ sql: String) throws -> String {
     try connection.fetchOne(sql) { $0.string(at: 0) } ?? ""
 }
+
+extension GridDatabase {
+    /// Runs `body` with the SQLite connection in a read transaction.
+    func read<T>(_ body: (DatabaseConnection) throws -> T) throws -> T {
+        try sqlite!.readConnection(body)
+    }
+
+    /// Runs `body` with the SQLite connection in a write transaction.
+    func write<T>(_ body: (DatabaseConnection) throws -> T) throws -> T {
+        try sqlite!.writeConnection(body)
+    }
+}

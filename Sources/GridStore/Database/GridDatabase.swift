@@ -1,53 +1,34 @@
-import CSQLite
-import Synchronization
-
-/// An open gridstore database file: one SQLite connection, shared safely between threads.
+/// An open gridstore database: an SQLite file, or (through `GridStorePostgreSQL`) a
+/// PostgreSQL server. ``Grid`` and the repositories work the same on either.
 ///
-/// Opening a path creates the database if it is missing, refuses files that are not
-/// gridstore's own (leaving them untouched), configures the connection and applies
-/// pending migrations. Every connection gets the same settings:
-///
-/// - `journal_mode=WAL`: readers never block the writer and the writer never blocks readers;
-/// - `synchronous=FULL`: a committed transaction survives a power loss, not just a crash;
-/// - a busy timeout of ``busyTimeoutMilliseconds``: a writer waits for another process's
-///   write lock that long before failing;
-/// - `foreign_keys=ON`: deleting a grid deletes its sections, sizes and placements;
-/// - a persistent write-ahead log (emptied, not deleted, when the last connection closes),
-///   so short-lived processes do not create and delete the `-wal` and `-shm` files each time.
-///
-/// A new file is built complete under a temporary name and then linked into place, so
-/// no process ever sees a half-created database; it has mode 0600, like the property
-/// lists of Foundation's `UserDefaults`.
+/// `GridDatabase(path:)` opens an SQLite file, creating it if it is missing, refusing files
+/// that are not gridstore's own (leaving them untouched), and applying pending migrations.
+/// The file is in WAL mode with `synchronous=FULL`: readers never wait for the writer, and
+/// a committed change survives a power loss. A new file is built complete under a
+/// temporary name and then linked into place with mode 0600.
 ///
 /// ```swift
 /// let database = try GridDatabase(path: "/tmp/grids.sqlite")
-/// let count = try database.read { connection in
-///     try connection.fetchOne("SELECT count(*) FROM grids") { $0.int(at: 0) } ?? 0
-/// }
+/// let grids = try Grid.list(in: database)
 /// ```
-public final class GridDatabase: @unchecked Sendable {
-    // Sendable because `connection` is only touched while `lock` is held.
-    /// The `PRAGMA application_id` that marks a gridstore file: the ASCII bytes `GRID`.
-    public static let applicationID: Int32 = 0x4752_4944
-
-    /// The page size of new database files: 16 KiB, so that a change's placement chunks
-    /// take few pages (measured: a toggle in a 10,000-item grid is about 0.8 ms faster
-    /// than with SQLite's default 4 KiB).
-    static let pageSize = 16_384
+///
+/// One `GridDatabase` holds one connection, shared safely between threads.
+public final class GridDatabase: Sendable {
+    /// The `PRAGMA application_id` that marks a gridstore SQLite file: the ASCII bytes `GRID`.
+    public static let applicationID: Int32 = SQLiteStorage.applicationID
 
     /// How long a write waits for another connection's lock: 10 seconds.
-    public static let busyTimeoutMilliseconds: Int32 = 10_000
+    public static let busyTimeoutMilliseconds: Int32 = SQLiteStorage.busyTimeoutMilliseconds
 
-    /// The path of the database file.
-    public let path: String
+    /// The storage the grids are read from and written to.
+    package let backend: any GridStorageBackend
 
-    /// The migrations that opening this database applied; empty when it was up to date.
-    public let migrationsAppliedOnOpen: [Migration]
+    /// Opens the database of `backend`.
+    package init(backend: any GridStorageBackend) {
+        self.backend = backend
+    }
 
-    private let lock = Mutex(())
-    private let connection: DatabaseConnection
-
-    /// Opens the database at `path`, creating it if it does not exist.
+    /// Opens the SQLite database at `path`, creating it if it does not exist.
     ///
     /// - Parameters:
     ///   - path: The file; missing parent folders are created with mode 0700.
@@ -57,19 +38,16 @@ public final class GridDatabase: @unchecked Sendable {
     /// - Throws: ``DatabaseFileError`` for a path that is not a gridstore database,
     ///   ``MigrationError`` when the schema cannot be brought up to date, and
     ///   ``DatabaseError`` for other SQLite failures.
-    public init(path: String, migrations: MigrationSet = .gridStore, applyingMigrations: Bool = true) throws {
-        self.path = path
-        let runner = MigrationRunner(migrations: migrations, applicationID: Self.applicationID)
-        var created: [Migration] = []
-        if applyingMigrations, FileSystem.entry(at: path) == .missing {
-            created = try Self.createDatabase(at: path, runner: runner)
-        }
-        let connection = try Self.openExisting(at: path)
-        self.migrationsAppliedOnOpen = created + (applyingMigrations ? try runner.migrate(connection) : [])
-        self.connection = connection
+    public convenience init(path: String, migrations: MigrationSet = .gridStore, applyingMigrations: Bool = true) throws {
+        self.init(backend: try SQLiteStorage(path: path, migrations: migrations, applyingMigrations: applyingMigrations))
     }
 
-    /// Whether a database file exists at `path`.
+    /// Opens the SQLite database at the default location (see ``DatabaseLocation``).
+    public convenience init() throws {
+        try self.init(path: DatabaseLocation.standard)
+    }
+
+    /// Whether an SQLite database file exists at `path`.
     ///
     /// - Throws: ``DatabaseFileError/isDirectory(path:)`` when `path` is a directory.
     public static func exists(at path: String) throws -> Bool {
@@ -80,135 +58,17 @@ public final class GridDatabase: @unchecked Sendable {
         }
     }
 
-    /// Opens the database at the default location (see ``DatabaseLocation``).
-    public convenience init() throws {
-        try self.init(path: DatabaseLocation.standard)
+    /// Where the database is: a file path, or a PostgreSQL connection URI without its password.
+    public var location: String { backend.location }
+
+    /// The migrations that opening this database applied; empty when it was up to date.
+    public var migrationsAppliedOnOpen: [Migration] { backend.migrationsAppliedOnOpen }
+
+    /// Where the database stands against gridstore's migrations, read without writing.
+    public func migrationStatus() throws -> MigrationStatus {
+        try backend.migrationStatus()
     }
 
-    /// Runs `body` in a read transaction: it sees one consistent state of the database.
-    public func read<T: Sendable>(_ body: (DatabaseConnection) throws -> T) throws -> T {
-        try withConnection { connection in
-            try connection.transaction(.deferred) { try body(connection) }
-        }
-    }
-
-    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): all of its changes are
-    /// committed together, or none when it throws.
-    ///
-    /// - Throws: What `body` throws; ``DatabaseFileError/readOnly(path:)`` when the file
-    ///   cannot be written; ``DatabaseError`` when the write lock stays busy past the timeout.
-    public func write<T: Sendable>(_ body: (DatabaseConnection) throws -> T) throws -> T {
-        try withConnection { connection in
-            if connection.isReadOnly { throw DatabaseFileError.readOnly(path: path) }
-            do {
-                return try connection.transaction(.immediate) { try body(connection) }
-            } catch let error as DatabaseError where error.isReadOnly {
-                throw DatabaseFileError.readOnly(path: path)
-            }
-        }
-    }
-
-    /// Runs `body` with the connection outside any transaction, holding the lock.
-    func withConnection<T: Sendable>(_ body: (DatabaseConnection) throws -> T) throws -> T {
-        try lock.withLock { _ in try body(connection) }
-    }
-
-    /// Where the database stands against gridstore's migrations.
-    public func migrationStatus(migrations: MigrationSet = .gridStore) throws -> MigrationStatus {
-        try withConnection { connection in
-            try MigrationRunner(migrations: migrations).status(of: connection)
-        }
-    }
-
-    // MARK: Opening
-
-    /// Opens an existing file, checks that it is a gridstore database and configures the connection.
-    private static func openExisting(at path: String) throws -> DatabaseConnection {
-        switch FileSystem.entry(at: path) {
-        case .directory: throw DatabaseFileError.isDirectory(path: path)
-        case .file(size: 0): throw DatabaseFileError.emptyFile(path: path)
-        case .missing: throw DatabaseFileError.cannotOpen(path: path, reason: "no such file")
-        case .other: throw DatabaseFileError.cannotOpen(path: path, reason: "not a regular file")
-        case .file: break
-        }
-        let connection: DatabaseConnection
-        do {
-            connection = try DatabaseConnection(path: path, mode: .readWrite)
-        } catch {
-            throw DatabaseFileError.cannotOpen(path: path, reason: error.message)
-        }
-        connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
-        do {
-            try verifyOwnership(of: connection)
-            try configure(connection)
-        } catch let error as DatabaseError where error.isReadOnly || error.resultCode == SQLITE_CANTOPEN {
-            // Reading a WAL database needs its -wal and -shm files, which SQLite creates beside it.
-            throw DatabaseFileError.cannotOpen(
-                path: path, reason: "its write-ahead log files (\(path)-wal and \(path)-shm) cannot be created or opened; "
-                    + "make its folder writable, or the -wal and -shm files if they exist")
-        }
-        return connection
-    }
-
-    /// Refuses a file that is not an SQLite database or belongs to another application.
-    private static func verifyOwnership(of connection: DatabaseConnection) throws {
-        let applicationID: Int
-        do {
-            applicationID = try connection.fetchOne("PRAGMA application_id") { $0.int(at: 0) } ?? 0
-        } catch let error as DatabaseError where error.isNotADatabase {
-            throw DatabaseFileError.notADatabase(path: connection.path)
-        }
-        if applicationID == Int(Self.applicationID) { return }
-        // A database that is not stamped is either another application's or an empty one;
-        // gridstore stamps its files before they get their name, so neither is gridstore's.
-        let tableCount = try connection.fetchOne("SELECT count(*) FROM sqlite_schema") { $0.int(at: 0) } ?? 0
-        if applicationID == 0 && tableCount == 0 {
-            throw DatabaseFileError.emptyFile(path: connection.path)
-        }
-        throw DatabaseFileError.foreignDatabase(path: connection.path, applicationID: Int32(truncatingIfNeeded: applicationID))
-    }
-
-    /// Applies the connection settings described on ``GridDatabase``.
-    private static func configure(_ connection: DatabaseConnection) throws {
-        let journalMode = try connection.fetchOne("PRAGMA journal_mode") { $0.string(at: 0) }
-        if journalMode != "wal" && !connection.isReadOnly {
-            try connection.execute("PRAGMA journal_mode = WAL")
-        }
-        try connection.execute("PRAGMA synchronous = FULL")
-        try connection.execute("PRAGMA foreign_keys = ON")
-        // Checkpointing empties the log to at most 4 MiB; closing empties it entirely.
-        try connection.execute("PRAGMA journal_size_limit = 4194304")
-        try connection.persistWriteAheadLog()
-    }
-
-    /// Builds a migrated database under a temporary name beside `path`, then links it into place.
-    ///
-    /// If another process creates `path` first, its database is kept and this one discarded.
-    /// - Returns: The migrations applied to the new file, or none when another process won.
-    private static func createDatabase(at path: String, runner: MigrationRunner) throws -> [Migration] {
-        let folder = FileSystem.parentDirectory(of: path)
-        try FileSystem.createDirectories(folder)
-        let temporaryPath = "\(path).creating-\(FileSystem.processID)-\(UInt32.random(in: 0...UInt32.max))"
-        do {
-            try FileSystem.createExclusively(temporaryPath, mode: 0o600)
-        } catch {
-            throw DatabaseFileError.cannotCreate(path: path, reason: FileSystem.lastErrorMessage())
-        }
-        defer {
-            for suffix in ["", "-wal", "-shm", "-journal"] { FileSystem.removeFile(temporaryPath + suffix) }
-        }
-        let applied: [Migration]
-        do {
-            let connection = try DatabaseConnection(path: temporaryPath, mode: .readWrite)
-            connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
-            try connection.execute("PRAGMA page_size = \(pageSize)")
-            try configure(connection)
-            applied = try runner.migrate(connection)
-            // Move everything from the write-ahead log into the file, which is then complete on its own.
-            try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        }
-        guard try FileSystem.linkExclusively(temporaryPath, to: path) else { return [] }
-        FileSystem.syncDirectory(folder)
-        return applied
-    }
+    /// The SQLite storage, when the database is an SQLite file: for tests and audits that read the tables.
+    package var sqlite: SQLiteStorage? { backend as? SQLiteStorage }
 }

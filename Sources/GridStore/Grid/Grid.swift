@@ -60,12 +60,12 @@ public final class Grid: Sendable {
     public static func create(named name: String, in database: GridDatabase, content: GridContent,
                               replacing: Bool = false) throws -> Grid {
         try GridLimits.validate(name: name)
-        let created = try database.write { connection -> (Int64, GridSnapshot) in
-            if try GridStorage.header(named: name, connection) != nil {
+        let created = try database.backend.write { transaction -> (Int64, GridSnapshot) in
+            if try transaction.header(named: name) != nil {
                 guard replacing else { throw GridError.gridExists(name) }
-                try connection.execute("DELETE FROM grids WHERE name = ?", [name])
+                _ = try transaction.deleteGrid(named: name)
             }
-            return try insert(name: name, content: content, connection)
+            return try insert(name: name, content: content, transaction)
         }
         return Grid(name: name, database: database, cached: created)
     }
@@ -77,29 +77,28 @@ public final class Grid: Sendable {
         cache.withLock { $0 = cached }
     }
 
-    private static func insert(name: String, content: GridContent, _ connection: DatabaseConnection) throws
+    private static func insert(name: String, content: GridContent, _ transaction: any GridStorageTransaction) throws
         -> (Int64, GridSnapshot) {
         let snapshot = try GridSnapshot(name: name, revision: 0, content: content)
-        return (try GridStorage.insert(snapshot, connection), snapshot)
+        return (try transaction.insertGrid(named: name, GridChangeSet(inserting: snapshot)), snapshot)
     }
 
     /// Whether a grid named `name` exists.
     public static func exists(named name: String, in database: GridDatabase) throws -> Bool {
-        try database.read { try GridStorage.header(named: name, $0) != nil }
+        try database.backend.read { try $0.header(named: name) != nil }
     }
 
     /// Every grid in the database, by name.
     public static func list(in database: GridDatabase) throws -> [GridSummary] {
-        try database.read { try GridStorage.list($0) }
+        try database.backend.read { try $0.listGrids() }
     }
 
     /// Deletes the grid named `name` with its sections, sizes and placements.
     ///
     /// - Throws: ``GridError/gridNotFound(_:)`` when there is none.
     public static func drop(named name: String, in database: GridDatabase) throws {
-        try database.write { connection in
-            try connection.execute("DELETE FROM grids WHERE name = ?", [name])
-            if connection.changes == 0 { throw GridError.gridNotFound(name) }
+        try database.backend.write { transaction in
+            if try !transaction.deleteGrid(named: name) { throw GridError.gridNotFound(name) }
         }
     }
 
@@ -107,18 +106,18 @@ public final class Grid: Sendable {
 
     /// The grid's current state.
     public func snapshot() throws -> GridSnapshot {
-        if let snapshot = try database.read({ try current($0, creatingIfMissing: false)?.snapshot }) {
+        if let snapshot = try database.backend.read({ try current($0, creatingIfMissing: false)?.snapshot }) {
             return snapshot
         }
         // The grid is missing: create it, if allowed, with the write lock held.
-        return try database.write { try current($0, creatingIfMissing: true)!.snapshot }
+        return try database.backend.write { try current($0, creatingIfMissing: true)!.snapshot }
     }
 
     /// The grid's current revision: it changes exactly when the grid does, whichever process
     /// changed it. Cheaper than ``snapshot()``.
     public func currentRevision() throws -> Int {
-        let revision = try database.read { connection in
-            try GridStorage.header(named: name, connection)?.revision
+        let revision = try database.backend.read { transaction in
+            try transaction.header(named: name)?.header().revision
         }
         return try revision ?? snapshot().revision
     }
@@ -127,17 +126,18 @@ public final class Grid: Sendable {
     ///
     /// - Returns: `nil` when the grid is missing and `creatingIfMissing` is `false`.
     /// - Throws: ``GridError/gridNotFound(_:)`` when the grid is missing and may not be created.
-    private func current(_ connection: DatabaseConnection, creatingIfMissing: Bool) throws -> (id: Int64, snapshot: GridSnapshot)? {
-        guard let header = try GridStorage.header(named: name, connection) else {
+    private func current(_ transaction: any GridStorageTransaction, creatingIfMissing: Bool) throws
+        -> (id: Int64, snapshot: GridSnapshot)? {
+        guard let header = try transaction.header(named: name)?.header() else {
             guard let creationContent else { throw GridError.gridNotFound(name) }
             guard creatingIfMissing else { return nil }
             // Not cached: the transaction creating it may still roll back.
-            return try Self.insert(name: name, content: creationContent, connection)
+            return try Self.insert(name: name, content: creationContent, transaction)
         }
         if let cached = cache.withLock({ $0 }), cached.id == header.id, cached.snapshot.revision == header.revision {
             return cached
         }
-        let loaded = (id: header.id, snapshot: try GridStorage.load(header, name: name, connection))
+        let loaded = (id: header.id, snapshot: try GridSnapshot.load(header, name: name, from: transaction))
         cache.withLock { $0 = loaded }
         return loaded
     }
@@ -152,13 +152,13 @@ public final class Grid: Sendable {
     ///   busy timeout).
     @discardableResult
     public func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
-        let result = try database.write { connection -> (Int64, GridSnapshot) in
-            let (id, old) = try current(connection, creatingIfMissing: true)!
+        let result = try database.backend.write { transaction -> (Int64, GridSnapshot) in
+            let (id, old) = try current(transaction, creatingIfMissing: true)!
             var editor = GridEditor(old)
             try body(&editor)
             var new = editor.snapshot
             new.revision = old.revision + 1
-            try GridStorage.save(old: old, new: new, changes: editor.changes, gridID: id, connection)
+            try transaction.write(GridChangeSet(old: old, new: new, changes: editor.changes), gridID: id)
             return (id, new)
         }
         // Only a committed state may serve later calls.

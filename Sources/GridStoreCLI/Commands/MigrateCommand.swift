@@ -27,11 +27,11 @@ struct MigrateCommand: GridStoreCommand {
         let applied = database.migrationsAppliedOnOpen
         let version = try database.migrationStatus().currentVersion
         if applied.isEmpty {
-            context.console.write("\(database.path) is up to date at schema version \(version).\n")
+            context.console.write("\(database.location) is up to date at schema version \(version).\n")
         } else {
             let names = applied.map(\.fileName).joined(separator: ", ")
-            context.console.write("Applied \(applied.count) migration(s) to \(database.path): \(names)\n")
-            context.console.write("\(database.path) is now at schema version \(version).\n")
+            context.console.write("Applied \(applied.count) migration(s) to \(database.location): \(names)\n")
+            context.console.write("\(database.location) is now at schema version \(version).\n")
         }
     }
 

@@ -6,9 +6,9 @@ import GridLayout
 /// A change rewrites only the chunks whose tiles moved; a whole-row-per-item table
 /// would cost one B-tree update per moved tile, and a toggle near the top of a grid
 /// moves most tiles after it.
-enum PlacementChunks {
+package enum PlacementChunks {
     /// Items per chunk: a chunk's JSON is about 2.5 KB, so several fit in one 16 KB page.
-    static let size = 128
+    package static let size = 128
 
     /// The chunk holding `item`.
     static func chunk(of item: Int) -> Int { item / size }
@@ -30,8 +30,7 @@ enum PlacementChunks {
     }
 
     /// Appends chunk `chunk`'s JSON text to `buffer`.
-    static func encode<Strategy>(_ chunk: Int, of section: TileGridSection<Strategy>, into buffer: inout [UInt8]) {
-        buffer.removeAll(keepingCapacity: true)
+    static func encode<Strategy>(_ chunk: Int, of section: TileGridSection<Strategy>, appendingTo buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "["))
         let range = chunk * size..<min((chunk + 1) * size, section.count)
         for item in range {

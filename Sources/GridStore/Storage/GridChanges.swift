@@ -1,5 +1,7 @@
 /// What an edit touched, so that only that is written back.
-struct GridChanges: Sendable {
+package struct GridChanges: Sendable {
+    package init() {}
+
     /// For each section, the first item whose size, explicit size or placement may differ.
     private(set) var firstItemBySection: [Int: Int] = [:]
     /// Every section from this one on may differ entirely (sections were added, removed or renumbered).
@@ -8,23 +10,23 @@ struct GridChanges: Sendable {
     private(set) var settingsChanged = false
 
     /// Records that items of `section` from `item` on may have changed.
-    mutating func markItems(from item: Int, inSection section: Int) {
+    package mutating func markItems(from item: Int, inSection section: Int) {
         firstItemBySection[section] = min(firstItemBySection[section] ?? item, item)
     }
 
     /// Records that every section from `section` on may have changed.
-    mutating func markSections(from section: Int) {
+    package mutating func markSections(from section: Int) {
         sectionsFrom = min(sectionsFrom ?? section, section)
     }
 
     /// Records that the settings changed, which re-packs every section.
-    mutating func markSettings() {
+    package mutating func markSettings() {
         settingsChanged = true
         markSections(from: 0)
     }
 
     /// The first item of `section` that may differ, or `nil` when the section is untouched.
-    func firstChangedItem(inSection section: Int) -> Int? {
+    package func firstChangedItem(inSection section: Int) -> Int? {
         if let from = sectionsFrom, section >= from { return 0 }
         return firstItemBySection[section]
     }

@@ -1,0 +1,22 @@
+import GridLayout
+
+/// A one-line description of a stored grid, for listings.
+public struct GridSummary: Sendable, Hashable {
+    /// The grid's name.
+    public let name: String
+    /// The number of columns.
+    public let columns: Int
+    /// The direction the grid grows in.
+    public let direction: ScrollDirection
+    /// The number of sections.
+    public let sectionCount: Int
+    /// The number of items over all sections.
+    public let itemCount: Int
+    /// The grid's revision.
+    public let revision: Int
+    /// When the grid last changed (ISO 8601, UTC).
+    public let updatedAt: String
+
+    /// `less`, `more`, or `nil` for custom columns.
+    public var type: LayoutType? { LayoutType(columns: columns) }
+}

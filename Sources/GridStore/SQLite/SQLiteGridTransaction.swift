@@ -1,0 +1,212 @@
+import GridLayout
+
+/// The grid rows of one SQLite transaction: the SQL of ``GridStorageTransaction``.
+///
+/// `BEGIN IMMEDIATE` already holds the database's write lock for the whole of a write, so
+/// reading a grid's row needs no lock of its own.
+final class SQLiteGridTransaction: GridStorageTransaction {
+    let connection: DatabaseConnection
+
+    init(_ connection: DatabaseConnection) {
+        self.connection = connection
+    }
+
+    // MARK: Reading
+
+    func header(named name: String) throws -> StoredGridRow? {
+        try connection.fetchOne("""
+            SELECT grids.id, revision, columns, direction, default_size, layout_kind,
+                   element_width, item_spacing, orientation, center_item
+            FROM grids LEFT JOIN honeycombs ON honeycombs.grid_id = grids.id
+            WHERE name = ?
+            """, [name]
+        ) { row in
+            StoredGridRow(
+                id: Int64(row.int(at: 0)), name: name, revision: Int64(row.int(at: 1)), columns: Int64(row.int(at: 2)),
+                direction: row.string(at: 3), defaultSize: row.string(at: 4), kind: row.string(at: 5),
+                honeycomb: row.isNull(at: 6) ? nil
+                    : (row.double(at: 6), row.double(at: 7), row.string(at: 8), row.string(at: 9)))
+        }
+    }
+
+    func sectionItemCounts(gridID: Int64) throws -> [(section: Int, count: Int)] {
+        try connection.fetchAll("SELECT section, item_count FROM sections WHERE grid_id = ? ORDER BY section", [gridID]) {
+            (section: $0.int(at: 0), count: $0.int(at: 1))
+        }
+    }
+
+    func forEachExplicitSize(gridID: Int64, _ body: (Int, Int, TileSize?) throws -> Void) throws {
+        let sizes = try connection.cachedStatement("SELECT section, item, size FROM item_sizes WHERE grid_id = ?")
+        try sizes.bind([gridID])
+        defer { sizes.reset() }
+        while try sizes.step() {
+            try body(sizes.int(at: 0), sizes.int(at: 1), sizes.withUTF8(at: 2) { Self.size(fromUTF8: $0) })
+        }
+    }
+
+    /// The size named by stored text, or `nil` for any other text.
+    @inline(__always)
+    static func size(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> TileSize? {
+        switch bytes.count {
+        case 5 where bytes.elementsEqual("small".utf8): .small
+        case 6 where bytes.elementsEqual("middle".utf8): .middle
+        case 3 where bytes.elementsEqual("big".utf8): .big
+        default: nil
+        }
+    }
+
+    func listGrids() throws -> [GridSummary] {
+        try connection.fetchAll("""
+            SELECT name, columns, direction, revision, updated_at,
+                   (SELECT count(*) FROM sections WHERE grid_id = grids.id),
+                   (SELECT coalesce(sum(item_count), 0) FROM sections WHERE grid_id = grids.id)
+            FROM grids ORDER BY name
+            """) { row in
+            GridSummary(name: row.string(at: 0), columns: row.int(at: 1),
+                        direction: row.string(at: 2) == "horizontal" ? .horizontal : .vertical,
+                        sectionCount: row.int(at: 5), itemCount: row.int(at: 6), revision: row.int(at: 3),
+                        updatedAt: row.string(at: 4))
+        }
+    }
+
+    // MARK: Writing
+
+    func deleteGrid(named name: String) throws -> Bool {
+        // Its sections, sizes, placements and honeycomb rows go with it (ON DELETE CASCADE).
+        try connection.execute("DELETE FROM grids WHERE name = ?", [name])
+        return connection.changes > 0
+    }
+
+    func insertGrid(named name: String, _ changes: GridChangeSet) throws -> Int64 {
+        let settings = changes.settings
+        try connection.execute(
+            "INSERT INTO grids (name, columns, direction, default_size, revision, layout_kind) VALUES (?, ?, ?, ?, ?, ?)",
+            [name, settings.columns, settings.direction.rawValue, settings.defaultSize.rawValue, settings.revision,
+             settings.kind.rawValue])
+        let id = connection.lastInsertRowID
+        try writeRows(changes, gridID: Int(id))
+        return id
+    }
+
+    func write(_ changes: GridChangeSet, gridID: Int64) throws {
+        let settings = changes.settings
+        let updated = try connection.cachedStatement("""
+            UPDATE grids SET columns = ?, direction = ?, default_size = ?, revision = ?, layout_kind = ?,
+                             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+            WHERE id = ?
+            """)
+        try updated.bind([settings.columns, settings.direction.rawValue, settings.defaultSize.rawValue, settings.revision,
+                          settings.kind.rawValue, gridID])
+        try updated.run()
+        try writeRows(changes, gridID: Int(gridID))
+    }
+
+    /// Writes everything but the grid row, in the order ``GridChangeSet`` documents.
+    private func writeRows(_ changes: GridChangeSet, gridID: Int) throws {
+        if changes.removesAllChunks {
+            try connection.execute("DELETE FROM placement_chunks WHERE grid_id = ?", [gridID])
+        }
+        if let first = changes.firstRemovedSection {
+            // Deleting sections deletes their sizes and placements with them (ON DELETE CASCADE).
+            try connection.execute("DELETE FROM sections WHERE grid_id = ? AND section >= ?", [gridID, first])
+        }
+        for (section, count) in changes.itemCounts {
+            try connection.execute("""
+                INSERT INTO sections (grid_id, section, item_count) VALUES (?, ?, ?)
+                ON CONFLICT (grid_id, section) DO UPDATE SET item_count = excluded.item_count
+                """, [gridID, section, count])
+        }
+        try writeSizes(changes, gridID: gridID)
+        try writeChunks(changes, gridID: gridID)
+        try writeHoneycomb(changes, gridID: gridID)
+    }
+
+    private func writeSizes(_ changes: GridChangeSet, gridID: Int) throws {
+        if !changes.sizeDeletions.isEmpty {
+            let delete = try connection.cachedStatement("DELETE FROM item_sizes WHERE grid_id = ? AND section = ? AND item = ?")
+            for (section, item) in changes.sizeDeletions {
+                try delete.bind([gridID, section, item])
+                try delete.run()
+            }
+        }
+        for (section, item) in changes.sizeTruncations {
+            try connection.execute("DELETE FROM item_sizes WHERE grid_id = ? AND section = ? AND item >= ?",
+                                   [gridID, section, item])
+        }
+        guard !changes.sizeUpserts.isEmpty else { return }
+        let upsert = try connection.cachedStatement("""
+            INSERT INTO item_sizes (grid_id, section, item, size) VALUES (?, ?, ?, ?)
+            ON CONFLICT (grid_id, section, item) DO UPDATE SET size = excluded.size
+            """)
+        for row in changes.sizeUpserts {
+            try upsert.bind(gridID, at: 1)
+            try upsert.bind(row.section, at: 2)
+            try upsert.bind(row.item, at: 3)
+            try upsert.bind(Self.storedName(of: row.size), at: 4)
+            try upsert.run()
+        }
+    }
+
+    private func writeChunks(_ changes: GridChangeSet, gridID: Int) throws {
+        for (section, firstItem) in changes.chunkTruncations {
+            try connection.execute("DELETE FROM placement_chunks WHERE grid_id = ? AND section = ? AND first_item >= ?",
+                                   [gridID, section, firstItem])
+        }
+        guard !changes.chunkUpserts.isEmpty else { return }
+        let upsert = try connection.cachedStatement("""
+            INSERT INTO placement_chunks (grid_id, section, first_item, cells) VALUES (?, ?, ?, ?)
+            ON CONFLICT (grid_id, section, first_item) DO UPDATE SET cells = excluded.cells
+            """)
+        try changes.chunkText.withUnsafeBytes { text in
+            for chunk in changes.chunkUpserts {
+                try upsert.bind(gridID, at: 1)
+                try upsert.bind(chunk.section, at: 2)
+                try upsert.bind(chunk.firstItem, at: 3)
+                try upsert.bindText(UnsafeRawBufferPointer(rebasing: text[chunk.bytes]), at: 4)
+                try upsert.run()
+            }
+        }
+    }
+
+    private func writeHoneycomb(_ changes: GridChangeSet, gridID: Int) throws {
+        switch changes.honeycomb {
+        case .set(let honeycomb):
+            try connection.execute("""
+                INSERT INTO honeycombs (grid_id, element_width, item_spacing, orientation, center_item) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (grid_id) DO UPDATE SET element_width = excluded.element_width,
+                    item_spacing = excluded.item_spacing, orientation = excluded.orientation, center_item = excluded.center_item
+                """, [gridID, honeycomb.elementWidth, honeycomb.itemSpacing, honeycomb.orientation.rawValue,
+                      honeycomb.centerItem.rawValue])
+        case .remove:
+            try connection.execute("DELETE FROM honeycombs WHERE grid_id = ?", [gridID])
+            try connection.execute("DELETE FROM honeycomb_placements WHERE grid_id = ?", [gridID])
+        case nil:
+            break
+        }
+        if !changes.honeycombUpserts.isEmpty {
+            let upsert = try connection.cachedStatement("""
+                INSERT INTO honeycomb_placements (grid_id, item, ring, q, r, x, y, width, height) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (grid_id, item) DO UPDATE SET ring = excluded.ring, q = excluded.q, r = excluded.r,
+                    x = excluded.x, y = excluded.y, width = excluded.width, height = excluded.height
+                """)
+            for row in changes.honeycombUpserts {
+                try upsert.bind([gridID, row.item, row.cell.ring, row.cell.q, row.cell.r, row.frame.minX, row.frame.minY,
+                                 row.frame.size.width, row.frame.size.height])
+                try upsert.run()
+            }
+        }
+        if let first = changes.honeycombTruncation {
+            try connection.execute("DELETE FROM honeycomb_placements WHERE grid_id = ? AND item >= ?", [gridID, first])
+        }
+    }
+
+    /// The size's name as constant text, so binding it copies nothing.
+    @inline(__always)
+    static func storedName(of size: TileSize) -> StaticString {
+        switch size {
+        case .small: "small"
+        case .middle: "middle"
+        case .big: "big"
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import GridLayout
+
+/// Exactly the rows one change writes: computed by the engine from the states before and
+/// after, written by a storage backend in one transaction.
+///
+/// Every key starts with the grid; the grid itself is the id the backend passes back.
+/// A backend writes, in this order: the grid row (``settings``), the removal of sections
+/// from ``firstRemovedSection`` on (with their sizes and placements), ``itemCounts``,
+/// ``sizeDeletions``, ``sizeTruncations``, ``sizeUpserts``, ``chunkTruncations``,
+/// ``chunkUpserts``, then the honeycomb rows. Writes to one key never appear twice, so the
+/// order only has to respect the foreign keys (sections before their sizes and chunks).
+package struct GridChangeSet: Sendable {
+    /// The grid row's values after the change.
+    package struct Settings: Sendable, Equatable {
+        package var columns: Int
+        package var direction: ScrollDirection
+        package var defaultSize: TileSize
+        package var revision: Int
+        package var kind: GridKind
+    }
+
+    /// One explicit size to insert or replace.
+    package struct SizeRow: Sendable, Equatable {
+        package var section: Int
+        package var item: Int
+        package var size: TileSize
+    }
+
+    /// One placement chunk to insert or replace: its JSON text is ``GridChangeSet/chunkText``'s bytes in `bytes`.
+    package struct ChunkRow: Sendable, Equatable {
+        package var section: Int
+        package var firstItem: Int
+        package var bytes: Range<Int>
+    }
+
+    /// One honeycomb item's placement to insert or replace.
+    package struct HoneycombRow: Sendable, Equatable {
+        package var item: Int
+        package var cell: HexCoordinate
+        package var frame: LayoutRect
+    }
+
+    /// What happens to the grid's row in `honeycombs`.
+    package enum HoneycombChange: Sendable, Equatable {
+        /// Insert or replace it.
+        case set(HoneycombConfiguration)
+        /// Delete it with the grid's honeycomb placements.
+        case remove
+    }
+
+    /// The grid row after the change.
+    package var settings: Settings
+    /// Delete the tile placement chunks of every section (the grid became a honeycomb).
+    package var removesAllChunks = false
+    /// Delete sections from this one on, with their sizes and chunks.
+    package var firstRemovedSection: Int?
+    /// Sections whose item count is set (inserted or replaced).
+    package var itemCounts: [(section: Int, count: Int)] = []
+    /// Explicit sizes removed (the item has the default size again).
+    package var sizeDeletions: [(section: Int, item: Int)] = []
+    /// Delete every explicit size of `section` from `item` on (items were removed).
+    package var sizeTruncations: [(section: Int, item: Int)] = []
+    /// Explicit sizes inserted or replaced.
+    package var sizeUpserts: [SizeRow] = []
+    /// Delete every chunk of `section` whose first item is `firstItem` or later.
+    package var chunkTruncations: [(section: Int, firstItem: Int)] = []
+    /// Chunks inserted or replaced.
+    package var chunkUpserts: [ChunkRow] = []
+    /// The JSON text of every chunk in ``chunkUpserts``, one after another.
+    package var chunkText: [UInt8] = []
+    /// The honeycomb row's change, if any.
+    package var honeycomb: HoneycombChange?
+    /// Honeycomb placements inserted or replaced.
+    package var honeycombUpserts: [HoneycombRow] = []
+    /// Delete honeycomb placements from this item on.
+    package var honeycombTruncation: Int?
+
+    /// The changes that turn the stored `old` state into `new`, looking only where `changes` says.
+    ///
+    /// - Parameter old: The stored state, or `nil` for a grid being inserted.
+    /// - Complexity: O(*k*) for the *k* items from each section's first changed item on.
+    package init(old: GridSnapshot?, new: GridSnapshot, changes: GridChanges) {
+        settings = Settings(columns: new.columns, direction: new.direction, defaultSize: new.defaultSize,
+                            revision: new.revision, kind: new.kind)
+        removesAllChunks = old?.kind == .tiles && new.kind == .honeycomb
+        addSections(old: old, new: new, changes: changes)
+        addHoneycomb(old: old, new: new)
+    }
+
+    /// The changes that insert `snapshot` whole.
+    package init(inserting snapshot: GridSnapshot) {
+        var changes = GridChanges()
+        changes.markSections(from: 0)
+        self.init(old: nil, new: snapshot, changes: changes)
+    }
+
+    /// The JSON text of one chunk to write.
+    package func text(of chunk: ChunkRow) -> ArraySlice<UInt8> { chunkText[chunk.bytes] }
+
+    // MARK: Sections
+
+    private mutating func addSections(old: GridSnapshot?, new: GridSnapshot, changes: GridChanges) {
+        let oldCount = old?.explicitSizes.count ?? 0
+        let newCount = new.explicitSizes.count
+        if newCount < oldCount { firstRemovedSection = newCount }
+        for section in 0..<newCount {
+            guard let first = changes.firstChangedItem(inSection: section) else { continue }
+            let oldSizes = section < oldCount ? old?.explicitSizes[section] : nil
+            let newSizes = new.explicitSizes[section]
+            if oldSizes?.count != newSizes.count {
+                itemCounts.append((section, newSizes.count))
+            }
+            addSizes(section: section, from: first, old: oldSizes ?? [], new: newSizes)
+            // A honeycomb's placements are its own (see addHoneycomb); it has no tile chunks.
+            guard new.kind == .tiles else { continue }
+            addChunks(section: section, from: first,
+                      old: section < oldCount && old?.kind == .tiles ? old?.layout.sections[section] : nil,
+                      new: new.layout.sections[section])
+        }
+    }
+
+    /// The explicit sizes that differ from item `first` on.
+    private mutating func addSizes(section: Int, from first: Int, old: [TileSize?], new: [TileSize?]) {
+        let shared = min(old.count, new.count)
+        if first < shared {
+            for item in first..<shared where old[item] != new[item] {
+                if let size = new[item] {
+                    sizeUpserts.append(SizeRow(section: section, item: item, size: size))
+                } else {
+                    sizeDeletions.append((section, item))
+                }
+            }
+        }
+        if old.count > new.count {
+            sizeTruncations.append((section, new.count))
+        }
+        for item in max(first, shared)..<max(new.count, max(first, shared)) {
+            if let size = new[item] { sizeUpserts.append(SizeRow(section: section, item: item, size: size)) }
+        }
+    }
+
+    /// The placement chunks that differ from the one holding item `first` on.
+    private mutating func addChunks<Strategy>(section: Int, from first: Int, old: TileGridSection<Strategy>?,
+                                              new: TileGridSection<Strategy>) {
+        let newChunks = PlacementChunks.count(forItems: new.count)
+        let oldChunks = PlacementChunks.count(forItems: old?.count ?? 0)
+        if oldChunks > newChunks {
+            chunkTruncations.append((section, newChunks * PlacementChunks.size))
+        }
+        var chunk = PlacementChunks.chunk(of: first)
+        while chunk < newChunks {
+            if !PlacementChunks.isUnchanged(chunk, old: old, new: new) {
+                let start = chunkText.count
+                PlacementChunks.encode(chunk, of: new, appendingTo: &chunkText)
+                chunkUpserts.append(ChunkRow(section: section, firstItem: chunk * PlacementChunks.size,
+                                             bytes: start..<chunkText.count))
+            }
+            chunk += 1
+        }
+    }
+
+    // MARK: Honeycomb
+
+    /// The honeycomb geometry and the placements that differ item by item. (Growing the outer
+    /// ring can widen the content, which moves every frame; then every row is rewritten.)
+    private mutating func addHoneycomb(old: GridSnapshot?, new: GridSnapshot) {
+        if old?.honeycomb != new.honeycomb {
+            honeycomb = new.honeycomb.map { .set($0) } ?? .remove
+        }
+        guard let layout = new.honeycombLayout else { return }
+        let previous = old?.honeycombLayout
+        let oldFrames = previous?.frames() ?? []
+        let oldCells = previous?.cells() ?? []
+        let frames = layout.frames()
+        let cells = layout.cells()
+        for item in 0..<layout.itemCount {
+            if item < oldFrames.count && oldFrames[item] == frames[item] && oldCells[item] == cells[item] { continue }
+            honeycombUpserts.append(HoneycombRow(item: item, cell: cells[item], frame: frames[item]))
+        }
+        if oldFrames.count > layout.itemCount {
+            honeycombTruncation = layout.itemCount
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import GridLayout
+
+/// A place grids are stored: an SQLite file or a PostgreSQL server.
+///
+/// The engine above it (``Grid``, the repositories, the command line) reads a grid's rows,
+/// applies an edit, re-packs and computes a ``GridChangeSet``; a backend only opens and
+/// migrates its database, runs transactions, and reads and writes rows. Nothing above this
+/// boundary names SQLite or libpq.
+///
+/// A backend guarantees:
+/// - ``read(_:)`` sees one consistent state of the database;
+/// - ``write(_:)`` is one atomic transaction in which the grids it reads with
+///   ``GridStorageTransaction/header(named:)`` stay locked until it commits, so writers of
+///   one grid take turns and nothing they read changes under them;
+/// - a `write` body may run more than once (a backend retries serialization failures and
+///   deadlocks), so it must have no effect but its writes through the transaction.
+package protocol GridStorageBackend: AnyObject, Sendable {
+    /// Where the database is, for messages: a file path, or a connection URI without its password.
+    var location: String { get }
+
+    /// The migrations that opening this database applied; empty when it was up to date.
+    var migrationsAppliedOnOpen: [Migration] { get }
+
+    /// Where the database stands against gridstore's migrations, read without writing.
+    func migrationStatus() throws -> MigrationStatus
+
+    /// Runs `body` in a read-only transaction.
+    func read<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T
+
+    /// Runs `body` in a write transaction: everything it writes is committed together, or
+    /// nothing when it throws.
+    func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T
+}
+
+/// The rows of one transaction of a ``GridStorageBackend``.
+///
+/// Every call touches one grid, and every key starts with the grid, so a backend can shard by grid.
+package protocol GridStorageTransaction: AnyObject {
+    /// The grid row named `name`, or `nil` when there is none. In a write transaction the row
+    /// stays locked until the transaction ends.
+    func header(named name: String) throws -> StoredGridRow?
+
+    /// The grid's sections in order, each with its item count.
+    func sectionItemCounts(gridID: Int64) throws -> [(section: Int, count: Int)]
+
+    /// Calls `body` with every explicit size of the grid; the size is `nil` when the stored
+    /// text is not a size name.
+    func forEachExplicitSize(gridID: Int64, _ body: (_ section: Int, _ item: Int, _ size: TileSize?) throws -> Void) throws
+
+    /// Inserts a grid row named `name` and writes `changes` for it.
+    ///
+    /// - Returns: The new grid's id.
+    func insertGrid(named name: String, _ changes: GridChangeSet) throws -> Int64
+
+    /// Writes `changes` to the grid with id `gridID`, including its new revision.
+    func write(_ changes: GridChangeSet, gridID: Int64) throws
+
+    /// Deletes the grid named `name` with everything it holds.
+    ///
+    /// - Returns: Whether there was one.
+    func deleteGrid(named name: String) throws -> Bool
+
+    /// Every grid, by name.
+    func listGrids() throws -> [GridSummary]
+}
+
+/// A grid's row as stored: the values are checked by ``StoredGridRow/header()`` before use.
+package struct StoredGridRow: Sendable {
+    package var id: Int64
+    package var name: String
+    package var revision: Int64
+    package var columns: Int64
+    package var direction: String
+    package var defaultSize: String
+    package var kind: String
+    /// The `honeycombs` row, for a honeycomb grid.
+    package var honeycomb: (elementWidth: Double, itemSpacing: Double, orientation: String, centerItem: String)?
+
+    package init(id: Int64, name: String, revision: Int64, columns: Int64, direction: String, defaultSize: String,
+                 kind: String, honeycomb: (elementWidth: Double, itemSpacing: Double, orientation: String, centerItem: String)?) {
+        self.id = id
+        self.name = name
+        self.revision = revision
+        self.columns = columns
+        self.direction = direction
+        self.defaultSize = defaultSize
+        self.kind = kind
+        self.honeycomb = honeycomb
+    }
+}

@@ -1,0 +1,83 @@
+import GridLayout
+
+/// The checked grid row of a stored grid: enough to tell whether a cached snapshot is current.
+struct GridHeader: Sendable, Equatable {
+    var id: Int64
+    var revision: Int
+    var columns: Int
+    var direction: ScrollDirection
+    var defaultSize: TileSize
+    var honeycomb: HoneycombConfiguration?
+}
+
+extension StoredGridRow {
+    /// The row's values, checked against the limits gridstore enforces on input.
+    ///
+    /// - Throws: ``GridError/corrupted(_:)`` naming the first value out of bounds.
+    func header() throws(GridError) -> GridHeader {
+        func inconsistent(_ what: String) -> GridError { .corrupted("grid '\(name)' \(what)") }
+        // One revision is kept free so that the next change can still count.
+        guard revision >= 0, revision < Int64.max else { throw inconsistent("has revision \(revision)") }
+        guard let direction = ScrollDirection(rawValue: direction) else { throw inconsistent("has direction '\(direction)'") }
+        guard let defaultSize = TileSize(rawValue: defaultSize) else { throw inconsistent("has default size '\(defaultSize)'") }
+        guard let kind = GridKind(rawValue: kind) else { throw inconsistent("has layout kind '\(kind)'") }
+        var configuration: HoneycombConfiguration?
+        if kind == .honeycomb {
+            guard let honeycomb else { throw inconsistent("is a honeycomb without a row in honeycombs") }
+            guard let orientation = HoneycombConfiguration.Orientation(rawValue: honeycomb.orientation),
+                  let centerItem = HoneycombConfiguration.CenterItem(rawValue: honeycomb.centerItem)
+            else { throw inconsistent("has honeycomb settings '\(honeycomb.orientation)', '\(honeycomb.centerItem)'") }
+            do {
+                configuration = try HoneycombConfiguration(elementWidth: honeycomb.elementWidth, itemSpacing: honeycomb.itemSpacing,
+                                                           orientation: orientation, centerItem: centerItem)
+            } catch {
+                throw inconsistent("has honeycomb geometry that cannot be drawn: \(error)")
+            }
+        }
+        guard (1...Int64(GridConfiguration.maximumColumns)).contains(columns) else { throw inconsistent("has \(columns) columns") }
+        return GridHeader(id: id, revision: Int(revision), columns: Int(columns), direction: direction,
+                          defaultSize: defaultSize, honeycomb: configuration)
+    }
+}
+
+extension GridSnapshot {
+    /// Reads the grid `header` names through `transaction`, checking every value against
+    /// gridstore's limits before anything is allocated for it.
+    ///
+    /// - Throws: ``GridError/corrupted(_:)`` naming what is inconsistent.
+    static func load(_ header: GridHeader, name: String, from transaction: any GridStorageTransaction) throws -> GridSnapshot {
+        func inconsistent(_ what: String) -> GridError { .corrupted("grid '\(name)' \(what)") }
+        let counts = try transaction.sectionItemCounts(gridID: header.id)
+        guard counts.count <= GridLimits.maximumSections else { throw inconsistent("has \(counts.count) sections") }
+        var total = 0
+        for (position, entry) in counts.enumerated() {
+            guard entry.section == position else {
+                throw inconsistent("has section \(entry.section) where section \(position) was expected")
+            }
+            guard entry.count >= 0, entry.count <= GridLimits.maximumItems - total else {
+                throw inconsistent("has \(entry.count) items in section \(entry.section), over the limit of "
+                                   + "\(GridLimits.maximumItems) items in a grid")
+            }
+            total += entry.count
+        }
+        if header.honeycomb != nil && counts.count != 1 {
+            throw inconsistent("is a honeycomb with \(counts.count) sections")
+        }
+        var explicit: [[TileSize?]] = counts.map { Array(repeating: nil, count: $0.count) }
+        try transaction.forEachExplicitSize(gridID: header.id) { section, item, size in
+            guard section >= 0, section < explicit.count, item >= 0, item < explicit[section].count else {
+                throw inconsistent("has a size for item \(item) of section \(section), which does not exist")
+            }
+            guard let size else { throw inconsistent("has an unknown size for item \(item) of section \(section)") }
+            explicit[section][item] = size
+        }
+        let configuration: GridConfiguration
+        do {
+            configuration = try GridConfiguration(columns: header.columns, direction: header.direction)
+        } catch {
+            throw inconsistent("cannot be laid out: \(error)")
+        }
+        return GridSnapshot(name: name, revision: header.revision, configuration: configuration,
+                            defaultSize: header.defaultSize, explicitSizes: explicit, honeycomb: header.honeycomb)
+    }
+}
