@@ -76,7 +76,7 @@ enum HostileFileCheck {
             }, commands: [["show"], ["toggle", "1"], ["export"]], status: 1, message: "malformed"),
             Case(name: "foreign database", prepare: { folder, _ in
                 let path = folder + "/foreign.sqlite"
-                let connection = try DatabaseConnection(path: path)
+                let connection = try SQLiteConnection(path: path)
                 try connection.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
                 try connection.execute("INSERT INTO invoices (total) VALUES (9.5)")
                 return path
@@ -92,7 +92,7 @@ enum HostileFileCheck {
             Case(name: "tampered ledger", prepare: { folder, _ in
                 let path = folder + "/tampered.sqlite"
                 _ = try GridDatabase(path: path)
-                try DatabaseConnection(path: path, mode: .readWrite)
+                try SQLiteConnection(path: path, mode: .readWrite)
                     .execute("UPDATE schema_migrations SET checksum = 'feedface' WHERE version = 1")
                 return path
             }, commands: readAndWrite, status: 1, message: "was changed after it was applied"),

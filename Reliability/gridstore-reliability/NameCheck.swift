@@ -34,8 +34,8 @@ enum NameCheck {
 
 /// A read-only connection for checks.
 enum GridStoreConnection {
-    static func open(_ path: String) throws -> DatabaseConnection {
-        let connection = try DatabaseConnection(path: path, mode: .readOnly)
+    static func open(_ path: String) throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, mode: .readOnly)
         connection.setBusyTimeout(milliseconds: 10_000)
         return connection
     }

@@ -15,10 +15,10 @@ enum CommandLineErrorTranslator {
             return .failure(error.description)
         case let error as MigrationError:
             return .failure(error.description)
-        case let error as DatabaseError where error.isBusy:
+        case let error as SQLiteError where error.isBusy:
             return .failure("the database is busy: another process kept it locked for more than "
                             + "\(GridDatabase.busyTimeoutMilliseconds / 1000) seconds; try again")
-        case let error as DatabaseError:
+        case let error as SQLiteError:
             return .failure(error.description)
         default:
             return .failure(String(describing: error))

@@ -62,7 +62,7 @@ struct MigrateCommandTests {
             let results = processes.map(CommandRunner.finish)
             #expect(results.allSatisfy { $0.status == 0 }, "\(results)")
             #expect(results.filter { $0.standardOutput.hasPrefix("Applied ") }.count == 1)
-            let check = try DatabaseConnection(path: path)
+            let check = try SQLiteConnection(path: path)
             #expect(try check.fetchOne("SELECT count(*) FROM schema_migrations") { $0.int(at: 0) } == MigrationSet.gridStore.migrations.count)
             #expect(try check.fetchOne("PRAGMA integrity_check") { $0.string(at: 0) } == "ok")
         }
@@ -73,7 +73,7 @@ struct MigrateCommandTests {
         let directory = TemporaryDirectory()
         let path = directory.file("other.sqlite")
         do {
-            let other = try DatabaseConnection(path: path)
+            let other = try SQLiteConnection(path: path)
             try other.execute("CREATE TABLE notes (text TEXT)")
         }
         let before = FileManager.default.contents(atPath: path)
@@ -97,7 +97,7 @@ struct MigrateCommandTests {
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let check = try DatabaseConnection(path: directory.file("new.sqlite"))
+        let check = try SQLiteConnection(path: directory.file("new.sqlite"))
         #expect(try check.fetchOne("SELECT count(*) FROM schema_migrations") { $0.int(at: 0) } == MigrationSet.gridStore.migrations.count)
     }
 }

@@ -60,9 +60,9 @@ struct GridDatabaseTests {
             #expect(try text(connection, "SELECT layout_type FROM grids") == "more")
             try connection.execute("INSERT INTO sections VALUES (1, 0, 2)")
             try connection.execute("INSERT INTO item_sizes VALUES (1, 0, 0, 'big')")
-            #expect(throws: DatabaseError.self) { try connection.execute("INSERT INTO item_sizes VALUES (1, 0, 1, 'huge')") }
-            #expect(throws: DatabaseError.self) { try connection.execute("INSERT INTO item_sizes VALUES (1, 5, 1, 'big')") }
-            #expect(throws: DatabaseError.self) { try connection.execute("UPDATE grids SET direction = 'diagonal'") }
+            #expect(throws: SQLiteError.self) { try connection.execute("INSERT INTO item_sizes VALUES (1, 0, 1, 'huge')") }
+            #expect(throws: SQLiteError.self) { try connection.execute("INSERT INTO item_sizes VALUES (1, 5, 1, 'big')") }
+            #expect(throws: SQLiteError.self) { try connection.execute("UPDATE grids SET direction = 'diagonal'") }
             try connection.execute("DELETE FROM grids")
             #expect(try scalar(connection, "SELECT count(*) FROM item_sizes") == 0)
             #expect(try scalar(connection, "SELECT count(*) FROM sections") == 0)
@@ -74,7 +74,7 @@ struct GridDatabaseTests {
         let directory = TemporaryDirectory()
         let path = directory.file("other.sqlite")
         do {
-            let other = try DatabaseConnection(path: path)
+            let other = try SQLiteConnection(path: path)
             try other.execute("CREATE TABLE notes (text TEXT)")
             try other.execute("INSERT INTO notes VALUES ('keep me')")
         }
@@ -84,7 +84,7 @@ struct GridDatabaseTests {
 
         // Another application's stamped file is refused too.
         do {
-            let other = try DatabaseConnection(path: path)
+            let other = try SQLiteConnection(path: path)
             try other.execute("PRAGMA application_id = 1234")
         }
         let stamped = try #require(fileBytes(path))

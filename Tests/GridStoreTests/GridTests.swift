@@ -186,7 +186,7 @@ struct GridTests {
         }
         let stored = try expectConsistent()
         #expect(stored.revision == 1_600)
-        let check = try DatabaseConnection(path: path)
+        let check = try SQLiteConnection(path: path)
         #expect(try text(check, "PRAGMA integrity_check") == "ok")
         #expect(try text(check, "PRAGMA foreign_key_check") == "")
     }

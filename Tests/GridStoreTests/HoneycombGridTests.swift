@@ -10,7 +10,7 @@ struct HoneycombGridTests {
 
     /// The stored honeycomb placements, as "item ring q r x y w h".
     func storedPlacements(_ name: String) throws -> [String] {
-        let connection = try DatabaseConnection(path: path, mode: .readOnly)
+        let connection = try SQLiteConnection(path: path, mode: .readOnly)
         return try connection.fetchAll("""
             SELECT item, ring, q, r, x, y, width, height FROM honeycomb_placements
             WHERE grid_id = (SELECT id FROM grids WHERE name = ?) ORDER BY item

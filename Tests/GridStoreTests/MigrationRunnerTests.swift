@@ -11,7 +11,7 @@ struct MigrationRunnerTests {
         MigrationRunner(migrations: try MigrationSet(files: files.map { ($0.0, $0.1) }), applicationID: applicationID)
     }
 
-    func tables(_ connection: DatabaseConnection) throws -> [String] {
+    func tables(_ connection: SQLiteConnection) throws -> [String] {
         try connection.fetchAll("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { $0.string(at: 0) }
     }
 
@@ -60,12 +60,12 @@ struct MigrationRunnerTests {
         let error = try #require(throws: MigrationError.self) {
             try runner(Self.first, Self.second, Self.broken, applicationID: 5).migrate(connection)
         }
-        guard case .failed(let fileName, let databaseError) = error else {
+        guard case .failed(let fileName, let reason) = error else {
             Issue.record("unexpected error \(error)")
             return
         }
         #expect(fileName == "0003_broken.sql")
-        #expect(databaseError.message == "no such table: missing")
+        #expect(reason == "no such table: missing")
         #expect(error.description == "migration 0003_broken.sql failed and was rolled back: no such table: missing")
         // 0002 succeeded in its own transaction; 0003 left nothing behind.
         #expect(try tables(connection) == ["a", "b", "schema_migrations"])

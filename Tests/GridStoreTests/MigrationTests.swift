@@ -42,7 +42,7 @@ struct MigrationTests {
 
     @Test("the embedded migrations are exactly the files in migrations/")
     func embeddedSetEqualsFiles() throws {
-        let folder = repositoryRoot + "/migrations"
+        let folder = repositoryRoot + "/migrations/sqlite"
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".sql") }.sorted()
         let files = try names.map { name in
             (fileName: name, sql: String(decoding: try #require(fileBytes(folder + "/" + name)), as: UTF8.self))

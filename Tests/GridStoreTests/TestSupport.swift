@@ -20,28 +20,28 @@ let repositoryRoot: String = {
 }()
 
 /// A connection to a private in-memory database.
-func memoryConnection() throws -> DatabaseConnection {
-    try DatabaseConnection(path: ":memory:")
+func memoryConnection() throws -> SQLiteConnection {
+    try SQLiteConnection(path: ":memory:")
 }
 
 /// Reads one integer with `sql`.
-func scalar(_ connection: DatabaseConnection, _ sql: String) throws -> Int {
+func scalar(_ connection: SQLiteConnection, _ sql: String) throws -> Int {
     try connection.fetchOne(sql) { $0.int(at: 0) } ?? -1
 }
 
 /// Reads one text value with `sql`.
-func text(_ connection: DatabaseConnection, _ sql: String) throws -> String {
+func text(_ connection: SQLiteConnection, _ sql: String) throws -> String {
     try connection.fetchOne(sql) { $0.string(at: 0) } ?? ""
 }
 
 extension GridDatabase {
     /// Runs `body` with the SQLite connection in a read transaction.
-    func read<T>(_ body: (DatabaseConnection) throws -> T) throws -> T {
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try sqlite!.readConnection(body)
     }
 
     /// Runs `body` with the SQLite connection in a write transaction.
-    func write<T>(_ body: (DatabaseConnection) throws -> T) throws -> T {
+    func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try sqlite!.writeConnection(body)
     }
 }

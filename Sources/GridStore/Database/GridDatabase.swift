@@ -37,7 +37,7 @@ public final class GridDatabase: Sendable {
     ///     existing file is opened as it is and a missing one is not created.
     /// - Throws: ``DatabaseFileError`` for a path that is not a gridstore database,
     ///   ``MigrationError`` when the schema cannot be brought up to date, and
-    ///   ``DatabaseError`` for other SQLite failures.
+    ///   ``SQLiteError`` for other SQLite failures.
     public convenience init(path: String, migrations: MigrationSet = .gridStore, applyingMigrations: Bool = true) throws {
         self.init(backend: try SQLiteStorage(path: path, migrations: migrations, applyingMigrations: applyingMigrations))
     }

@@ -147,7 +147,7 @@ public final class Grid: Sendable {
     /// Applies the edits `body` makes, in one transaction, as one revision.
     ///
     /// - Returns: The grid after the change.
-    /// - Throws: What `body` throws (nothing is written then), or a ``DatabaseError``
+    /// - Throws: What `body` throws (nothing is written then), or a ``SQLiteError``
     ///   when the write fails (for example when another process holds the lock past the
     ///   busy timeout).
     @discardableResult

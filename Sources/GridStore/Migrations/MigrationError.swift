@@ -22,7 +22,8 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible 
     case outOfOrder(fileName: String, highestAppliedVersion: Int)
 
     /// A migration failed and was rolled back; the database stays at the previous version.
-    case failed(fileName: String, error: DatabaseError)
+    /// `reason` is the database's message.
+    case failed(fileName: String, reason: String)
 
     /// Migrations are pending but the database can only be read.
     case readOnly(pendingFileNames: [String])
@@ -46,8 +47,8 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible 
         case .outOfOrder(let name, let highest):
             return "migration \(name) is not applied, but version \(highest) already is; "
                 + "renumber it after \(highest) to apply it"
-        case .failed(let name, let error):
-            return "migration \(name) failed and was rolled back: \(error.message)"
+        case .failed(let name, let reason):
+            return "migration \(name) failed and was rolled back: \(reason)"
         case .readOnly(let names):
             return "the database is read-only, so pending migration(s) \(names.joined(separator: ", ")) cannot be applied"
         }

@@ -11,7 +11,7 @@
 /// exactly once.
 ///
 /// ```swift
-/// let connection = try DatabaseConnection(path: path)
+/// let connection = try SQLiteConnection(path: path)
 /// let applied = try MigrationRunner(migrations: .gridStore).migrate(connection)
 /// ```
 public struct MigrationRunner: Sendable {
@@ -31,7 +31,7 @@ public struct MigrationRunner: Sendable {
     }
 
     /// Reads the ledger and compares it with the set, without writing.
-    public func status(of connection: DatabaseConnection) throws -> MigrationStatus {
+    public func status(of connection: SQLiteConnection) throws -> MigrationStatus {
         try connection.transaction(.deferred) { try currentStatus(connection) }
     }
 
@@ -41,9 +41,9 @@ public struct MigrationRunner: Sendable {
     ///   (or another process applied them first).
     /// - Throws: ``MigrationError`` when the ledger and the set disagree (nothing is written),
     ///   when a migration fails (it is rolled back; earlier ones stay applied), or when
-    ///   the database is read-only; ``DatabaseError`` when SQLite fails otherwise.
+    ///   the database is read-only; ``SQLiteError`` when SQLite fails otherwise.
     @discardableResult
-    public func migrate(_ connection: DatabaseConnection) throws -> [Migration] {
+    public func migrate(_ connection: SQLiteConnection) throws -> [Migration] {
         let initial = try status(of: connection)
         if let problem = initial.problem { throw problem }
         guard !initial.pending.isEmpty else { return [] }
@@ -51,6 +51,12 @@ public struct MigrationRunner: Sendable {
             throw MigrationError.readOnly(pendingFileNames: initial.pending.map(\.fileName))
         }
 
+        // A migration that rebuilds a table must not cascade deletes through it: foreign keys
+        // are off while migrating (the pragma has no effect inside a transaction), and each
+        // migration checks them before it commits.
+        let foreignKeys = try connection.fetchOne("PRAGMA foreign_keys") { $0.int(at: 0) } ?? 0
+        try connection.execute("PRAGMA foreign_keys = OFF")
+        defer { if foreignKeys != 0 { try? connection.execute("PRAGMA foreign_keys = ON") } }
         var applied: [Migration] = []
         for migration in initial.pending {
             let didApply = try connection.transaction(.immediate) {
@@ -66,7 +72,7 @@ public struct MigrationRunner: Sendable {
         return applied
     }
 
-    private func apply(_ migration: Migration, to connection: DatabaseConnection) throws {
+    private func apply(_ migration: Migration, to connection: SQLiteConnection) throws {
         try connection.executeScript("""
             CREATE TABLE IF NOT EXISTS \(Self.ledgerTable) (
                 version    INTEGER PRIMARY KEY,
@@ -77,8 +83,8 @@ public struct MigrationRunner: Sendable {
             """)
         do {
             try connection.executeScript(migration.sql)
-        } catch let error as DatabaseError {
-            throw MigrationError.failed(fileName: migration.fileName, error: error)
+        } catch let error as SQLiteError {
+            throw MigrationError.failed(fileName: migration.fileName, reason: error.message)
         }
         try connection.execute(
             "INSERT INTO \(Self.ledgerTable) (version, name, checksum, applied_at) "
@@ -89,16 +95,17 @@ public struct MigrationRunner: Sendable {
         if let applicationID {
             try connection.execute("PRAGMA application_id = \(applicationID)")
         }
+        if let violation = try connection.fetchOne("PRAGMA foreign_key_check", [], { $0.string(at: 0) }) {
+            throw MigrationError.failed(fileName: migration.fileName,
+                                        reason: "it leaves rows of table \(violation) without the rows they refer to")
+        }
     }
 
-    private func currentStatus(_ connection: DatabaseConnection) throws -> MigrationStatus {
-        let applied = try readLedger(connection)
-        let appliedVersions = Set(applied.map(\.version))
-        let pending = migrations.migrations.filter { !appliedVersions.contains($0.version) }
-        return MigrationStatus(applied: applied, pending: pending, problem: problem(applied: applied, pending: pending))
+    private func currentStatus(_ connection: SQLiteConnection) throws -> MigrationStatus {
+        MigrationStatus(ledger: try readLedger(connection), migrations: migrations)
     }
 
-    private func readLedger(_ connection: DatabaseConnection) throws -> [MigrationStatus.AppliedMigration] {
+    private func readLedger(_ connection: SQLiteConnection) throws -> [MigrationStatus.AppliedMigration] {
         let hasLedger = try connection.fetchOne(
             "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [Self.ledgerTable]) { _ in true } ?? false
         guard hasLedger else { return [] }
@@ -108,24 +115,5 @@ public struct MigrationRunner: Sendable {
             MigrationStatus.AppliedMigration(
                 version: row.int(at: 0), name: row.string(at: 1), checksum: row.string(at: 2), appliedAt: row.string(at: 3))
         }
-    }
-
-    private func problem(applied: [MigrationStatus.AppliedMigration], pending: [Migration]) -> MigrationError? {
-        let unknown = applied.filter { migrations.migration(version: $0.version) == nil }.map(\.version)
-        if let highestUnknown = unknown.last {
-            return highestUnknown > migrations.latestVersion
-                ? .newerDatabase(unknownVersions: unknown, latestKnownVersion: migrations.latestVersion)
-                : .unknownVersions(unknown)
-        }
-        for record in applied {
-            guard let migration = migrations.migration(version: record.version) else { continue }
-            if migration.checksum != record.checksum {
-                return .checksumMismatch(fileName: migration.fileName, recorded: record.checksum, current: migration.checksum)
-            }
-        }
-        if let highestApplied = applied.last?.version, let early = pending.first(where: { $0.version < highestApplied }) {
-            return .outOfOrder(fileName: early.fileName, highestAppliedVersion: highestApplied)
-        }
-        return nil
     }
 }

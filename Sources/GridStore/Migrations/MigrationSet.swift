@@ -1,11 +1,3 @@
-/// A migration file as compiled into the binary by the `MigrationEmbedder` plugin.
-struct EmbeddedMigrationFile: Sendable {
-    /// The file's name in `migrations/`.
-    let fileName: String
-    /// The file's text, byte for byte.
-    let contents: String
-}
-
 /// An ordered list of migrations with unique versions.
 public struct MigrationSet: Sendable, Hashable {
     /// The migrations, in ascending version order.
@@ -33,15 +25,18 @@ public struct MigrationSet: Sendable, Hashable {
         try self.init(migrations)
     }
 
-    /// gridstore's own schema: the files of the `migrations/` folder this build was compiled with.
-    public static let gridStore: MigrationSet = {
+    /// gridstore's own SQLite schema: the files of `migrations/sqlite/` this build was compiled with.
+    public static let gridStore = MigrationSet(embedded: embeddedMigrationFiles)
+
+    /// The set of files the `MigrationEmbedder` plugin compiled in.
+    package init(embedded files: [(fileName: String, contents: String)]) {
         do {
-            return try MigrationSet(files: EmbeddedMigrationFile.all.map { ($0.fileName, $0.contents) })
+            try self.init(files: files.map { ($0.fileName, $0.contents) })
         } catch {
-            // The MigrationEmbedder plugin validates the names when it builds; this cannot happen.
+            // The MigrationEmbedder plugin checks names and versions when it builds; this cannot happen.
             fatalError("the embedded migrations are invalid: \(error)")
         }
-    }()
+    }
 
     /// The highest version, or 0 for an empty set.
     public var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -37,6 +37,34 @@ public struct MigrationStatus: Sendable, Equatable {
         self.problem = problem
     }
 
+    /// Compares a database's ledger with `migrations`: what is pending and what, if anything,
+    /// forbids applying it. The same rules hold for every backend.
+    public init(ledger applied: [AppliedMigration], migrations: MigrationSet) {
+        let appliedVersions = Set(applied.map(\.version))
+        let pending = migrations.migrations.filter { !appliedVersions.contains($0.version) }
+        self.init(applied: applied, pending: pending,
+                  problem: Self.problem(applied: applied, pending: pending, migrations: migrations))
+    }
+
+    private static func problem(applied: [AppliedMigration], pending: [Migration], migrations: MigrationSet) -> MigrationError? {
+        let unknown = applied.filter { migrations.migration(version: $0.version) == nil }.map(\.version)
+        if let highestUnknown = unknown.last {
+            return highestUnknown > migrations.latestVersion
+                ? .newerDatabase(unknownVersions: unknown, latestKnownVersion: migrations.latestVersion)
+                : .unknownVersions(unknown)
+        }
+        for record in applied {
+            guard let migration = migrations.migration(version: record.version) else { continue }
+            if migration.checksum != record.checksum {
+                return .checksumMismatch(fileName: migration.fileName, recorded: record.checksum, current: migration.checksum)
+            }
+        }
+        if let highestApplied = applied.last?.version, let early = pending.first(where: { $0.version < highestApplied }) {
+            return .outOfOrder(fileName: early.fileName, highestAppliedVersion: highestApplied)
+        }
+        return nil
+    }
+
     /// The highest applied version, or 0 for a new database.
     public var currentVersion: Int { applied.last?.version ?? 0 }
 

@@ -4,9 +4,9 @@ import CSQLite
 ///
 /// Every `sqlite3_*` call whose result code matters goes through ``check(_:_:sql:)``.
 enum SQLiteCall {
-    /// Throws a ``DatabaseError`` unless `code` is one of the success codes.
+    /// Throws a ``SQLiteError`` unless `code` is one of the success codes.
     @inline(__always)
-    static func check(_ code: Int32, _ db: OpaquePointer?, sql: String? = nil) throws(DatabaseError) {
+    static func check(_ code: Int32, _ db: OpaquePointer?, sql: String? = nil) throws(SQLiteError) {
         switch code {
         case SQLITE_OK, SQLITE_ROW, SQLITE_DONE:
             return
@@ -16,13 +16,13 @@ enum SQLiteCall {
     }
 
     /// The error for a failed call, with SQLite's message for the connection.
-    static func error(_ code: Int32, _ db: OpaquePointer?, sql: String? = nil) -> DatabaseError {
+    static func error(_ code: Int32, _ db: OpaquePointer?, sql: String? = nil) -> SQLiteError {
         let message: String
         if let db, let text = sqlite3_errmsg(db) {
             message = String(cString: text)
         } else {
             message = String(cString: sqlite3_errstr(code))
         }
-        return DatabaseError(extendedResultCode: code, message: message, sql: sql)
+        return SQLiteError(extendedResultCode: code, message: message, sql: sql)
     }
 }

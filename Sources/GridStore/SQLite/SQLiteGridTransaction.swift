@@ -5,9 +5,9 @@ import GridLayout
 /// `BEGIN IMMEDIATE` already holds the database's write lock for the whole of a write, so
 /// reading a grid's row needs no lock of its own.
 final class SQLiteGridTransaction: GridStorageTransaction {
-    let connection: DatabaseConnection
+    let connection: SQLiteConnection
 
-    init(_ connection: DatabaseConnection) {
+    init(_ connection: SQLiteConnection) {
         self.connection = connection
     }
 
@@ -73,13 +73,13 @@ final class SQLiteGridTransaction: GridStorageTransaction {
 
     func deleteGrid(named name: String) throws -> Bool {
         // Its sections, sizes, placements and honeycomb rows go with it (ON DELETE CASCADE).
-        try connection.execute("DELETE FROM grids WHERE name = ?", [name])
+        try connection.executeCached("DELETE FROM grids WHERE name = ?", [name])
         return connection.changes > 0
     }
 
     func insertGrid(named name: String, _ changes: GridChangeSet) throws -> Int64 {
         let settings = changes.settings
-        try connection.execute(
+        try connection.executeCached(
             "INSERT INTO grids (name, columns, direction, default_size, revision, layout_kind) VALUES (?, ?, ?, ?, ?, ?)",
             [name, settings.columns, settings.direction.rawValue, settings.defaultSize.rawValue, settings.revision,
              settings.kind.rawValue])
@@ -104,14 +104,14 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     /// Writes everything but the grid row, in the order ``GridChangeSet`` documents.
     private func writeRows(_ changes: GridChangeSet, gridID: Int) throws {
         if changes.removesAllChunks {
-            try connection.execute("DELETE FROM placement_chunks WHERE grid_id = ?", [gridID])
+            try connection.executeCached("DELETE FROM placement_chunks WHERE grid_id = ?", [gridID])
         }
         if let first = changes.firstRemovedSection {
             // Deleting sections deletes their sizes and placements with them (ON DELETE CASCADE).
-            try connection.execute("DELETE FROM sections WHERE grid_id = ? AND section >= ?", [gridID, first])
+            try connection.executeCached("DELETE FROM sections WHERE grid_id = ? AND section >= ?", [gridID, first])
         }
         for (section, count) in changes.itemCounts {
-            try connection.execute("""
+            try connection.executeCached("""
                 INSERT INTO sections (grid_id, section, item_count) VALUES (?, ?, ?)
                 ON CONFLICT (grid_id, section) DO UPDATE SET item_count = excluded.item_count
                 """, [gridID, section, count])
@@ -130,7 +130,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
             }
         }
         for (section, item) in changes.sizeTruncations {
-            try connection.execute("DELETE FROM item_sizes WHERE grid_id = ? AND section = ? AND item >= ?",
+            try connection.executeCached("DELETE FROM item_sizes WHERE grid_id = ? AND section = ? AND item >= ?",
                                    [gridID, section, item])
         }
         guard !changes.sizeUpserts.isEmpty else { return }
@@ -149,7 +149,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
 
     private func writeChunks(_ changes: GridChangeSet, gridID: Int) throws {
         for (section, firstItem) in changes.chunkTruncations {
-            try connection.execute("DELETE FROM placement_chunks WHERE grid_id = ? AND section = ? AND first_item >= ?",
+            try connection.executeCached("DELETE FROM placement_chunks WHERE grid_id = ? AND section = ? AND first_item >= ?",
                                    [gridID, section, firstItem])
         }
         guard !changes.chunkUpserts.isEmpty else { return }
@@ -171,15 +171,15 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     private func writeHoneycomb(_ changes: GridChangeSet, gridID: Int) throws {
         switch changes.honeycomb {
         case .set(let honeycomb):
-            try connection.execute("""
+            try connection.executeCached("""
                 INSERT INTO honeycombs (grid_id, element_width, item_spacing, orientation, center_item) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (grid_id) DO UPDATE SET element_width = excluded.element_width,
                     item_spacing = excluded.item_spacing, orientation = excluded.orientation, center_item = excluded.center_item
                 """, [gridID, honeycomb.elementWidth, honeycomb.itemSpacing, honeycomb.orientation.rawValue,
                       honeycomb.centerItem.rawValue])
         case .remove:
-            try connection.execute("DELETE FROM honeycombs WHERE grid_id = ?", [gridID])
-            try connection.execute("DELETE FROM honeycomb_placements WHERE grid_id = ?", [gridID])
+            try connection.executeCached("DELETE FROM honeycombs WHERE grid_id = ?", [gridID])
+            try connection.executeCached("DELETE FROM honeycomb_placements WHERE grid_id = ?", [gridID])
         case nil:
             break
         }
@@ -196,7 +196,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
             }
         }
         if let first = changes.honeycombTruncation {
-            try connection.execute("DELETE FROM honeycomb_placements WHERE grid_id = ? AND item >= ?", [gridID, first])
+            try connection.executeCached("DELETE FROM honeycomb_placements WHERE grid_id = ? AND item >= ?", [gridID, first])
         }
     }
 

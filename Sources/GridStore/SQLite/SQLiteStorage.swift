@@ -40,7 +40,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     package let migrationsAppliedOnOpen: [Migration]
 
     private let lock = Mutex(())
-    private let connection: DatabaseConnection
+    private let connection: SQLiteConnection
 
     /// The migrations this database is brought to.
     let migrations: MigrationSet
@@ -60,7 +60,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     }
 
     /// Runs `body` with the connection in a read transaction: it sees one consistent state of the database.
-    package func readConnection<T>(_ body: (DatabaseConnection) throws -> T) throws -> T {
+    package func readConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try withConnection { connection in
             try connection.transaction(.deferred) { try body(connection) }
         }
@@ -70,20 +70,20 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// committed together, or none when it throws.
     ///
     /// - Throws: What `body` throws; ``DatabaseFileError/readOnly(path:)`` when the file
-    ///   cannot be written; ``DatabaseError`` when the write lock stays busy past the timeout.
-    package func writeConnection<T>(_ body: (DatabaseConnection) throws -> T) throws -> T {
+    ///   cannot be written; ``SQLiteError`` when the write lock stays busy past the timeout.
+    package func writeConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try withConnection { connection in
             if connection.isReadOnly { throw DatabaseFileError.readOnly(path: path) }
             do {
                 return try connection.transaction(.immediate) { try body(connection) }
-            } catch let error as DatabaseError where error.isReadOnly {
+            } catch let error as SQLiteError where error.isReadOnly {
                 throw DatabaseFileError.readOnly(path: path)
             }
         }
     }
 
     /// Runs `body` with the connection outside any transaction, holding the lock.
-    func withConnection<T>(_ body: (DatabaseConnection) throws -> T) throws -> T {
+    func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try lock.withLock { _ in try body(connection) }
     }
 
@@ -104,7 +104,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     // MARK: Opening
 
     /// Opens an existing file, checks that it is a gridstore database and configures the connection.
-    private static func openExisting(at path: String) throws -> DatabaseConnection {
+    private static func openExisting(at path: String) throws -> SQLiteConnection {
         switch FileSystem.entry(at: path) {
         case .directory: throw DatabaseFileError.isDirectory(path: path)
         case .file(size: 0): throw DatabaseFileError.emptyFile(path: path)
@@ -112,9 +112,9 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         case .other: throw DatabaseFileError.cannotOpen(path: path, reason: "not a regular file")
         case .file: break
         }
-        let connection: DatabaseConnection
+        let connection: SQLiteConnection
         do {
-            connection = try DatabaseConnection(path: path, mode: .readWrite)
+            connection = try SQLiteConnection(path: path, mode: .readWrite)
         } catch {
             throw DatabaseFileError.cannotOpen(path: path, reason: error.message)
         }
@@ -122,7 +122,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         do {
             try verifyOwnership(of: connection)
             try configure(connection)
-        } catch let error as DatabaseError where error.isReadOnly || error.resultCode == SQLITE_CANTOPEN {
+        } catch let error as SQLiteError where error.isReadOnly || error.resultCode == SQLITE_CANTOPEN {
             // Reading a WAL database needs its -wal and -shm files, which SQLite creates beside it.
             throw DatabaseFileError.cannotOpen(
                 path: path, reason: "its write-ahead log files (\(path)-wal and \(path)-shm) cannot be created or opened; "
@@ -132,11 +132,11 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     }
 
     /// Refuses a file that is not an SQLite database or belongs to another application.
-    private static func verifyOwnership(of connection: DatabaseConnection) throws {
+    private static func verifyOwnership(of connection: SQLiteConnection) throws {
         let applicationID: Int
         do {
             applicationID = try connection.fetchOne("PRAGMA application_id") { $0.int(at: 0) } ?? 0
-        } catch let error as DatabaseError where error.isNotADatabase {
+        } catch let error as SQLiteError where error.isNotADatabase {
             throw DatabaseFileError.notADatabase(path: connection.path)
         }
         if applicationID == Int(Self.applicationID) { return }
@@ -150,7 +150,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     }
 
     /// Applies the connection settings described on ``GridDatabase``.
-    private static func configure(_ connection: DatabaseConnection) throws {
+    private static func configure(_ connection: SQLiteConnection) throws {
         let journalMode = try connection.fetchOne("PRAGMA journal_mode") { $0.string(at: 0) }
         if journalMode != "wal" && !connection.isReadOnly {
             try connection.execute("PRAGMA journal_mode = WAL")
@@ -180,7 +180,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         }
         let applied: [Migration]
         do {
-            let connection = try DatabaseConnection(path: temporaryPath, mode: .readWrite)
+            let connection = try SQLiteConnection(path: temporaryPath, mode: .readWrite)
             connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
             try connection.execute("PRAGMA page_size = \(pageSize)")
             try configure(connection)

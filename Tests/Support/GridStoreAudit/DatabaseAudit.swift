@@ -8,7 +8,7 @@ public enum DatabaseAudit {
     /// `PRAGMA integrity_check` and `PRAGMA foreign_key_check` as one line: `ok` when both pass.
     public static func health(path: String) -> String {
         do {
-            let connection = try DatabaseConnection(path: path, mode: .readOnly)
+            let connection = try SQLiteConnection(path: path, mode: .readOnly)
             connection.setBusyTimeout(milliseconds: GridDatabase.busyTimeoutMilliseconds)
             let integrity = try connection.fetchAll("PRAGMA integrity_check") { $0.string(at: 0) }.joined(separator: "; ")
             let foreignKeys = try connection.fetchAll("PRAGMA foreign_key_check") { $0.string(at: 0) }
@@ -22,7 +22,7 @@ public enum DatabaseAudit {
 
     /// Every row of every grid table, as text, to show that something wrote nothing.
     public static func rows(path: String) throws -> [String] {
-        let connection = try DatabaseConnection(path: path, mode: .readOnly)
+        let connection = try SQLiteConnection(path: path, mode: .readOnly)
         connection.setBusyTimeout(milliseconds: GridDatabase.busyTimeoutMilliseconds)
         var rows: [String] = []
         try connection.transaction {
@@ -37,7 +37,7 @@ public enum DatabaseAudit {
 
     /// The number of items in all grids.
     public static func itemCount(path: String) throws -> Int {
-        let connection = try DatabaseConnection(path: path, mode: .readOnly)
+        let connection = try SQLiteConnection(path: path, mode: .readOnly)
         return try connection.fetchOne("SELECT coalesce(sum(item_count), 0) FROM sections") { $0.int(at: 0) } ?? 0
     }
 }

@@ -22,7 +22,7 @@ public struct StoredGrid: Equatable, Sendable {
     /// Reads grid `name` from the database at `path` on a read-only connection of its own;
     /// `nil` when there is no such grid.
     public static func read(_ name: String, path: String) throws -> StoredGrid? {
-        let connection = try DatabaseConnection(path: path, mode: .readOnly)
+        let connection = try SQLiteConnection(path: path, mode: .readOnly)
         connection.setBusyTimeout(milliseconds: GridDatabase.busyTimeoutMilliseconds)
         return try connection.transaction {
             guard let row = try connection.fetchOne(

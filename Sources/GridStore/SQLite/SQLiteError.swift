@@ -8,7 +8,7 @@ import CSQLite
 /// ```
 /// SQLite error 19 (constraint failed): CHECK constraint failed: size IN (...) — in `INSERT INTO ...`
 /// ```
-public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The extended result code, for example `SQLITE_CONSTRAINT_CHECK` (275).
     public let extendedResultCode: Int32
 

@@ -6,12 +6,12 @@ import CSQLite
 /// it (``GridDatabase`` does). It closes when the last reference goes away.
 ///
 /// ```swift
-/// let connection = try DatabaseConnection(path: "/tmp/example.sqlite")
+/// let connection = try SQLiteConnection(path: "/tmp/example.sqlite")
 /// try connection.transaction(.immediate) {
 ///     try connection.execute("INSERT INTO notes(text) VALUES (?)", ["hello"])
 /// }
 /// ```
-public final class DatabaseConnection {
+public final class SQLiteConnection {
     /// How a connection opens its file.
     public enum OpenMode: Sendable {
         /// Read and write an existing file; fail if it is missing.
@@ -23,15 +23,15 @@ public final class DatabaseConnection {
     }
 
     let handle: OpaquePointer
-    private var statementCache: [String: Statement] = [:]
+    private var statementCache: [String: SQLiteStatement] = [:]
 
     /// The path the connection was opened with.
     public let path: String
 
     /// Opens the database at `path` (`":memory:"` for a private in-memory database).
     ///
-    /// - Throws: ``DatabaseError`` when SQLite cannot open the file.
-    public init(path: String, mode: OpenMode = .readWriteCreate) throws(DatabaseError) {
+    /// - Throws: ``SQLiteError`` when SQLite cannot open the file.
+    public init(path: String, mode: OpenMode = .readWriteCreate) throws(SQLiteError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch mode {
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
@@ -51,7 +51,8 @@ public final class DatabaseConnection {
 
     deinit {
         statementCache.removeAll()
-        sqlite3_close_v2(handle)
+        // With every statement finalized, closing cannot fail for a reason left to handle here.
+        _ = sqlite3_close_v2(handle)
     }
 
     // MARK: Settings
@@ -67,7 +68,7 @@ public final class DatabaseConnection {
     /// A process that opens the database for one change then does not create and delete
     /// the two files each time, and readers can open the database in a folder they cannot
     /// write to.
-    public func persistWriteAheadLog() throws(DatabaseError) {
+    public func persistWriteAheadLog() throws(SQLiteError) {
         var on: Int32 = 1
         try SQLiteCall.check(sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &on), handle)
     }
@@ -88,34 +89,48 @@ public final class DatabaseConnection {
 
     /// Compiles one SQL statement.
     ///
-    /// - Throws: ``DatabaseError`` when the SQL does not compile.
-    public func prepare(_ sql: String) throws -> Statement {
+    /// - Throws: ``SQLiteError`` when the SQL does not compile.
+    public func prepare(_ sql: String) throws -> SQLiteStatement {
+        try prepare(sql, flags: 0)
+    }
+
+    private func prepare(_ sql: String, flags: UInt32) throws -> SQLiteStatement {
         var statement: OpaquePointer?
-        let code = sqlite3_prepare_v3(handle, sql, -1, 0, &statement, nil)
+        let code = sqlite3_prepare_v3(handle, sql, -1, flags, &statement, nil)
         guard code == SQLITE_OK, let statement else {
             sqlite3_finalize(statement)
             throw code == SQLITE_OK
-                ? DatabaseError(extendedResultCode: SQLITE_MISUSE, message: "no SQL statement", sql: sql)
+                ? SQLiteError(extendedResultCode: SQLITE_MISUSE, message: "no SQL statement", sql: sql)
                 : SQLiteCall.error(code, handle, sql: sql)
         }
-        return Statement(handle: statement, sql: sql)
+        return SQLiteStatement(handle: statement, sql: sql)
     }
 
     /// A compiled statement for `sql`, kept for reuse by this connection.
     ///
     /// Use it for statements that run often; the statement is reset before it is returned.
-    public func cachedStatement(_ sql: String) throws -> Statement {
+    public func cachedStatement(_ sql: String) throws -> SQLiteStatement {
         if let statement = statementCache[sql] {
             statement.reset()
             return statement
         }
-        let statement = try prepare(sql)
+        // Kept for the connection's life: SQLite then allocates it outside its lookaside memory.
+        let statement = try prepare(sql, flags: UInt32(SQLITE_PREPARE_PERSISTENT))
         statementCache[sql] = statement
         return statement
     }
 
-    /// Runs one statement with `arguments`, ignoring any rows it returns.
+    /// Runs one statement with `arguments`, ignoring any rows it returns; the statement is
+    /// compiled for this call only.
     public func execute(_ sql: String, _ arguments: [any SQLiteValueConvertible] = []) throws {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        while try statement.step() {}
+    }
+
+    /// Runs one statement with `arguments` as ``execute(_:_:)`` does, with a statement kept
+    /// for reuse (see ``cachedStatement(_:)``): for statements that run often.
+    public func executeCached(_ sql: String, _ arguments: [any SQLiteValueConvertible] = []) throws {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -124,7 +139,7 @@ public final class DatabaseConnection {
 
     /// Runs every statement in `script`, in order, without arguments.
     ///
-    /// - Throws: ``DatabaseError`` naming the statement that failed; earlier statements stay applied
+    /// - Throws: ``SQLiteError`` naming the statement that failed; earlier statements stay applied
     ///   unless the caller's transaction rolls back.
     public func executeScript(_ script: String) throws {
         try script.withCString { start in
@@ -152,7 +167,7 @@ public final class DatabaseConnection {
 
     /// Runs a query and returns the first row read by `read`, or `nil` when there is none.
     public func fetchOne<T>(_ sql: String, _ arguments: [any SQLiteValueConvertible] = [],
-                            _ read: (Statement) throws -> T) throws -> T? {
+                            _ read: (SQLiteStatement) throws -> T) throws -> T? {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -161,7 +176,7 @@ public final class DatabaseConnection {
 
     /// Runs a query and returns every row read by `read`.
     public func fetchAll<T>(_ sql: String, _ arguments: [any SQLiteValueConvertible] = [],
-                            _ read: (Statement) throws -> T) throws -> [T] {
+                            _ read: (SQLiteStatement) throws -> T) throws -> [T] {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         defer { statement.reset() }

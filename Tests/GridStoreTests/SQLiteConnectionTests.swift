@@ -1,7 +1,7 @@
 import Testing
 @testable import GridStore
 
-@Suite("DatabaseConnection")
+@Suite("SQLiteConnection")
 struct DatabaseConnectionTests {
     @Test("binds and reads every storage class")
     func bindAndRead() throws {
@@ -33,14 +33,14 @@ struct DatabaseConnectionTests {
     @Test("rejects a wrong number of arguments")
     func argumentCount() throws {
         let connection = try memoryConnection()
-        #expect(throws: DatabaseError.self) { try connection.execute("SELECT ?", []) }
+        #expect(throws: SQLiteError.self) { try connection.execute("SELECT ?", []) }
     }
 
     @Test("reports SQLite's code, message and SQL on one line")
     func errorDescription() throws {
         let connection = try memoryConnection()
         try connection.execute("CREATE TABLE t (x INTEGER CHECK (x > 0))")
-        let error = try #require(throws: DatabaseError.self) {
+        let error = try #require(throws: SQLiteError.self) {
             try connection.execute("INSERT INTO t\n  VALUES (?)", [-1])
         }
         #expect(error.resultCode == 19)
@@ -54,7 +54,7 @@ struct DatabaseConnectionTests {
     @Test("reports a syntax error with the statement that failed")
     func syntaxError() throws {
         let connection = try memoryConnection()
-        let error = try #require(throws: DatabaseError.self) { try connection.prepare("SELEC 1") }
+        let error = try #require(throws: SQLiteError.self) { try connection.prepare("SELEC 1") }
         #expect(error.resultCode == 1)
         #expect(error.description.contains("SELEC 1"))
     }
@@ -100,7 +100,7 @@ struct DatabaseConnectionTests {
             INSERT INTO a VALUES (1); INSERT INTO a VALUES (2);
             """)
         #expect(try scalar(connection, "SELECT sum(x) FROM a") == 3)
-        let error = try #require(throws: DatabaseError.self) {
+        let error = try #require(throws: SQLiteError.self) {
             try connection.executeScript("INSERT INTO a VALUES (3);\nINSERT INTO missing VALUES (4);")
         }
         #expect(error.message == "no such table: missing")
@@ -112,13 +112,13 @@ struct DatabaseConnectionTests {
         let directory = TemporaryDirectory()
         let path = directory.file("lifetime.sqlite")
         do {
-            let connection = try DatabaseConnection(path: path)
+            let connection = try SQLiteConnection(path: path)
             try connection.execute("CREATE TABLE t (x)")
             let statement = try connection.prepare("SELECT * FROM t")
             _ = try statement.step()
         }
         // With every statement finalized the database is unlocked and a new connection can write.
-        let connection = try DatabaseConnection(path: path)
+        let connection = try SQLiteConnection(path: path)
         connection.setBusyTimeout(milliseconds: 0)
         try connection.transaction(.immediate) { try connection.execute("INSERT INTO t VALUES (1)") }
     }

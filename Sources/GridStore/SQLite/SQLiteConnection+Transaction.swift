@@ -1,7 +1,7 @@
 import CSQLite
 
 /// How a transaction takes SQLite's locks.
-public enum TransactionKind: Sendable {
+public enum SQLiteTransactionKind: Sendable {
     /// Takes a read lock at the first read and a write lock at the first write (`BEGIN DEFERRED`).
     ///
     /// Use it for transactions that only read.
@@ -20,23 +20,23 @@ public enum TransactionKind: Sendable {
     }
 }
 
-extension DatabaseConnection {
+extension SQLiteConnection {
     /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
     ///
     /// Called inside another transaction, it runs in a savepoint of the outer one, so
     /// only its own changes roll back when `body` throws.
     ///
     /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws, or a ``DatabaseError`` when the transaction cannot
+    /// - Throws: What `body` throws, or a ``SQLiteError`` when the transaction cannot
     ///   begin or commit (for example when the write lock stays busy past the timeout).
-    public func transaction<T>(_ kind: TransactionKind = .deferred, _ body: () throws -> T) throws -> T {
+    public func transaction<T>(_ kind: SQLiteTransactionKind = .deferred, _ body: () throws -> T) throws -> T {
         if !isAutocommit {
             return try savepoint(body)
         }
-        try execute(kind.beginStatement)
+        try executeCached(kind.beginStatement)
         do {
             let result = try body()
-            try execute("COMMIT")
+            try executeCached("COMMIT")
             return result
         } catch {
             rollbackIfOpen()
@@ -45,14 +45,14 @@ extension DatabaseConnection {
     }
 
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
-        try execute("SAVEPOINT nested")
+        try executeCached("SAVEPOINT nested")
         do {
             let result = try body()
-            try execute("RELEASE nested")
+            try executeCached("RELEASE nested")
             return result
         } catch {
-            try? execute("ROLLBACK TO nested")
-            try? execute("RELEASE nested")
+            try? executeCached("ROLLBACK TO nested")
+            try? executeCached("RELEASE nested")
             throw error
         }
     }
@@ -60,6 +60,8 @@ extension DatabaseConnection {
     /// Rolls back the open transaction, if SQLite has not already done so.
     private func rollbackIfOpen() {
         guard !isAutocommit else { return }
-        sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+        // A failed rollback leaves SQLite to roll back when the connection next begins or closes;
+        // the error that caused the rollback is the one the caller needs.
+        _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
     }
 }

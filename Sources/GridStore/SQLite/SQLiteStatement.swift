@@ -12,7 +12,7 @@ import CSQLite
 ///     print(statement.string(at: 0))
 /// }
 /// ```
-public final class Statement {
+public final class SQLiteStatement {
     let handle: OpaquePointer
 
     /// The SQL text the statement was prepared from.
@@ -24,19 +24,20 @@ public final class Statement {
     }
 
     deinit {
-        sqlite3_finalize(handle)
+        // Finalizing returns the last step's error, which step() already reported.
+        _ = sqlite3_finalize(handle)
     }
 
     // MARK: Binding
 
     /// Resets the statement and binds `arguments` to its parameters, in order.
     ///
-    /// - Throws: ``DatabaseError`` when the count does not match the statement's parameters.
+    /// - Throws: ``SQLiteError`` when the count does not match the statement's parameters.
     public func bind(_ arguments: [any SQLiteValueConvertible]) throws {
         reset()
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard arguments.count == expected else {
-            throw DatabaseError(
+            throw SQLiteError(
                 extendedResultCode: SQLITE_RANGE,
                 message: "expected \(expected) argument(s), got \(arguments.count)",
                 sql: sql)
@@ -127,7 +128,8 @@ public final class Statement {
 
     /// Rewinds the statement so it can run again; bindings are kept.
     public func reset() {
-        sqlite3_reset(handle)
+        // Resetting returns the last step's error, which step() already reported.
+        _ = sqlite3_reset(handle)
     }
 
     // MARK: Reading columns
