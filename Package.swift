@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "GridLayout", targets: ["GridLayout"]),
         .library(name: "GridStore", targets: ["GridStore"]),
+        .library(name: "GridStorePostgreSQL", targets: ["GridStorePostgreSQL"]),
         .executable(name: "gridstore", targets: ["gridstore"]),
         .executable(name: "gridstore-bench", targets: ["gridstore-bench"]),
     ],
@@ -15,6 +16,13 @@ let package = Package(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
+        ),
+
+        // The PostgreSQL client library, reached through a module map.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
         ),
 
         // The pure layout engine: dense packing, sections, pixel frames. No I/O.
@@ -27,10 +35,17 @@ let package = Package(
             plugins: ["MigrationEmbedder"]
         ),
 
+        // The PostgreSQL backend of GridStore: the only module that imports CLibPQ.
+        .target(
+            name: "GridStorePostgreSQL",
+            dependencies: ["CLibPQ", "GridStore", "GridLayout"],
+            plugins: ["MigrationEmbedder"]
+        ),
+
         // The command-line interface, as a library so tests can drive it in-process.
         .target(
             name: "GridStoreCLI",
-            dependencies: ["GridStore"]
+            dependencies: ["GridStore", "GridStorePostgreSQL"]
         ),
 
         // The `gridstore` executable: a thin entry point. The Swift runtime is linked in
@@ -52,7 +67,7 @@ let package = Package(
         // hostile files, fuzzing. `swift build -c release && .build/release/gridstore-reliability`.
         .executableTarget(
             name: "gridstore-reliability",
-            dependencies: ["GridStore", "GridLayout", "GridStoreAudit", "SeededRandom", "TestSupport"],
+            dependencies: ["GridStore", "GridStorePostgreSQL", "GridLayout", "GridStoreAudit", "SeededRandom", "TestSupport"],
             path: "Reliability/gridstore-reliability"
         ),
 
@@ -62,7 +77,7 @@ let package = Package(
         // Reads grids straight from the tables to check what gridstore stored.
         .target(
             name: "GridStoreAudit",
-            dependencies: ["GridStore", "GridLayout"],
+            dependencies: ["GridStore", "GridStorePostgreSQL", "GridLayout"],
             path: "Tests/Support/GridStoreAudit"
         ),
         // One temporary-folder helper and one process runner.
@@ -96,11 +111,11 @@ let package = Package(
         ),
         .testTarget(
             name: "GridStoreTests",
-            dependencies: ["GridStore", "GridLayout", "GridStoreAudit", "SeededRandom", "TestSupport"]
+            dependencies: ["GridStore", "GridStorePostgreSQL", "GridLayout", "GridStoreAudit", "SeededRandom", "TestSupport"]
         ),
         .testTarget(
             name: "GridStoreCLITests",
-            dependencies: ["GridStoreCLI", "GridStore", "GridLayout", "TestSupport"]
+            dependencies: ["GridStoreCLI", "GridStore", "GridLayout", "GridStoreAudit", "TestSupport"]
         ),
     ]
 )

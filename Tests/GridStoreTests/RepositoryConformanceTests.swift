@@ -1,15 +1,20 @@
 import GridLayout
+import GridStorePostgreSQL
 import Testing
 @testable import GridStore
 
-/// One behaviour, two storages: every test runs against both implementations.
+/// One behaviour, three storages: every test runs against an SQLite file, a PostgreSQL
+/// server and memory.
 @Suite("GridSizeRepository conformance")
 struct RepositoryConformanceTests {
     /// Makes a repository of a grid with sections of 12 and 5 items, all small.
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case sqlite, inMemory
+        case sqlite, postgreSQL, inMemory
 
         var testDescription: String { rawValue }
+
+        /// Every kind, PostgreSQL only where it is installed or required.
+        static var all: [Kind] { PostgreSQLTestServer.shouldTest ? allCases : [.sqlite, .inMemory] }
 
         func make(in directory: TemporaryDirectory) throws -> any GridSizeRepository {
             let options = GridOptions(type: .more, sectionItemCounts: [12, 5])
@@ -17,6 +22,9 @@ struct RepositoryConformanceTests {
             case .sqlite:
                 return try SQLiteGridSizeRepository(suiteName: "suite", database: GridDatabase(path: directory.file("r.sqlite")),
                                                     creatingWith: options)
+            case .postgreSQL:
+                let database = try GridDatabase(location: try PostgreSQLTestServer.shared().makeDatabase())
+                return try SQLiteGridSizeRepository(suiteName: "suite", database: database, creatingWith: options)
             case .inMemory:
                 return try InMemoryGridSizeRepository(name: "suite", options: options)
             }
@@ -25,7 +33,7 @@ struct RepositoryConformanceTests {
 
     static let path3 = GridIndexPath(item: 3)
 
-    @Test("sizes default to the registered default and read back what was set", arguments: Kind.allCases)
+    @Test("sizes default to the registered default and read back what was set", arguments: Kind.all)
     func setAndRead(kind: Kind) throws {
         let directory = TemporaryDirectory()
         let repository = try kind.make(in: directory)
@@ -40,7 +48,7 @@ struct RepositoryConformanceTests {
         #expect(try repository.dictionaryRepresentation().isEmpty)
     }
 
-    @Test("dictionaryRepresentation holds exactly the sizes set; removeAll clears them", arguments: Kind.allCases)
+    @Test("dictionaryRepresentation holds exactly the sizes set; removeAll clears them", arguments: Kind.all)
     func dictionary(kind: Kind) throws {
         let directory = TemporaryDirectory()
         let repository = try kind.make(in: directory)
@@ -54,7 +62,7 @@ struct RepositoryConformanceTests {
         #expect(try repository.size(at: GridIndexPath(item: 11)) == .small)
     }
 
-    @Test("swap exchanges two items' sizes, across sections too", arguments: Kind.allCases)
+    @Test("swap exchanges two items' sizes, across sections too", arguments: Kind.all)
     func swap(kind: Kind) throws {
         let directory = TemporaryDirectory()
         let repository = try kind.make(in: directory)
@@ -68,7 +76,7 @@ struct RepositoryConformanceTests {
                 == [GridIndexPath(item: 5): .middle, GridIndexPath(item: 2, section: 1): .big])
     }
 
-    @Test("insert, delete and move carry sizes with their items", arguments: Kind.allCases)
+    @Test("insert, delete and move carry sizes with their items", arguments: Kind.all)
     func collectionEdits(kind: Kind) throws {
         let directory = TemporaryDirectory()
         let repository = try kind.make(in: directory)
@@ -87,7 +95,7 @@ struct RepositoryConformanceTests {
         #expect(try repository.snapshot().itemCounts == [11, 7])
     }
 
-    @Test("index paths that do not exist are refused, and nothing changes", arguments: Kind.allCases)
+    @Test("index paths that do not exist are refused, and nothing changes", arguments: Kind.all)
     func outOfRange(kind: Kind) throws {
         let directory = TemporaryDirectory()
         let repository = try kind.make(in: directory)
@@ -114,7 +122,7 @@ struct RepositoryConformanceTests {
         #expect(error.description == "item 12 does not exist: section 0 has 12 item(s), so the index is 0 to 11")
     }
 
-    @Test("every change is one revision, and the layout follows the sizes", arguments: Kind.allCases)
+    @Test("every change is one revision, and the layout follows the sizes", arguments: Kind.all)
     func revisionsAndLayout(kind: Kind) throws {
         let directory = TemporaryDirectory()
         let repository = try kind.make(in: directory)
@@ -128,7 +136,7 @@ struct RepositoryConformanceTests {
         #expect(try snapshot.placement(at: GridIndexPath(item: 2)) == CellRect(x: 0, y: 2, width: 2, height: 2))
     }
 
-    @Test("many threads at once lose no update", arguments: Kind.allCases)
+    @Test("many threads at once lose no update", arguments: Kind.all)
     func threads(kind: Kind) async throws {
         let directory = TemporaryDirectory()
         let repository = try kind.make(in: directory)

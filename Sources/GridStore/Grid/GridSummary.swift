@@ -17,6 +17,17 @@ public struct GridSummary: Sendable, Hashable {
     /// When the grid last changed (ISO 8601, UTC).
     public let updatedAt: String
 
+    package init(name: String, columns: Int, direction: ScrollDirection, sectionCount: Int, itemCount: Int, revision: Int,
+                 updatedAt: String) {
+        self.name = name
+        self.columns = columns
+        self.direction = direction
+        self.sectionCount = sectionCount
+        self.itemCount = itemCount
+        self.revision = revision
+        self.updatedAt = updatedAt
+    }
+
     /// `less`, `more`, or `nil` for custom columns.
     public var type: LayoutType? { LayoutType(columns: columns) }
 }

@@ -1,0 +1,158 @@
+import CLibPQ
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("unsupported platform")
+#endif
+
+/// One connection to a PostgreSQL server, through libpq.
+///
+/// Every value reaches the server as a bound parameter of a prepared statement (text
+/// format); no value is ever spliced into SQL text. Statements run with
+/// ``execute(_:_:)`` are prepared once per session and reused. A connection is used from
+/// one thread at a time; ``PostgreSQLStorage`` wraps it in a lock.
+///
+/// ```swift
+/// let connection = try PostgreSQLConnection(PostgreSQLLocation("postgresql:///grids")!)
+/// let rows = try connection.execute("SELECT name FROM grids WHERE revision > $1", ["3"])
+/// ```
+package final class PostgreSQLConnection {
+    /// How long a statement waits for another transaction's lock, unless the connection
+    /// URI sets `lock_timeout` itself: 10 seconds, as SQLite's busy timeout.
+    package static let defaultLockTimeout = "10s"
+
+    /// How long connecting waits, unless the URI or `PGCONNECT_TIMEOUT` say otherwise.
+    package static let defaultConnectTimeoutSeconds = "10"
+
+    private let handle: OpaquePointer
+    private var preparedNames: [String: String] = [:]
+
+    /// Where the connection goes.
+    package let location: PostgreSQLLocation
+
+    /// The server's name in messages, without a password.
+    package var server: String { location.displayName }
+
+    /// Connects to the server `location` names.
+    ///
+    /// - Throws: ``PostgreSQLError`` naming the server when it cannot be reached or refuses the connection.
+    package init(_ location: PostgreSQLLocation) throws(PostgreSQLError) {
+        self.location = location
+        // Keywords given before "dbname" yield to the URI's own; environment variables are
+        // read by libpq for what neither sets, so ours are left out when one is set.
+        var parameters: [(String, String)] = []
+        if getenv("PGCONNECT_TIMEOUT") == nil { parameters.append(("connect_timeout", Self.defaultConnectTimeoutSeconds)) }
+        if getenv("PGAPPNAME") == nil { parameters.append(("application_name", "gridstore")) }
+        parameters.append(("dbname", location.uri))
+        let connection = CStrings.withArray(parameters.map(\.0)) { keywords in
+            CStrings.withArray(parameters.map(\.1)) { values in
+                PQconnectdbParams(keywords, values, 1)
+            }
+        }
+        guard let connection else {
+            throw PostgreSQLError(sqlState: nil, message: "out of memory", server: location.displayName)
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(connection))
+            PQfinish(connection)
+            throw PostgreSQLError(sqlState: nil, message: message, server: location.displayName)
+        }
+        handle = connection
+        // libpq prints notices ("relation exists, skipping") on standard error by default.
+        PQsetNoticeReceiver(handle, { _, _ in }, nil)
+        try execute("SELECT set_config('lock_timeout', $1, false) WHERE current_setting('lock_timeout') = '0'",
+                    [Self.defaultLockTimeout])
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// Whether the connection is usable; `false` after the server went away.
+    package var isOpen: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Reconnects with the same parameters after the server went away.
+    ///
+    /// - Throws: ``PostgreSQLError`` when the server still cannot be reached.
+    package func reconnect() throws(PostgreSQLError) {
+        preparedNames.removeAll()
+        PQreset(handle)
+        guard isOpen else { throw connectionError() }
+        PQsetNoticeReceiver(handle, { _, _ in }, nil)
+        try execute("SELECT set_config('lock_timeout', $1, false) WHERE current_setting('lock_timeout') = '0'",
+                    [Self.defaultLockTimeout])
+    }
+
+    // MARK: Statements
+
+    /// Runs one statement with `parameters` bound to `$1`, `$2`, …, preparing it on first use.
+    ///
+    /// - Parameter parameters: Each value in PostgreSQL's text form, or `nil` for `NULL`.
+    /// - Returns: The rows, if the statement returns any.
+    @discardableResult
+    package func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgreSQLError) -> PostgreSQLResult {
+        let name = try preparedName(for: sql, parameterCount: parameters.count)
+        let result = CStrings.withOptionalArray(parameters) { values in
+            PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+        }
+        return try check(result)
+    }
+
+    /// Runs a script of statements without parameters (a migration, `BEGIN`, `COMMIT`).
+    package func executeScript(_ sql: String) throws(PostgreSQLError) {
+        _ = try check(PQexec(handle, sql))
+    }
+
+    private func preparedName(for sql: String, parameterCount: Int) throws(PostgreSQLError) -> String {
+        if let name = preparedNames[sql] { return name }
+        let name = "gridstore_\(preparedNames.count + 1)"
+        _ = try check(PQprepare(handle, name, sql, Int32(parameterCount), nil))
+        preparedNames[sql] = name
+        return name
+    }
+
+    /// Wraps a result, or throws the error it carries.
+    private func check(_ result: OpaquePointer?) throws(PostgreSQLError) -> PostgreSQLResult {
+        guard let result else { throw connectionError() }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
+            let error = Self.error(of: result, server: server, fallback: connectionError())
+            PQclear(result)
+            throw error
+        }
+        return PostgreSQLResult(result)
+    }
+
+    private func connectionError() -> PostgreSQLError {
+        PostgreSQLError(sqlState: nil, message: String(cString: PQerrorMessage(handle)), server: server)
+    }
+
+    private static func error(of result: OpaquePointer, server: String, fallback: PostgreSQLError) -> PostgreSQLError {
+        func field(_ code: UInt8) -> String? {
+            PQresultErrorField(result, Int32(code)).map { String(cString: $0) }
+        }
+        guard let sqlState = field(UInt8(ascii: "C")) else { return fallback }
+        return PostgreSQLError(sqlState: sqlState, message: field(UInt8(ascii: "M")) ?? "unknown error", server: server)
+    }
+}
+
+/// Hands Swift strings to C as NUL-terminated arrays for the length of a call.
+enum CStrings {
+    static func withArray<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
+        var pointers: [UnsafePointer<CChar>?] = strings.map { UnsafePointer(strdup($0)) } + [nil]
+        defer { pointers.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+        return pointers.withUnsafeMutableBufferPointer { body(UnsafePointer($0.baseAddress!)) }
+    }
+
+    static func withOptionalArray<T>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
+        guard !strings.isEmpty else { return body(nil) }
+        let pointers: [UnsafePointer<CChar>?] = strings.map { $0.map { UnsafePointer(strdup($0)) } ?? nil }
+        defer { pointers.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+}

@@ -1,0 +1,69 @@
+import CLibPQ
+
+/// The rows a statement returned, in PostgreSQL's text format.
+package final class PostgreSQLResult {
+    private let handle: OpaquePointer
+
+    init(_ handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        PQclear(handle)
+    }
+
+    /// The number of rows.
+    package var count: Int { Int(PQntuples(handle)) }
+
+    /// The number of rows an `INSERT`, `UPDATE` or `DELETE` changed.
+    package var affectedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
+
+    /// Whether the value at `row`, `column` is `NULL`.
+    package func isNull(_ row: Int, _ column: Int) -> Bool {
+        PQgetisnull(handle, Int32(row), Int32(column)) == 1
+    }
+
+    /// The value at `row`, `column` as text (empty for `NULL`).
+    package func string(_ row: Int, _ column: Int) -> String {
+        String(cString: PQgetvalue(handle, Int32(row), Int32(column)))
+    }
+
+    /// The value at `row`, `column` as an integer (0 when it is not one).
+    package func int(_ row: Int, _ column: Int) -> Int64 {
+        let value = PQgetvalue(handle, Int32(row), Int32(column))!
+        let length = Int(PQgetlength(handle, Int32(row), Int32(column)))
+        return value.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            Self.parseInteger(UnsafeBufferPointer(start: bytes, count: length))
+        }
+    }
+
+    /// The value at `row`, `column` as a floating-point number (0 when it is not one).
+    package func double(_ row: Int, _ column: Int) -> Double {
+        Double(string(row, column)) ?? 0
+    }
+
+    /// Calls `body` with the UTF-8 bytes of the value at `row`, `column`.
+    package func withUTF8<T>(_ row: Int, _ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        let value = PQgetvalue(handle, Int32(row), Int32(column))!
+        let length = Int(PQgetlength(handle, Int32(row), Int32(column)))
+        return try value.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            try body(UnsafeBufferPointer(start: bytes, count: length))
+        }
+    }
+
+    /// A decimal integer's value; 0 for anything else or on overflow.
+    private static func parseInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64 {
+        guard !bytes.isEmpty else { return 0 }
+        let negative = bytes[0] == UInt8(ascii: "-")
+        var value: Int64 = 0
+        for byte in bytes.dropFirst(negative ? 1 : 0) {
+            guard byte >= 48, byte <= 57 else { return 0 }
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = negative ? shifted.subtractingReportingOverflow(Int64(byte - 48))
+                                             : shifted.addingReportingOverflow(Int64(byte - 48))
+            if overflow1 || overflow2 { return 0 }
+            value = next
+        }
+        return value
+    }
+}

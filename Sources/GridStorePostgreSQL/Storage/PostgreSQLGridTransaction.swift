@@ -1,0 +1,226 @@
+import GridLayout
+import GridStore
+
+/// The grid rows of one PostgreSQL transaction: the SQL of ``GridStorageTransaction``.
+///
+/// Rows travel in batches: a change's sizes, chunks or honeycomb placements are bound as a
+/// few arrays and written by one `INSERT … SELECT … FROM unnest(…)` each, so a change costs
+/// a handful of round trips however many rows it writes.
+final class PostgreSQLGridTransaction: GridStorageTransaction {
+    /// Another transaction inserted a grid of the same name first; the change is run again.
+    struct ConcurrentCreation: Error {}
+
+    let connection: PostgreSQLConnection
+    /// Whether reading a grid's row locks it until the transaction ends (in a write).
+    let locksGrids: Bool
+
+    init(_ connection: PostgreSQLConnection, locksGrids: Bool) {
+        self.connection = connection
+        self.locksGrids = locksGrids
+    }
+
+    // MARK: Reading
+
+    func header(named name: String) throws -> StoredGridRow? {
+        let rows = try connection.execute("""
+            SELECT grids.id, revision, columns, direction, default_size, layout_kind,
+                   element_width, item_spacing, orientation, center_item
+            FROM grids LEFT JOIN honeycombs ON honeycombs.grid_id = grids.id
+            WHERE name = $1
+            """ + (locksGrids ? " FOR UPDATE OF grids" : ""), [name])
+        guard rows.count == 1 else { return nil }
+        return StoredGridRow(
+            id: rows.int(0, 0), name: name, revision: rows.int(0, 1), columns: rows.int(0, 2),
+            direction: rows.string(0, 3), defaultSize: rows.string(0, 4), kind: rows.string(0, 5),
+            honeycomb: rows.isNull(0, 6) ? nil
+                : (rows.double(0, 6), rows.double(0, 7), rows.string(0, 8), rows.string(0, 9)))
+    }
+
+    func sectionItemCounts(gridID: Int64) throws -> [(section: Int, count: Int)] {
+        let rows = try connection.execute("SELECT section, item_count FROM sections WHERE grid_id = $1 ORDER BY section",
+                                          [String(gridID)])
+        return (0..<rows.count).map { (section: Int(rows.int($0, 0)), count: Int(rows.int($0, 1))) }
+    }
+
+    func forEachExplicitSize(gridID: Int64, _ body: (Int, Int, TileSize?) throws -> Void) throws {
+        let rows = try connection.execute("SELECT section, item, size FROM item_sizes WHERE grid_id = $1", [String(gridID)])
+        for row in 0..<rows.count {
+            let size = rows.withUTF8(row, 2) { TileSize(rawValue: String(decoding: $0, as: UTF8.self)) }
+            try body(Int(rows.int(row, 0)), Int(rows.int(row, 1)), size)
+        }
+    }
+
+    func listGrids() throws -> [GridSummary] {
+        let rows = try connection.execute("""
+            SELECT name, columns, direction, revision,
+                   to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                   (SELECT count(*) FROM sections WHERE grid_id = grids.id),
+                   (SELECT coalesce(sum(item_count), 0) FROM sections WHERE grid_id = grids.id)
+            FROM grids ORDER BY name COLLATE "C"
+            """)
+        return (0..<rows.count).map { row in
+            GridSummary(name: rows.string(row, 0), columns: Int(rows.int(row, 1)),
+                        direction: rows.string(row, 2) == "horizontal" ? .horizontal : .vertical,
+                        sectionCount: Int(rows.int(row, 5)), itemCount: Int(rows.int(row, 6)),
+                        revision: Int(rows.int(row, 3)), updatedAt: rows.string(row, 4))
+        }
+    }
+
+    // MARK: Writing
+
+    func deleteGrid(named name: String) throws -> Bool {
+        let found = try connection.execute("SELECT id FROM grids WHERE name = $1 FOR UPDATE", [name])
+        guard found.count == 1 else { return false }
+        let id = [found.string(0, 0)]
+        // Deleted table by table rather than by cascade, so a sharded deployment can drop the foreign keys.
+        for table in ["honeycomb_placements", "honeycombs", "placement_chunks", "item_sizes", "sections"] {
+            try connection.execute("DELETE FROM \(table) WHERE grid_id = $1", id)
+        }
+        try connection.execute("DELETE FROM grids WHERE id = $1", id)
+        return true
+    }
+
+    func insertGrid(named name: String, _ changes: GridChangeSet) throws -> Int64 {
+        let settings = changes.settings
+        let inserted = try connection.execute("""
+            INSERT INTO grids (name, columns, direction, default_size, revision, layout_kind)
+            VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (name) DO NOTHING
+            RETURNING id
+            """, [name, String(settings.columns), settings.direction.rawValue, settings.defaultSize.rawValue,
+                  String(settings.revision), settings.kind.rawValue])
+        guard inserted.count == 1 else { throw ConcurrentCreation() }
+        let id = inserted.int(0, 0)
+        try writeRows(changes, gridID: String(id))
+        return id
+    }
+
+    func write(_ changes: GridChangeSet, gridID: Int64) throws {
+        let settings = changes.settings
+        try connection.execute("""
+            UPDATE grids SET columns = $1, direction = $2, default_size = $3, revision = $4, layout_kind = $5,
+                             updated_at = now()
+            WHERE id = $6
+            """, [String(settings.columns), settings.direction.rawValue, settings.defaultSize.rawValue,
+                  String(settings.revision), settings.kind.rawValue, String(gridID)])
+        try writeRows(changes, gridID: String(gridID))
+    }
+
+    /// Writes everything but the grid row, in the order ``GridChangeSet`` documents.
+    private func writeRows(_ changes: GridChangeSet, gridID: String) throws {
+        if changes.removesAllChunks {
+            try connection.execute("DELETE FROM placement_chunks WHERE grid_id = $1", [gridID])
+        }
+        if let first = changes.firstRemovedSection {
+            for table in ["placement_chunks", "item_sizes", "sections"] {
+                try connection.execute("DELETE FROM \(table) WHERE grid_id = $1 AND section >= $2", [gridID, String(first)])
+            }
+        }
+        if !changes.itemCounts.isEmpty {
+            var sections = PostgreSQLArrayLiteral(), counts = PostgreSQLArrayLiteral()
+            for (section, count) in changes.itemCounts {
+                sections.append(section)
+                counts.append(count)
+            }
+            try connection.execute("""
+                INSERT INTO sections (grid_id, section, item_count)
+                SELECT $1, s, c FROM unnest($2::integer[], $3::integer[]) AS t (s, c)
+                ON CONFLICT (grid_id, section) DO UPDATE SET item_count = excluded.item_count
+                """, [gridID, sections.text, counts.text])
+        }
+        try writeSizes(changes, gridID: gridID)
+        try writeChunks(changes, gridID: gridID)
+        try writeHoneycomb(changes, gridID: gridID)
+    }
+
+    private func writeSizes(_ changes: GridChangeSet, gridID: String) throws {
+        if !changes.sizeDeletions.isEmpty {
+            var sections = PostgreSQLArrayLiteral(), items = PostgreSQLArrayLiteral()
+            for (section, item) in changes.sizeDeletions {
+                sections.append(section)
+                items.append(item)
+            }
+            try connection.execute("""
+                DELETE FROM item_sizes USING unnest($2::integer[], $3::integer[]) AS t (s, i)
+                WHERE grid_id = $1 AND section = t.s AND item = t.i
+                """, [gridID, sections.text, items.text])
+        }
+        for (section, item) in changes.sizeTruncations {
+            try connection.execute("DELETE FROM item_sizes WHERE grid_id = $1 AND section = $2 AND item >= $3",
+                                   [gridID, String(section), String(item)])
+        }
+        guard !changes.sizeUpserts.isEmpty else { return }
+        var sections = PostgreSQLArrayLiteral(), items = PostgreSQLArrayLiteral(), sizes = PostgreSQLArrayLiteral()
+        for row in changes.sizeUpserts {
+            sections.append(row.section)
+            items.append(row.item)
+            sizes.append(text: row.size.rawValue.utf8)
+        }
+        try connection.execute("""
+            INSERT INTO item_sizes (grid_id, section, item, size)
+            SELECT $1, s, i, z FROM unnest($2::integer[], $3::integer[], $4::text[]) AS t (s, i, z)
+            ON CONFLICT (grid_id, section, item) DO UPDATE SET size = excluded.size
+            """, [gridID, sections.text, items.text, sizes.text])
+    }
+
+    private func writeChunks(_ changes: GridChangeSet, gridID: String) throws {
+        for (section, firstItem) in changes.chunkTruncations {
+            try connection.execute("DELETE FROM placement_chunks WHERE grid_id = $1 AND section = $2 AND first_item >= $3",
+                                   [gridID, String(section), String(firstItem)])
+        }
+        guard !changes.chunkUpserts.isEmpty else { return }
+        var sections = PostgreSQLArrayLiteral(), firstItems = PostgreSQLArrayLiteral(), cells = PostgreSQLArrayLiteral()
+        for chunk in changes.chunkUpserts {
+            sections.append(chunk.section)
+            firstItems.append(chunk.firstItem)
+            cells.append(text: changes.text(of: chunk))
+        }
+        try connection.execute("""
+            INSERT INTO placement_chunks (grid_id, section, first_item, cells)
+            SELECT $1, s, f, c FROM unnest($2::integer[], $3::integer[], $4::text[]) AS t (s, f, c)
+            ON CONFLICT (grid_id, section, first_item) DO UPDATE SET cells = excluded.cells
+            """, [gridID, sections.text, firstItems.text, cells.text])
+    }
+
+    private func writeHoneycomb(_ changes: GridChangeSet, gridID: String) throws {
+        switch changes.honeycomb {
+        case .set(let honeycomb):
+            try connection.execute("""
+                INSERT INTO honeycombs (grid_id, element_width, item_spacing, orientation, center_item)
+                VALUES ($1, $2, $3, $4, $5)
+                ON CONFLICT (grid_id) DO UPDATE SET element_width = excluded.element_width,
+                    item_spacing = excluded.item_spacing, orientation = excluded.orientation, center_item = excluded.center_item
+                """, [gridID, honeycomb.elementWidth.description, honeycomb.itemSpacing.description,
+                      honeycomb.orientation.rawValue, honeycomb.centerItem.rawValue])
+        case .remove:
+            try connection.execute("DELETE FROM honeycombs WHERE grid_id = $1", [gridID])
+            try connection.execute("DELETE FROM honeycomb_placements WHERE grid_id = $1", [gridID])
+        case nil:
+            break
+        }
+        if !changes.honeycombUpserts.isEmpty {
+            var columns = Array(repeating: PostgreSQLArrayLiteral(), count: 8)
+            for row in changes.honeycombUpserts {
+                columns[0].append(row.item)
+                columns[1].append(row.cell.ring)
+                columns[2].append(row.cell.q)
+                columns[3].append(row.cell.r)
+                columns[4].append(row.frame.minX)
+                columns[5].append(row.frame.minY)
+                columns[6].append(row.frame.size.width)
+                columns[7].append(row.frame.size.height)
+            }
+            try connection.execute("""
+                INSERT INTO honeycomb_placements (grid_id, item, ring, q, r, x, y, width, height)
+                SELECT $1, i, g, q, r, x, y, w, h
+                FROM unnest($2::integer[], $3::integer[], $4::integer[], $5::integer[],
+                            $6::float8[], $7::float8[], $8::float8[], $9::float8[]) AS t (i, g, q, r, x, y, w, h)
+                ON CONFLICT (grid_id, item) DO UPDATE SET ring = excluded.ring, q = excluded.q, r = excluded.r,
+                    x = excluded.x, y = excluded.y, width = excluded.width, height = excluded.height
+                """, [gridID] + columns.map(\.text))
+        }
+        if let first = changes.honeycombTruncation {
+            try connection.execute("DELETE FROM honeycomb_placements WHERE grid_id = $1 AND item >= $2", [gridID, String(first)])
+        }
+    }
+}

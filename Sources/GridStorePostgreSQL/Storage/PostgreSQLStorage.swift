@@ -1,0 +1,134 @@
+import GridStore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("unsupported platform")
+#endif
+
+/// The PostgreSQL backend: one connection to a server, shared safely between threads.
+///
+/// Reads run in `REPEATABLE READ READ ONLY` transactions, so they see one consistent state.
+/// A change runs in one transaction that first locks its grid's row (`SELECT … FOR UPDATE`):
+/// writers of one grid take turns, writers of different grids run in parallel. A
+/// serialization failure or deadlock rolls back and runs the change again, up to
+/// ``maximumAttempts`` times with a growing random pause. A server that is down or went
+/// away gives a one-line error naming it; the next call reconnects.
+package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
+    // Sendable because `connection` is only touched while `lock` is held.
+
+    /// How many times a change is tried when the server reports a serialization failure or a deadlock.
+    package static let maximumAttempts = 8
+
+    package let location: String
+    package let migrationsAppliedOnOpen: [Migration]
+    let migrations: MigrationSet
+    private let lock = Mutex(())
+    private let connection: PostgreSQLConnection
+
+    /// Connects to `location`, applying pending migrations unless `applyingMigrations` is `false`.
+    package init(_ location: PostgreSQLLocation, migrations: MigrationSet = .gridStorePostgreSQL,
+                 applyingMigrations: Bool = true) throws {
+        self.location = location.displayName
+        self.migrations = migrations
+        connection = try PostgreSQLConnection(location)
+        migrationsAppliedOnOpen = applyingMigrations ? try PostgreSQLMigrationRunner(migrations: migrations).migrate(connection) : []
+    }
+
+    package func migrationStatus() throws -> MigrationStatus {
+        try withConnection { try PostgreSQLMigrationRunner(migrations: migrations).status(of: $0) }
+    }
+
+    package func read<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
+        try withConnection { connection in
+            try transaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+                try body(PostgreSQLGridTransaction(connection, locksGrids: false))
+            }
+        }
+    }
+
+    package func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
+        try withConnection { connection in
+            var attempt = 1
+            while true {
+                do {
+                    return try transaction(connection, begin: "BEGIN") {
+                        try body(PostgreSQLGridTransaction(connection, locksGrids: true))
+                    }
+                } catch let error as PostgreSQLError where error.isTransient && attempt < Self.maximumAttempts {
+                    Self.pause(beforeAttempt: attempt + 1)
+                } catch is PostgreSQLGridTransaction.ConcurrentCreation where attempt < Self.maximumAttempts {
+                    // Another connection created the same grid first: run again, and find it.
+                }
+                attempt += 1
+            }
+        }
+    }
+
+    /// Runs `body` with the connection, reconnecting first if the server went away since the last call.
+    package func withConnection<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
+        try lock.withLock { _ in
+            if !connection.isOpen { try connection.reconnect() }
+            return try body(connection)
+        }
+    }
+
+    /// Runs `body` between `begin` and `COMMIT`, rolling back when it throws.
+    private func transaction<T>(_ connection: PostgreSQLConnection, begin: String, _ body: () throws -> T) throws -> T {
+        try connection.executeScript(begin)
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            if connection.isOpen { _ = try? connection.executeScript("ROLLBACK") }
+            throw error
+        }
+        do {
+            try connection.executeScript("COMMIT")
+        } catch {
+            guard error.isConnectionFailure else { throw error }
+            // The server may have committed before the connection broke: say so, never guess.
+            throw PostgreSQLError(sqlState: error.sqlState,
+                                  message: "the connection was lost while committing, so the change may or may not "
+                                      + "have been applied: \(error.message)", server: error.server)
+        }
+        return result
+    }
+
+    /// Sleeps a random 1 ms to 2^attempt ms (at most 100 ms), so retrying writers spread out.
+    private static func pause(beforeAttempt attempt: Int) {
+        let ceiling = min(100, 1 << min(attempt, 7))
+        usleep(useconds_t(Int.random(in: 1...ceiling) * 1_000))
+    }
+}
+
+extension GridDatabase {
+    /// Opens `location`: a PostgreSQL connection URI (`postgresql://…` or `postgres://…`,
+    /// handed to libpq as it is), or else the path of an SQLite file.
+    ///
+    /// ```swift
+    /// let server = try GridDatabase(location: "postgresql://app@db.internal/layouts?sslmode=require")
+    /// let file = try GridDatabase(location: "/var/lib/app/grids.sqlite")
+    /// ```
+    ///
+    /// - Parameter applyingMigrations: Whether to apply pending migrations now; when `false`
+    ///   a missing SQLite file is not created.
+    /// - Throws: ``PostgreSQLError`` when the server cannot be reached, ``MigrationError``
+    ///   when the schema cannot be brought up to date, and what ``GridDatabase/init(path:migrations:applyingMigrations:)``
+    ///   throws for a file.
+    public convenience init(location: String, applyingMigrations: Bool = true) throws {
+        if let server = PostgreSQLLocation(location) {
+            self.init(backend: try PostgreSQLStorage(server, applyingMigrations: applyingMigrations))
+        } else {
+            try self.init(path: location, applyingMigrations: applyingMigrations)
+        }
+    }
+
+    /// The PostgreSQL storage, when the database is on a server: for tests and audits.
+    package var postgreSQL: PostgreSQLStorage? { backend as? PostgreSQLStorage }
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+/// A throwaway PostgreSQL server for tests, benchmarks and the reliability suite, started from
+/// the installed binaries: `initdb` and `pg_ctl` in a temporary folder, listening on a Unix
+/// socket in that folder only (no TCP port), run as an unprivileged user when the process is
+/// root (PostgreSQL refuses to run as root).
+///
+/// The server stops, and its folder is removed, when the process that started it exits
+/// for any reason, a crash or `kill -9` included: a watchdog in a session of its own waits for
+/// the end of a pipe only this process holds.
+///
+/// ```swift
+/// let server = try PostgreSQLTestServer.shared()
+/// let url = try server.makeDatabase()   // postgresql://gridstore@/db_…?host=/tmp/…&port=5432
+/// ```
+public final class PostgreSQLTestServer: @unchecked Sendable {
+    /// Why no server could be started.
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The folder that holds the data directory, the socket and the log.
+    public let directory: String
+    /// The folder of the PostgreSQL binaries used.
+    public let binaries: String
+    /// The port number in the socket's name.
+    public let port = 5432
+    /// The superuser the server was initialised with (trust authentication on the socket).
+    public let user = "gridstore"
+    private let runAs: (uid: uid_t, gid: gid_t)?
+    private let watchdogPipe: Int32
+    private let counter = NSLock()
+    private var databases = 0
+
+    /// Whether a missing PostgreSQL is a failure rather than a reason to skip: when `CI` is set.
+    public static var isRequired: Bool {
+        !(ProcessInfo.processInfo.environment["CI"] ?? "").isEmpty
+    }
+
+    /// Whether PostgreSQL's server binaries are installed.
+    public static var isInstalled: Bool { findBinaries() != nil }
+
+    /// Whether tests should run against PostgreSQL: it is installed, or it is required (and its
+    /// absence then fails the tests).
+    public static var shouldTest: Bool { isInstalled || isRequired }
+
+    nonisolated(unsafe) private static var sharedServer: Result<PostgreSQLTestServer, Unavailable>?
+    private static let sharedLock = NSLock()
+
+    /// The server of this process, started at the first call.
+    ///
+    /// - Throws: ``Unavailable`` when PostgreSQL is not installed or does not start.
+    public static func shared() throws -> PostgreSQLTestServer {
+        sharedLock.lock()
+        defer { sharedLock.unlock() }
+        if sharedServer == nil {
+            sharedServer = Result { () throws(Unavailable) -> PostgreSQLTestServer in try PostgreSQLTestServer(durable: false) }
+        }
+        return try sharedServer!.get()
+    }
+
+    /// Initialises and starts a new server.
+    ///
+    /// - Parameter durable: Whether the server syncs to disk as a production server does; tests
+    ///   run faster without (`fsync=off`), crash tests need it.
+    public init(durable: Bool = true) throws(Unavailable) {
+        guard let binaries = Self.findBinaries() else {
+            throw Unavailable(description: "PostgreSQL's server binaries (initdb, pg_ctl) are not installed; "
+                              + "on Debian: apt-get install -y postgresql libpq-dev")
+        }
+        self.binaries = binaries
+        var template = Array((NSTemporaryDirectory() + "/gridstore-pg-XXXXXX").utf8CString)
+        guard let created = mkdtemp(&template) else { throw Unavailable(description: "cannot create a temporary folder") }
+        directory = String(cString: created)
+        runAs = getuid() == 0 ? Self.unprivilegedUser() : nil
+        if let runAs { chown(directory, runAs.uid, runAs.gid) }
+        watchdogPipe = Self.startWatchdog(directory: directory, binaries: binaries, runAs: runAs)
+        let data = directory + "/data"
+        try run("initdb", ["-D", data, "-U", user, "--auth=trust", "--no-locale", "-E", "UTF8", "--no-sync"])
+        var options = "-c listen_addresses='' -k \(directory) -p \(port) -c max_connections=200"
+        if !durable { options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
+        try run("pg_ctl", ["-D", data, "-l", directory + "/log", "-w", "-t", "60", "-o", options, "start"])
+    }
+
+    /// A connection URI for `database` on this server.
+    public func url(database: String = "postgres") -> String {
+        "postgresql://\(user)@/\(database)?host=\(directory)&port=\(port)"
+    }
+
+    /// Creates a new, empty database and returns its connection URI.
+    public func makeDatabase() throws(Unavailable) -> String {
+        counter.lock()
+        databases += 1
+        let name = "db_\(getpid())_\(databases)"
+        counter.unlock()
+        try run("createdb", ["-h", directory, "-p", String(port), "-U", user, name], asServerUser: false)
+        return url(database: name)
+    }
+
+    /// Stops the server at once, as a crash would (`pg_ctl stop -m immediate`), and starts it again.
+    public func restartImmediately() throws(Unavailable) {
+        try run("pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-m", "immediate", "restart"])
+    }
+
+    /// Stops the server and removes its folder (also done when the process exits).
+    public func stop() {
+        _ = try? run("pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    // MARK: Processes
+
+    /// Runs one of the PostgreSQL binaries, as the unprivileged user when `asServerUser`.
+    private func run(_ program: String, _ arguments: [String], asServerUser: Bool = true) throws(Unavailable) {
+        var argv = [binaries + "/" + program] + arguments
+        if asServerUser, let runAs {
+            argv = ["/usr/bin/setpriv", "--reuid=\(runAs.uid)", "--regid=\(runAs.gid)", "--clear-groups"] + argv
+        }
+        // Output goes to a file, not a pipe: the server pg_ctl starts could hold a pipe open for ever.
+        let outputPath = directory + "/\(program)-\(UUID().uuidString).out"
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ) == 0 else {
+            throw Unavailable(description: "cannot run \(argv[0])")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0 else {
+            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            let log = (try? String(contentsOfFile: directory + "/log", encoding: .utf8)) ?? ""
+            throw Unavailable(description: "\(program) failed (status \(status)): \(text) \(log.suffix(2000))")
+        }
+    }
+
+    /// The newest `/usr/lib/postgresql/N/bin`, else the folder of `initdb` on the `PATH`.
+    private static func findBinaries() -> String? {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
+        for version in versions.reversed() where FileManager.default.isExecutableFile(atPath: "\(root)/\(version)/bin/pg_ctl") {
+            return "\(root)/\(version)/bin"
+        }
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let path = String(folder)
+            if FileManager.default.isExecutableFile(atPath: path + "/initdb"),
+               FileManager.default.isExecutableFile(atPath: path + "/pg_ctl") {
+                return URL(fileURLWithPath: path + "/pg_ctl").resolvingSymlinksInPath().deletingLastPathComponent().path
+            }
+        }
+        return nil
+    }
+
+    /// The `postgres` account, else `nobody`.
+    private static func unprivilegedUser() -> (uid: uid_t, gid: gid_t)? {
+        for name in ["postgres", "nobody"] {
+            if let entry = getpwnam(name) { return (entry.pointee.pw_uid, entry.pointee.pw_gid) }
+        }
+        return nil
+    }
+
+    /// Starts a process in its own session that stops the server and removes `directory` once
+    /// the returned pipe end is closed, which happens when this process exits, however it exits.
+    private static func startWatchdog(directory: String, binaries: String, runAs: (uid: uid_t, gid: gid_t)?) -> Int32 {
+        var ends: [Int32] = [0, 0]
+        pipe(&ends)
+        // Only this process holds the write end: children (gridstore processes) must not keep the server alive.
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        let asUser = runAs.map { "/usr/bin/setpriv --reuid=\($0.uid) --regid=\($0.gid) --clear-groups " } ?? ""
+        let script = "cat >/dev/null; \(asUser)'\(binaries)/pg_ctl' -D '\(directory)/data' -m immediate -w stop >/dev/null 2>&1; "
+            + "rm -rf '\(directory)'"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, ends[1])
+        let words: [String] = ["/usr/bin/setsid", "/bin/sh", "-c", script]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        posix_spawn(&pid, "/usr/bin/setsid", &actions, nil, argv, environ)
+        close(ends[0])
+        return ends[1]
+    }
+}
