@@ -18,10 +18,10 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
 
-        // The PostgreSQL client library, reached through a module map.
+        // The PostgreSQL client library's header (libpq-dev). The library is loaded when a
+        // connection is first made, not linked: see Sources/CLibPQ/shim.h.
         .systemLibrary(
             name: "CLibPQ",
-            pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
 

@@ -1,4 +1,5 @@
 import GridStore
+import GridStorePostgreSQL
 
 /// Turns the errors commands throw into what the user sees and the exit status.
 enum CommandLineErrorTranslator {
@@ -20,6 +21,9 @@ enum CommandLineErrorTranslator {
                             + "\(GridDatabase.busyTimeoutMilliseconds / 1000) seconds; try again")
         case let error as SQLiteError:
             return .failure(error.description)
+        case let error as PostgreSQLError where error.sqlState == "55P03":
+            return .failure("the grid is busy: another connection to \(error.server) kept it locked for longer than "
+                            + "lock_timeout; try again")
         default:
             return .failure(String(describing: error))
         }

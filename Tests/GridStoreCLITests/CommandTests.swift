@@ -6,16 +6,16 @@ import Testing
 @Suite("gridstore commands")
 struct CommandTests {
     let directory = TemporaryDirectory()
-    var database: String { directory.file("grids.sqlite") }
 
     /// Runs `gridstore --db <database> arguments...`.
-    func gridstore(_ arguments: String..., input: String? = nil) throws -> CommandResult {
+    func gridstore(at database: String, _ arguments: String..., input: String? = nil) throws -> CommandResult {
         try CommandRunner.run(["--db", database] + arguments, input: input.map { Data($0.utf8) })
     }
 
-    @Test("toggle creates the default grid on first use, cycles sizes and draws the grid")
-    func toggle() throws {
-        let first = try gridstore("toggle", "3")
+    @Test("toggle creates the default grid on first use, cycles sizes and draws the grid", arguments: Backend.all)
+    func toggle(backend: Backend) throws {
+        let database = try backend.database(in: directory)
+        let first = try gridstore(at: database, "toggle", "3")
         #expect(first.status == 0)
         #expect(first.standardError.isEmpty)
         #expect(first.standardOutput == """
@@ -32,16 +32,17 @@ struct CommandTests {
             └───────────┴───────────┴───────────┘
 
             """)
-        #expect(try gridstore("get", "3").standardOutput == "middle\n")
-        _ = try gridstore("toggle", "3")
-        #expect(try gridstore("get", "3").standardOutput == "big\n")
-        _ = try gridstore("toggle", "3")
-        #expect(try gridstore("get", "3").standardOutput == "small\n")
+        #expect(try gridstore(at: database, "get", "3").standardOutput == "middle\n")
+        _ = try gridstore(at: database, "toggle", "3")
+        #expect(try gridstore(at: database, "get", "3").standardOutput == "big\n")
+        _ = try gridstore(at: database, "toggle", "3")
+        #expect(try gridstore(at: database, "get", "3").standardOutput == "small\n")
     }
 
-    @Test("init makes the grid it is told to, and refuses to replace one without --force")
-    func initialize() throws {
-        let result = try gridstore("init", "--type", "less", "--items", "5")
+    @Test("init makes the grid it is told to, and refuses to replace one without --force", arguments: Backend.all)
+    func initialize(backend: Backend) throws {
+        let database = try backend.database(in: directory)
+        let result = try gridstore(at: database, "init", "--type", "less", "--items", "5")
         #expect(result.status == 0)
         #expect(result.standardOutput == """
             default · less (4 columns) · vertical · revision 0 · 5 items
@@ -54,79 +55,84 @@ struct CommandTests {
             └───────────┘
 
             """)
-        let again = try gridstore("init")
+        let again = try gridstore(at: database, "init")
         #expect(again.status == 64)
         #expect(again.standardError.hasPrefix("Error: a grid named 'default' exists already; use --force to replace it\n"))
-        let forced = try gridstore("--grid", "default", "init", "--columns", "8", "--sections", "2", "--items", "3",
+        let forced = try gridstore(at: database, "--grid", "default", "init", "--columns", "8", "--sections", "2", "--items", "3",
                                    "--direction", "horizontal", "--default-size", "middle", "--force")
         #expect(forced.status == 0)
-        let json = try JSONSerialization.jsonObject(with: Data(try gridstore("show", "--format", "json").standardOutput.utf8)) as! [String: Any]
+        let json = try JSONSerialization.jsonObject(with: Data(try gridstore(at: database, "show", "--format", "json").standardOutput.utf8)) as! [String: Any]
         #expect(json["type"] as? String == "custom")
         #expect(json["columns"] as? Int == 8)
         #expect(json["direction"] as? String == "horizontal")
         #expect((json["sections"] as? [[String: Any]])?.count == 2)
-        #expect(try gridstore("init", "--type", "less", "--columns", "6").status == 64)
+        #expect(try gridstore(at: database, "init", "--type", "less", "--columns", "6").status == 64)
     }
 
-    @Test("set, insert, delete, move and swap change what get and export report")
-    func itemEdits() throws {
-        #expect(try gridstore("set", "0", "big").status == 0)
-        #expect(try gridstore("insert", "0", "--size", "middle").status == 0)
-        #expect(try sizes() == ["middle", "big"] + Array(repeating: "small", count: 11))
-        #expect(try gridstore("delete", "0").status == 0)
-        #expect(try gridstore("move", "0", "11").status == 0)
-        #expect(try sizes().last == "big")
-        #expect(try gridstore("swap", "11", "0").status == 0)
-        #expect(try sizes().first == "big")
-        #expect(try gridstore("items", "3").status == 0)
-        #expect(try sizes() == ["big", "small", "small"])
-        #expect(try gridstore("reset").status == 0)
-        #expect(try sizes() == ["small", "small", "small"])
+    @Test("set, insert, delete, move and swap change what get and export report", arguments: Backend.all)
+    func itemEdits(backend: Backend) throws {
+        let database = try backend.database(in: directory)
+        #expect(try gridstore(at: database, "set", "0", "big").status == 0)
+        #expect(try gridstore(at: database, "insert", "0", "--size", "middle").status == 0)
+        #expect(try sizes(database) == ["middle", "big"] + Array(repeating: "small", count: 11))
+        #expect(try gridstore(at: database, "delete", "0").status == 0)
+        #expect(try gridstore(at: database, "move", "0", "11").status == 0)
+        #expect(try sizes(database).last == "big")
+        #expect(try gridstore(at: database, "swap", "11", "0").status == 0)
+        #expect(try sizes(database).first == "big")
+        #expect(try gridstore(at: database, "items", "3").status == 0)
+        #expect(try sizes(database) == ["big", "small", "small"])
+        #expect(try gridstore(at: database, "reset").status == 0)
+        #expect(try sizes(database) == ["small", "small", "small"])
     }
 
-    @Test("type, columns and direction change the settings")
-    func settings() throws {
-        #expect(try gridstore("type").standardOutput == "more\n")
-        #expect(try gridstore("type", "toggle").standardOutput.hasPrefix("default · less (4 columns) · vertical · revision 1"))
-        #expect(try gridstore("type", "more").status == 0)
-        #expect(try gridstore("columns", "9").standardOutput.hasPrefix("default · custom (9 columns)"))
-        #expect(try gridstore("type").standardOutput == "custom (9 columns)\n")
-        let toggle = try gridstore("type", "toggle")
+    @Test("type, columns and direction change the settings", arguments: Backend.all)
+    func settings(backend: Backend) throws {
+        let database = try backend.database(in: directory)
+        #expect(try gridstore(at: database, "type").standardOutput == "more\n")
+        #expect(try gridstore(at: database, "type", "toggle").standardOutput.hasPrefix("default · less (4 columns) · vertical · revision 1"))
+        #expect(try gridstore(at: database, "type", "more").status == 0)
+        #expect(try gridstore(at: database, "columns", "9").standardOutput.hasPrefix("default · custom (9 columns)"))
+        #expect(try gridstore(at: database, "type").standardOutput == "custom (9 columns)\n")
+        let toggle = try gridstore(at: database, "type", "toggle")
         #expect(toggle.status == 64)
         #expect(toggle.standardError.hasPrefix("Error: the grid has 9 custom columns, not a less (4) or more (6) type;"))
-        #expect(try gridstore("direction", "horizontal").standardOutput.hasPrefix("default · custom (9 columns) · horizontal"))
+        #expect(try gridstore(at: database, "direction", "horizontal").standardOutput.hasPrefix("default · custom (9 columns) · horizontal"))
     }
 
-    @Test("sections are listed, added and removed")
-    func sections() throws {
-        #expect(try gridstore("sections").standardOutput == "section 0: 12 items, 2 rows\n")
-        #expect(try gridstore("sections", "add", "--items", "7").status == 0)
-        #expect(try gridstore("sections", "list").standardOutput == "section 0: 12 items, 2 rows\nsection 1: 7 items, 2 rows\n")
-        #expect(try gridstore("toggle", "6", "--section", "1").status == 0)
-        #expect(try gridstore("get", "6", "--section", "1").standardOutput == "middle\n")
-        #expect(try gridstore("sections", "remove", "0").status == 0)
-        #expect(try gridstore("sections").standardOutput == "section 0: 7 items, 3 rows\n")
-        #expect(try gridstore("sections", "remove").status == 64)
-        #expect(try gridstore("sections", "remove", "3").status == 64)
+    @Test("sections are listed, added and removed", arguments: Backend.all)
+    func sections(backend: Backend) throws {
+        let database = try backend.database(in: directory)
+        #expect(try gridstore(at: database, "sections").standardOutput == "section 0: 12 items, 2 rows\n")
+        #expect(try gridstore(at: database, "sections", "add", "--items", "7").status == 0)
+        #expect(try gridstore(at: database, "sections", "list").standardOutput == "section 0: 12 items, 2 rows\nsection 1: 7 items, 2 rows\n")
+        #expect(try gridstore(at: database, "toggle", "6", "--section", "1").status == 0)
+        #expect(try gridstore(at: database, "get", "6", "--section", "1").standardOutput == "middle\n")
+        #expect(try gridstore(at: database, "sections", "remove", "0").status == 0)
+        #expect(try gridstore(at: database, "sections").standardOutput == "section 0: 7 items, 3 rows\n")
+        #expect(try gridstore(at: database, "sections", "remove").status == 64)
+        #expect(try gridstore(at: database, "sections", "remove", "3").status == 64)
     }
 
-    @Test("grids lists every grid; drop deletes one")
-    func gridsAndDrop() throws {
-        #expect(try gridstore("grids").standardOutput == "no grids yet; any command creates the grid it names (default: 'default')\n")
-        _ = try gridstore("--grid", "phone", "init", "--type", "less")
-        _ = try gridstore("toggle", "0")
-        let list = try gridstore("grids").standardOutput.split(separator: "\n")
+    @Test("grids lists every grid; drop deletes one", arguments: Backend.all)
+    func gridsAndDrop(backend: Backend) throws {
+        let database = try backend.database(in: directory)
+        #expect(try gridstore(at: database, "grids").standardOutput == "no grids yet; any command creates the grid it names (default: 'default')\n")
+        _ = try gridstore(at: database, "--grid", "phone", "init", "--type", "less")
+        _ = try gridstore(at: database, "toggle", "0")
+        let list = try gridstore(at: database, "grids").standardOutput.split(separator: "\n")
         #expect(list.count == 3)
         #expect(list[0].hasPrefix("NAME     TYPE  COLUMNS  DIRECTION  SECTIONS  ITEMS  REVISION  UPDATED"))
         #expect(list[1].hasPrefix("default  more        6  vertical          1     12         1  20"))
         #expect(list[2].hasPrefix("phone    less        4  vertical          1     12         0  20"))
-        #expect(try gridstore("drop", "phone").standardOutput == "dropped grid 'phone'\n")
-        #expect(try gridstore("drop", "phone").status == 64)
-        #expect(try gridstore("grids").standardOutput.split(separator: "\n").count == 2)
+        #expect(try gridstore(at: database, "drop", "phone").standardOutput == "dropped grid 'phone'\n")
+        #expect(try gridstore(at: database, "drop", "phone").status == 64)
+        #expect(try gridstore(at: database, "grids").standardOutput.split(separator: "\n").count == 2)
     }
 
-    @Test("--db and --grid are accepted before or after the command; GRIDSTORE_DB is the default")
-    func globalOptions() throws {
+    @Test("--db and --grid are accepted before or after the command; GRIDSTORE_DB is the default", arguments: Backend.all)
+    func globalOptions(backend: Backend) throws {
+        let database = try backend.database(in: directory)
         _ = try CommandRunner.run(["toggle", "1", "--db", database, "--grid", "after"])
         _ = try CommandRunner.run(["--grid", "before", "--db", database, "toggle", "2"])
         let fromEnvironment = try CommandRunner.run(["grids"], environment: ["GRIDSTORE_DB": database])
@@ -137,16 +143,17 @@ struct CommandTests {
         #expect(FileManager.default.fileExists(atPath: home + "/.local/share/gridstore/gridstore.sqlite"))
     }
 
-    @Test("a large grid's change is drawn around the changed tile; show draws it all")
-    func largeGrid() throws {
-        _ = try gridstore("init", "--items", "600")
-        let toggled = try gridstore("toggle", "300").standardOutput
+    @Test("a large grid's change is drawn around the changed tile; show draws it all", arguments: Backend.all)
+    func largeGrid(backend: Backend) throws {
+        let database = try backend.database(in: directory)
+        _ = try gridstore(at: database, "init", "--items", "600")
+        let toggled = try gridstore(at: database, "toggle", "300").standardOutput
         let lines = toggled.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[1].hasPrefix("⋮ rows 0 to "))
         #expect(toggled.contains("│    300    │") || toggled.contains(" 300 "))
         #expect(lines.dropLast().last?.hasSuffix("not shown; 'gridstore show' draws them all") == true)
         #expect(lines.count < 70)
-        let shown = try gridstore("show").standardOutput
+        let shown = try gridstore(at: database, "show").standardOutput
         #expect(!shown.contains("not shown"))
         #expect(shown.split(separator: "\n").count > 250)
     }
@@ -168,8 +175,8 @@ struct CommandTests {
     }
 
     /// Every item's size in section 0, from export.
-    private func sizes() throws -> [String] {
-        let document = try JSONSerialization.jsonObject(with: Data(try gridstore("export").standardOutput.utf8)) as! [String: Any]
+    private func sizes(_ database: String) throws -> [String] {
+        let document = try JSONSerialization.jsonObject(with: Data(try gridstore(at: database, "export").standardOutput.utf8)) as! [String: Any]
         let items = (document["sections"] as! [[String: Any]])[0]["items"] as! [[String: Any]]
         return items.map { $0["size"] as! String }
     }

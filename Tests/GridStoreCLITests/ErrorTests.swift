@@ -22,7 +22,8 @@ struct ErrorTests {
 
             OPTIONS:
               --section <S>           The section, from 0 (default: 0).
-              --db <path>             The database file (default: $GRIDSTORE_DB, else
+              --db <path>             The database: an SQLite file, or a postgresql:// URI
+                                      (default: $GRIDSTORE_DB, else
                                       $XDG_DATA_HOME/gridstore/gridstore.sqlite).
               --grid <name>           The grid to use (default: default).
               -h, --help              Show help information.

@@ -1,4 +1,5 @@
 import GridStore
+import GridStorePostgreSQL
 
 /// One `gridstore` subcommand.
 protocol GridStoreCommand: Sendable {
@@ -16,14 +17,15 @@ protocol GridStoreCommand: Sendable {
 final class CommandContext {
     /// Where output goes.
     let console: Console
-    /// The database path: `--db`, else `$GRIDSTORE_DB`, else the XDG default.
-    let databasePath: String
+    /// The database: `--db`, else `$GRIDSTORE_DB`, else the XDG default; a file path or a
+    /// PostgreSQL connection URI.
+    let databaseLocation: String
     /// The grid's name, if `--grid` was given.
     let explicitGridName: String?
 
     init(console: Console, global: GlobalOptions) {
         self.console = console
-        self.databasePath = DatabaseLocation.resolve(explicitPath: global.databasePath, environment: console.environment)
+        self.databaseLocation = DatabaseLocation.resolve(explicitPath: global.databasePath, environment: console.environment)
         self.explicitGridName = global.gridName
     }
 
@@ -32,6 +34,6 @@ final class CommandContext {
 
     /// Opens the database, creating and migrating it as needed.
     func openDatabase() throws -> GridDatabase {
-        try GridDatabase(path: databasePath)
+        try GridDatabase(location: databaseLocation)
     }
 }

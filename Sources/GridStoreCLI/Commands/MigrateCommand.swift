@@ -1,4 +1,5 @@
 import GridStore
+import GridStorePostgreSQL
 
 /// `gridstore migrate [--status]`: brings the database's schema up to date, or reports it.
 struct MigrateCommand: GridStoreCommand {
@@ -36,23 +37,25 @@ struct MigrateCommand: GridStoreCommand {
     }
 
     private func printStatus(_ context: CommandContext) throws {
-        let path = context.databasePath
+        let location = context.databaseLocation
+        let server = PostgreSQLLocation(location)
+        let known = server == nil ? MigrationSet.gridStore : MigrationSet.gridStorePostgreSQL
         let status: MigrationStatus
-        let exists = try GridDatabase.exists(at: path)
+        let exists = try server != nil || GridDatabase.exists(at: location)
         if exists {
-            status = try GridDatabase(path: path, applyingMigrations: false).migrationStatus()
+            status = try GridDatabase(location: location, applyingMigrations: false).migrationStatus()
         } else {
-            status = MigrationStatus(applied: [], pending: MigrationSet.gridStore.migrations, problem: nil)
+            status = MigrationStatus(applied: [], pending: known.migrations, problem: nil)
         }
         let console = context.console
-        console.write("Database: \(path)\(exists ? "" : " (does not exist yet)")\n")
-        console.write("Schema version: \(status.currentVersion) (this gridstore knows up to \(MigrationSet.gridStore.latestVersion))\n")
+        console.write("Database: \(server?.displayName ?? location)\(exists ? "" : " (does not exist yet)")\n")
+        console.write("Schema version: \(status.currentVersion) (this gridstore knows up to \(known.latestVersion))\n")
         console.write("Applied:\n")
         if status.applied.isEmpty { console.write("  none\n") }
         for migration in status.applied {
-            let known = MigrationSet.gridStore.migration(version: migration.version)
-            let mark = known == nil ? "  (unknown to this gridstore)"
-                : known?.checksum != migration.checksum ? "  (file changed since applied)" : ""
+            let knownMigration = known.migration(version: migration.version)
+            let mark = knownMigration == nil ? "  (unknown to this gridstore)"
+                : knownMigration?.checksum != migration.checksum ? "  (file changed since applied)" : ""
             console.write("  \(Migration.fileStem(version: migration.version, name: migration.name))  "
                           + "\(migration.appliedAt)  sha256:\(migration.checksum.prefix(12))\(mark)\n")
         }

@@ -29,6 +29,7 @@ package final class PostgreSQLConnection {
     /// How long connecting waits, unless the URI or `PGCONNECT_TIMEOUT` say otherwise.
     package static let defaultConnectTimeoutSeconds = "10"
 
+    private let libpq: LibPQ
     private let handle: OpaquePointer
     private var preparedNames: [String: String] = [:]
 
@@ -43,6 +44,11 @@ package final class PostgreSQLConnection {
     /// - Throws: ``PostgreSQLError`` naming the server when it cannot be reached or refuses the connection.
     package init(_ location: PostgreSQLLocation) throws(PostgreSQLError) {
         self.location = location
+        switch LibPQ.shared {
+        case .success(let library): libpq = library
+        case .failure(let error): throw PostgreSQLError(sqlState: nil, message: error.message, server: location.displayName)
+        }
+        let libpq = self.libpq
         // Keywords given before "dbname" yield to the URI's own; environment variables are
         // read by libpq for what neither sets, so ours are left out when one is set.
         var parameters: [(String, String)] = []
@@ -51,39 +57,39 @@ package final class PostgreSQLConnection {
         parameters.append(("dbname", location.uri))
         let connection = CStrings.withArray(parameters.map(\.0)) { keywords in
             CStrings.withArray(parameters.map(\.1)) { values in
-                PQconnectdbParams(keywords, values, 1)
+                libpq.connectdbParams(keywords, values, 1)
             }
         }
         guard let connection else {
             throw PostgreSQLError(sqlState: nil, message: "out of memory", server: location.displayName)
         }
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let message = String(cString: PQerrorMessage(connection))
-            PQfinish(connection)
+        guard libpq.status(connection) == CONNECTION_OK else {
+            let message = String(cString: libpq.errorMessage(connection)!)
+            libpq.finish(connection)
             throw PostgreSQLError(sqlState: nil, message: message, server: location.displayName)
         }
         handle = connection
         // libpq prints notices ("relation exists, skipping") on standard error by default.
-        PQsetNoticeReceiver(handle, { _, _ in }, nil)
+        _ = libpq.setNoticeReceiver(handle, { _, _ in }, nil)
         try execute("SELECT set_config('lock_timeout', $1, false) WHERE current_setting('lock_timeout') = '0'",
                     [Self.defaultLockTimeout])
     }
 
     deinit {
-        PQfinish(handle)
+        libpq.finish(handle)
     }
 
     /// Whether the connection is usable; `false` after the server went away.
-    package var isOpen: Bool { PQstatus(handle) == CONNECTION_OK }
+    package var isOpen: Bool { libpq.status(handle) == CONNECTION_OK }
 
     /// Reconnects with the same parameters after the server went away.
     ///
     /// - Throws: ``PostgreSQLError`` when the server still cannot be reached.
     package func reconnect() throws(PostgreSQLError) {
         preparedNames.removeAll()
-        PQreset(handle)
+        libpq.reset(handle)
         guard isOpen else { throw connectionError() }
-        PQsetNoticeReceiver(handle, { _, _ in }, nil)
+        _ = libpq.setNoticeReceiver(handle, { _, _ in }, nil)
         try execute("SELECT set_config('lock_timeout', $1, false) WHERE current_setting('lock_timeout') = '0'",
                     [Self.defaultLockTimeout])
     }
@@ -98,20 +104,20 @@ package final class PostgreSQLConnection {
     package func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgreSQLError) -> PostgreSQLResult {
         let name = try preparedName(for: sql, parameterCount: parameters.count)
         let result = CStrings.withOptionalArray(parameters) { values in
-            PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+            libpq.execPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
         }
         return try check(result)
     }
 
     /// Runs a script of statements without parameters (a migration, `BEGIN`, `COMMIT`).
     package func executeScript(_ sql: String) throws(PostgreSQLError) {
-        _ = try check(PQexec(handle, sql))
+        _ = try check(libpq.exec(handle, sql))
     }
 
     private func preparedName(for sql: String, parameterCount: Int) throws(PostgreSQLError) -> String {
         if let name = preparedNames[sql] { return name }
         let name = "gridstore_\(preparedNames.count + 1)"
-        _ = try check(PQprepare(handle, name, sql, Int32(parameterCount), nil))
+        _ = try check(libpq.prepare(handle, name, sql, Int32(parameterCount), nil))
         preparedNames[sql] = name
         return name
     }
@@ -119,22 +125,23 @@ package final class PostgreSQLConnection {
     /// Wraps a result, or throws the error it carries.
     private func check(_ result: OpaquePointer?) throws(PostgreSQLError) -> PostgreSQLResult {
         guard let result else { throw connectionError() }
-        let status = PQresultStatus(result)
+        let status = libpq.resultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
-            let error = Self.error(of: result, server: server, fallback: connectionError())
-            PQclear(result)
+            let error = Self.error(of: result, libpq, server: server, fallback: connectionError())
+            libpq.clear(result)
             throw error
         }
-        return PostgreSQLResult(result)
+        return PostgreSQLResult(result, libpq)
     }
 
     private func connectionError() -> PostgreSQLError {
-        PostgreSQLError(sqlState: nil, message: String(cString: PQerrorMessage(handle)), server: server)
+        PostgreSQLError(sqlState: nil, message: String(cString: libpq.errorMessage(handle)!), server: server)
     }
 
-    private static func error(of result: OpaquePointer, server: String, fallback: PostgreSQLError) -> PostgreSQLError {
+    private static func error(of result: OpaquePointer, _ libpq: LibPQ, server: String,
+                              fallback: PostgreSQLError) -> PostgreSQLError {
         func field(_ code: UInt8) -> String? {
-            PQresultErrorField(result, Int32(code)).map { String(cString: $0) }
+            libpq.resultErrorField(result, Int32(code)).map { String(cString: $0) }
         }
         guard let sqlState = field(UInt8(ascii: "C")) else { return fallback }
         return PostgreSQLError(sqlState: sqlState, message: field(UInt8(ascii: "M")) ?? "unknown error", server: server)

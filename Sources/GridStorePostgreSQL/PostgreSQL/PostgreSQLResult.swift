@@ -3,35 +3,37 @@ import CLibPQ
 /// The rows a statement returned, in PostgreSQL's text format.
 package final class PostgreSQLResult {
     private let handle: OpaquePointer
+    private let libpq: LibPQ
 
-    init(_ handle: OpaquePointer) {
+    init(_ handle: OpaquePointer, _ libpq: LibPQ) {
         self.handle = handle
+        self.libpq = libpq
     }
 
     deinit {
-        PQclear(handle)
+        libpq.clear(handle)
     }
 
     /// The number of rows.
-    package var count: Int { Int(PQntuples(handle)) }
+    package var count: Int { Int(libpq.ntuples(handle)) }
 
     /// The number of rows an `INSERT`, `UPDATE` or `DELETE` changed.
-    package var affectedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
+    package var affectedRows: Int { Int(String(cString: libpq.cmdTuples(handle)!)) ?? 0 }
 
     /// Whether the value at `row`, `column` is `NULL`.
     package func isNull(_ row: Int, _ column: Int) -> Bool {
-        PQgetisnull(handle, Int32(row), Int32(column)) == 1
+        libpq.getisnull(handle, Int32(row), Int32(column)) == 1
     }
 
     /// The value at `row`, `column` as text (empty for `NULL`).
     package func string(_ row: Int, _ column: Int) -> String {
-        String(cString: PQgetvalue(handle, Int32(row), Int32(column)))
+        String(cString: libpq.getvalue(handle, Int32(row), Int32(column))!)
     }
 
     /// The value at `row`, `column` as an integer (0 when it is not one).
     package func int(_ row: Int, _ column: Int) -> Int64 {
-        let value = PQgetvalue(handle, Int32(row), Int32(column))!
-        let length = Int(PQgetlength(handle, Int32(row), Int32(column)))
+        let value = libpq.getvalue(handle, Int32(row), Int32(column))!
+        let length = Int(libpq.getlength(handle, Int32(row), Int32(column)))
         return value.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
             Self.parseInteger(UnsafeBufferPointer(start: bytes, count: length))
         }
@@ -44,8 +46,8 @@ package final class PostgreSQLResult {
 
     /// Calls `body` with the UTF-8 bytes of the value at `row`, `column`.
     package func withUTF8<T>(_ row: Int, _ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
-        let value = PQgetvalue(handle, Int32(row), Int32(column))!
-        let length = Int(PQgetlength(handle, Int32(row), Int32(column)))
+        let value = libpq.getvalue(handle, Int32(row), Int32(column))!
+        let length = Int(libpq.getlength(handle, Int32(row), Int32(column)))
         return try value.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
             try body(UnsafeBufferPointer(start: bytes, count: length))
         }

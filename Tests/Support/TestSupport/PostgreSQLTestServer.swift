@@ -125,6 +125,8 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // The server outlives this call: it must not hold pipes other threads opened for their own children.
+        Self.closeInheritedDescriptors(&actions)
         let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         var pid: pid_t = 0
@@ -157,6 +159,16 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
         return nil
     }
 
+    /// Makes a spawned process close every descriptor above standard error (glibc 2.34's
+    /// `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module does not import).
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+        guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            return
+        }
+        _ = unsafeBitCast(address, to: CloseFrom.self)(&actions, 3)
+    }
+
     /// The `postgres` account, else `nobody`.
     private static func unprivilegedUser() -> (uid: uid_t, gid: gid_t)? {
         for name in ["postgres", "nobody"] {
@@ -181,7 +193,7 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, ends[1])
+        closeInheritedDescriptors(&actions)
         let words: [String] = ["/usr/bin/setsid", "/bin/sh", "-c", script]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

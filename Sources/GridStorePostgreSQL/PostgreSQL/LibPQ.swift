@@ -1,0 +1,92 @@
+import CLibPQ
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("unsupported platform")
+#endif
+
+/// The libpq functions gridstore calls, loaded from the shared library on first use.
+///
+/// libpq is not linked into gridstore: linking it loads libpq and the libraries it needs
+/// (TLS, Kerberos, LDAP) into every process at start-up, about 5 ms measured here, which
+/// every `gridstore toggle` on an SQLite file would pay. Loading it when the first
+/// PostgreSQL connection is made costs that once, and only where it is used; a machine
+/// without libpq runs gridstore on SQLite files as before.
+struct LibPQ: @unchecked Sendable {
+    typealias StringArray = UnsafePointer<UnsafePointer<CChar>?>?
+
+    let connectdbParams: @convention(c) (StringArray, StringArray, Int32) -> OpaquePointer?
+    let status: @convention(c) (OpaquePointer?) -> ConnStatusType
+    let errorMessage: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
+    let finish: @convention(c) (OpaquePointer?) -> Void
+    let reset: @convention(c) (OpaquePointer?) -> Void
+    let setNoticeReceiver: @convention(c) (OpaquePointer?, PQnoticeReceiver?, UnsafeMutableRawPointer?) -> PQnoticeReceiver?
+    let prepare: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32, UnsafePointer<Oid>?)
+        -> OpaquePointer?
+    let execPrepared: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, StringArray, UnsafePointer<Int32>?,
+                                      UnsafePointer<Int32>?, Int32) -> OpaquePointer?
+    let exec: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> OpaquePointer?
+    let resultStatus: @convention(c) (OpaquePointer?) -> ExecStatusType
+    let resultErrorField: @convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?
+    let clear: @convention(c) (OpaquePointer?) -> Void
+    let ntuples: @convention(c) (OpaquePointer?) -> Int32
+    let cmdTuples: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
+    let getisnull: @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
+    let getvalue: @convention(c) (OpaquePointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?
+    let getlength: @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
+
+    /// The library, loaded at the first use; the error says what to install when it is missing.
+    static let shared: Result<LibPQ, PostgreSQLError> = load()
+
+    /// The file names tried, in order: Debian's libpq5 package, then a development link.
+    static let libraryNames = ["libpq.so.5", "libpq.so", "libpq.5.dylib", "libpq.dylib"]
+
+    private static func load() -> Result<LibPQ, PostgreSQLError> {
+        guard let library = libraryNames.lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first else {
+            return .failure(PostgreSQLError(
+                sqlState: nil, message: "PostgreSQL support needs the libpq library, which is not installed "
+                    + "(on Debian or Ubuntu: apt-get install libpq5)", server: "(none)"))
+        }
+        var missing: [String] = []
+        func symbol<T>(_ name: String, as type: T.Type) -> T {
+            guard let address = dlsym(library, name) else {
+                missing.append(name)
+                return unsafeBitCast(dlsym(library, "PQlibVersion") ?? UnsafeMutableRawPointer(bitPattern: 1), to: type)
+            }
+            return unsafeBitCast(address, to: type)
+        }
+        let libpq = LibPQ(
+            connectdbParams: symbol("PQconnectdbParams", as: (@convention(c) (StringArray, StringArray, Int32) -> OpaquePointer?).self),
+            status: symbol("PQstatus", as: (@convention(c) (OpaquePointer?) -> ConnStatusType).self),
+            errorMessage: symbol("PQerrorMessage", as: (@convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?).self),
+            finish: symbol("PQfinish", as: (@convention(c) (OpaquePointer?) -> Void).self),
+            reset: symbol("PQreset", as: (@convention(c) (OpaquePointer?) -> Void).self),
+            setNoticeReceiver: symbol("PQsetNoticeReceiver", as: (@convention(c) (OpaquePointer?, PQnoticeReceiver?,
+                                                                                    UnsafeMutableRawPointer?) -> PQnoticeReceiver?).self),
+            prepare: symbol("PQprepare", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32,
+                                                               UnsafePointer<Oid>?) -> OpaquePointer?).self),
+            execPrepared: symbol("PQexecPrepared", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, StringArray,
+                                                                         UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32)
+                                                            -> OpaquePointer?).self),
+            exec: symbol("PQexec", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> OpaquePointer?).self),
+            resultStatus: symbol("PQresultStatus", as: (@convention(c) (OpaquePointer?) -> ExecStatusType).self),
+            resultErrorField: symbol("PQresultErrorField",
+                                     as: (@convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?).self),
+            clear: symbol("PQclear", as: (@convention(c) (OpaquePointer?) -> Void).self),
+            ntuples: symbol("PQntuples", as: (@convention(c) (OpaquePointer?) -> Int32).self),
+            cmdTuples: symbol("PQcmdTuples", as: (@convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?).self),
+            getisnull: symbol("PQgetisnull", as: (@convention(c) (OpaquePointer?, Int32, Int32) -> Int32).self),
+            getvalue: symbol("PQgetvalue", as: (@convention(c) (OpaquePointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?).self),
+            getlength: symbol("PQgetlength", as: (@convention(c) (OpaquePointer?, Int32, Int32) -> Int32).self))
+        guard missing.isEmpty else {
+            return .failure(PostgreSQLError(sqlState: nil, message: "the installed libpq lacks \(missing.joined(separator: ", "))",
+                                            server: "(none)"))
+        }
+        return .success(libpq)
+    }
+}
