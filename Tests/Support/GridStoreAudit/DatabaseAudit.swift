@@ -1,4 +1,5 @@
 import GridStore
+import GridStorePostgreSQL
 
 /// Whole-database checks for tests and the reliability suite.
 public enum DatabaseAudit {
@@ -20,8 +21,16 @@ public enum DatabaseAudit {
         }
     }
 
-    /// Every row of every grid table, as text, to show that something wrote nothing.
+    /// Every row of every grid table, as text, to show that something wrote nothing; `path` is a
+    /// file or a `postgresql://` URI.
     public static func rows(path: String) throws -> [String] {
+        if let server = PostgreSQLLocation(path) {
+            let connection = try PostgreSQLConnection(server)
+            return try tables.flatMap { table in
+                let result = try connection.execute("SELECT t::text FROM \(table) AS t ORDER BY 1")
+                return (0..<result.count).map { table + ": " + result.string($0, 0) }
+            }
+        }
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         connection.setBusyTimeout(milliseconds: GridDatabase.busyTimeoutMilliseconds)
         var rows: [String] = []

@@ -1,5 +1,6 @@
 import GridLayout
 import GridStore
+import GridStorePostgreSQL
 
 /// A grid as its tables hold it, read with plain SQL rather than through ``GridStore/Grid``,
 /// so tests and the reliability suite can check what gridstore wrote.
@@ -19,9 +20,10 @@ public struct StoredGrid: Equatable, Sendable {
     /// `section:item:size:x,y,w,h` from the `placements` view.
     public var placements: [String]
 
-    /// Reads grid `name` from the database at `path` on a read-only connection of its own;
-    /// `nil` when there is no such grid.
+    /// Reads grid `name` from the database at `path` (a file, or a `postgresql://` URI) on a
+    /// read-only connection of its own; `nil` when there is no such grid.
     public static func read(_ name: String, path: String) throws -> StoredGrid? {
+        if let server = PostgreSQLLocation(path) { return try read(name, server: server) }
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         connection.setBusyTimeout(milliseconds: GridDatabase.busyTimeoutMilliseconds)
         return try connection.transaction {
@@ -41,6 +43,26 @@ public struct StoredGrid: Equatable, Sendable {
                     "\($0.int(at: 0)):\($0.int(at: 1)):\($0.string(at: 2)):\($0.int(at: 3)),\($0.int(at: 4)),\($0.int(at: 5)),\($0.int(at: 6))"
                 })
         }
+    }
+
+    private static func read(_ name: String, server: PostgreSQLLocation) throws -> StoredGrid? {
+        let connection = try PostgreSQLConnection(server)
+        try connection.executeScript("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        defer { _ = try? connection.executeScript("COMMIT") }
+        let grid = try connection.execute("SELECT id, revision, columns, direction, default_size FROM grids WHERE name = $1", [name])
+        guard grid.count == 1 else { return nil }
+        let id = [grid.string(0, 0)]
+        let counts = try connection.execute("SELECT item_count FROM sections WHERE grid_id = $1 ORDER BY section", id)
+        let sizes = try connection.execute("SELECT section, item, size FROM item_sizes WHERE grid_id = $1 ORDER BY section, item", id)
+        let placements = try connection.execute("SELECT section, item, size, x, y, w, h FROM placements WHERE grid = $1", [name])
+        return StoredGrid(
+            revision: Int(grid.int(0, 1)), columns: Int(grid.int(0, 2)), direction: grid.string(0, 3), defaultSize: grid.string(0, 4),
+            itemCounts: (0..<counts.count).map { Int(counts.int($0, 0)) },
+            explicitSizes: (0..<sizes.count).map { "\(sizes.int($0, 0)):\(sizes.int($0, 1)):\(sizes.string($0, 2))" },
+            placements: (0..<placements.count).map { row in
+                "\(placements.int(row, 0)):\(placements.int(row, 1)):\(placements.string(row, 2)):"
+                    + "\(placements.int(row, 3)),\(placements.int(row, 4)),\(placements.int(row, 5)),\(placements.int(row, 6))"
+            })
     }
 
     /// The placements a fresh pack of the stored sizes gives, in the view's format.
