@@ -1,0 +1,41 @@
+import GridStore
+import GridStorePostgreSQL
+
+/// `gridstore copy <from-db> <to-db> [--grid NAME] [--force]`.
+struct CopyCommand: GridStoreCommand {
+    static let spec = CommandSpec(
+        name: "copy",
+        abstract: "Copy every grid, or one, from one database to another, keeping revisions.",
+        discussion: """
+            Either database may be an SQLite file or a postgresql:// URI: this is how grids move from the
+            embedded file to a server and back. The target gets every grid or none (one transaction); a grid
+            the target already has is refused unless --force replaces it. A missing target file is created.
+            """,
+        arguments: [
+            .init(name: "from-db", help: "The database to copy from: a file or a postgresql:// URI."),
+            .init(name: "to-db", help: "The database to copy to: a file or a postgresql:// URI."),
+        ],
+        options: [.init(name: "force", help: "Replace grids of the same name in the target.")])
+
+    let source: String
+    let target: String
+    let replacing: Bool
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {
+        source = arguments.positionals[0]
+        target = arguments.positionals[1]
+        replacing = arguments.flag("force")
+    }
+
+    func run(in context: CommandContext) throws {
+        guard try PostgreSQLLocation(source) != nil || GridDatabase.exists(at: source) else {
+            throw CommandLineError.failure("\(CommandLineOutput.printable(source)) does not exist")
+        }
+        let from = try GridDatabase(location: source)
+        let to = try GridDatabase(location: target)
+        let copied = try Grid.copy(from: from, to: to, names: context.explicitGridName.map { [$0] }, replacing: replacing)
+        let list = copied.map { "\(CommandLineOutput.printable($0.name)) (revision \($0.revision))" }.joined(separator: ", ")
+        context.console.write("copied \(copied.count) grid(s) from \(from.location) to \(to.location)"
+                              + (copied.isEmpty ? "\n" : ": \(list)\n"))
+    }
+}
