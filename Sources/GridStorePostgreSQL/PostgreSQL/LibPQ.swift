@@ -20,7 +20,11 @@ import Darwin
 struct LibPQ: @unchecked Sendable {
     typealias StringArray = UnsafePointer<UnsafePointer<CChar>?>?
 
-    let connectdbParams: @convention(c) (StringArray, StringArray, Int32) -> OpaquePointer?
+    let connectStartParams: @convention(c) (StringArray, StringArray, Int32) -> OpaquePointer?
+    let connectPoll: @convention(c) (OpaquePointer?) -> PostgresPollingStatusType
+    let socket: @convention(c) (OpaquePointer?) -> Int32
+    let conninfo: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<PQconninfoOption>?
+    let conninfoFree: @convention(c) (UnsafeMutablePointer<PQconninfoOption>?) -> Void
     let status: @convention(c) (OpaquePointer?) -> ConnStatusType
     let errorMessage: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
     let finish: @convention(c) (OpaquePointer?) -> Void
@@ -61,7 +65,12 @@ struct LibPQ: @unchecked Sendable {
             return unsafeBitCast(address, to: type)
         }
         let libpq = LibPQ(
-            connectdbParams: symbol("PQconnectdbParams", as: (@convention(c) (StringArray, StringArray, Int32) -> OpaquePointer?).self),
+            connectStartParams: symbol("PQconnectStartParams",
+                                       as: (@convention(c) (StringArray, StringArray, Int32) -> OpaquePointer?).self),
+            connectPoll: symbol("PQconnectPoll", as: (@convention(c) (OpaquePointer?) -> PostgresPollingStatusType).self),
+            socket: symbol("PQsocket", as: (@convention(c) (OpaquePointer?) -> Int32).self),
+            conninfo: symbol("PQconninfo", as: (@convention(c) (OpaquePointer?) -> UnsafeMutablePointer<PQconninfoOption>?).self),
+            conninfoFree: symbol("PQconninfoFree", as: (@convention(c) (UnsafeMutablePointer<PQconninfoOption>?) -> Void).self),
             status: symbol("PQstatus", as: (@convention(c) (OpaquePointer?) -> ConnStatusType).self),
             errorMessage: symbol("PQerrorMessage", as: (@convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?).self),
             finish: symbol("PQfinish", as: (@convention(c) (OpaquePointer?) -> Void).self),

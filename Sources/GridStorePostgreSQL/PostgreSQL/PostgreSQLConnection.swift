@@ -26,11 +26,11 @@ package final class PostgreSQLConnection {
     /// URI sets `lock_timeout` itself: 10 seconds, as SQLite's busy timeout.
     package static let defaultLockTimeout = "10s"
 
-    /// How long connecting waits, unless the URI or `PGCONNECT_TIMEOUT` say otherwise.
+    /// How long connecting waits, in seconds, unless the URI or `PGCONNECT_TIMEOUT` say otherwise.
     package static let defaultConnectTimeoutSeconds = "10"
 
     private let libpq: LibPQ
-    private let handle: OpaquePointer
+    private var handle: OpaquePointer
     private var preparedNames: [String: String] = [:]
 
     /// Where the connection goes.
@@ -48,31 +48,8 @@ package final class PostgreSQLConnection {
         case .success(let library): libpq = library
         case .failure(let error): throw PostgreSQLError(sqlState: nil, message: error.message, server: location.displayName)
         }
-        let libpq = self.libpq
-        // Keywords given before "dbname" yield to the URI's own; environment variables are
-        // read by libpq for what neither sets, so ours are left out when one is set.
-        var parameters: [(String, String)] = []
-        if getenv("PGCONNECT_TIMEOUT") == nil { parameters.append(("connect_timeout", Self.defaultConnectTimeoutSeconds)) }
-        if getenv("PGAPPNAME") == nil { parameters.append(("application_name", "gridstore")) }
-        parameters.append(("dbname", location.uri))
-        let connection = CStrings.withArray(parameters.map(\.0)) { keywords in
-            CStrings.withArray(parameters.map(\.1)) { values in
-                libpq.connectdbParams(keywords, values, 1)
-            }
-        }
-        guard let connection else {
-            throw PostgreSQLError(sqlState: nil, message: "out of memory", server: location.displayName)
-        }
-        guard libpq.status(connection) == CONNECTION_OK else {
-            let message = String(cString: libpq.errorMessage(connection)!)
-            libpq.finish(connection)
-            throw PostgreSQLError(sqlState: nil, message: message, server: location.displayName)
-        }
-        handle = connection
-        // libpq prints notices ("relation exists, skipping") on standard error by default.
-        _ = libpq.setNoticeReceiver(handle, { _, _ in }, nil)
-        try execute("SELECT set_config('lock_timeout', $1, false) WHERE current_setting('lock_timeout') = '0'",
-                    [Self.defaultLockTimeout])
+        handle = try Self.connect(libpq, to: location)
+        try configure()
     }
 
     deinit {
@@ -82,13 +59,83 @@ package final class PostgreSQLConnection {
     /// Whether the connection is usable; `false` after the server went away.
     package var isOpen: Bool { libpq.status(handle) == CONNECTION_OK }
 
-    /// Reconnects with the same parameters after the server went away.
+    /// Connects again with the same parameters after the server went away.
     ///
     /// - Throws: ``PostgreSQLError`` when the server still cannot be reached.
     package func reconnect() throws(PostgreSQLError) {
+        let fresh = try Self.connect(libpq, to: location)
+        libpq.finish(handle)
+        handle = fresh
         preparedNames.removeAll()
-        libpq.reset(handle)
-        guard isOpen else { throw connectionError() }
+        try configure()
+    }
+
+    /// Opens a connection, step by step so that a notice the server sends while it starts (a
+    /// "terminating connection" warning during a shutdown) reaches the silent receiver rather
+    /// than libpq's default, which prints it on standard error.
+    private static func connect(_ libpq: LibPQ, to location: PostgreSQLLocation) throws(PostgreSQLError) -> OpaquePointer {
+        // Keywords given before "dbname" yield to the URI's own; environment variables are
+        // read by libpq for what neither sets, so ours are left out when one is set.
+        var parameters: [(String, String)] = []
+        if getenv("PGAPPNAME") == nil { parameters.append(("application_name", "gridstore")) }
+        parameters.append(("dbname", location.uri))
+        let started = CStrings.withArray(parameters.map(\.0)) { keywords in
+            CStrings.withArray(parameters.map(\.1)) { values in
+                libpq.connectStartParams(keywords, values, 1)
+            }
+        }
+        guard let connection = started else {
+            throw PostgreSQLError(sqlState: nil, message: "out of memory", server: location.displayName)
+        }
+        _ = libpq.setNoticeReceiver(connection, { _, _ in }, nil)
+        let deadline = Self.now() + Self.connectTimeout(libpq, connection)
+        var state = PGRES_POLLING_WRITING
+        while libpq.status(connection) != CONNECTION_BAD && state != PGRES_POLLING_OK && state != PGRES_POLLING_FAILED {
+            var descriptor = pollfd(fd: libpq.socket(connection), events: Int16(state == PGRES_POLLING_READING ? POLLIN : POLLOUT),
+                                    revents: 0)
+            let remaining = deadline - Self.now()
+            guard remaining > 0 else {
+                libpq.finish(connection)
+                throw PostgreSQLError(sqlState: nil, message: "timeout expired while connecting", server: location.displayName)
+            }
+            if poll(&descriptor, 1, Int32(min(remaining, 1_000_000))) < 0 && errno != EINTR { break }
+            if descriptor.revents != 0 { state = libpq.connectPoll(connection) }
+        }
+        guard libpq.status(connection) == CONNECTION_OK else {
+            let message = String(cString: libpq.errorMessage(connection)!)
+            libpq.finish(connection)
+            throw PostgreSQLError(sqlState: nil, message: message, server: location.displayName)
+        }
+        return connection
+    }
+
+    /// Milliseconds to wait for a connection: the URI's `connect_timeout`, else `PGCONNECT_TIMEOUT`
+    /// (libpq reads both into the connection's options), else ``defaultConnectTimeoutSeconds``.
+    private static func connectTimeout(_ libpq: LibPQ, _ connection: OpaquePointer) -> Int {
+        var seconds = Int(defaultConnectTimeoutSeconds)!
+        if let options = libpq.conninfo(connection) {
+            var option = options
+            while let keyword = option.pointee.keyword {
+                if String(cString: keyword) == "connect_timeout", let value = option.pointee.val,
+                   let given = Int(String(cString: value)), given > 0 {
+                    seconds = max(2, given)  // libpq's own minimum
+                }
+                option += 1
+            }
+            libpq.conninfoFree(options)
+        }
+        return seconds * 1_000
+    }
+
+    /// A monotonic clock in milliseconds.
+    private static func now() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return time.tv_sec * 1_000 + time.tv_nsec / 1_000_000
+    }
+
+    /// Sets the session's defaults once connected.
+    private func configure() throws(PostgreSQLError) {
         _ = libpq.setNoticeReceiver(handle, { _, _ in }, nil)
         try execute("SELECT set_config('lock_timeout', $1, false) WHERE current_setting('lock_timeout') = '0'",
                     [Self.defaultLockTimeout])

@@ -1,0 +1,163 @@
+import Foundation
+import GridStoreAudit
+import SeededRandom
+import TestSupport
+
+/// The same promises on a PostgreSQL server the suite starts itself (durable settings, Unix
+/// socket): writers on one grid and on eight grids lose no update, clients killed with
+/// `kill -9` mid-change and a server restarted at once (a crash) lose nothing committed and
+/// leave no half change, and every failure is one line.
+enum PostgreSQLCheck {
+    static let writers = 8
+    static let commandsPerWriter = 60
+
+    static func run(_ runner: ProcessRunner, scratch: String, report: Report) {
+        let server: PostgreSQLTestServer
+        do {
+            server = try PostgreSQLTestServer(durable: true)
+        } catch {
+            if PostgreSQLTestServer.isRequired {
+                report.fail("postgresql: no server: \(error)")
+            } else {
+                print("postgresql: skipped (\(error))")
+            }
+            return
+        }
+        defer { server.stop() }
+        do {
+            try oneGrid(runner, url: server.makeDatabase(), report: report)
+            try eightGrids(runner, url: server.makeDatabase(), report: report)
+            try clientKills(runner, url: server.makeDatabase(), report: report)
+            try serverRestart(runner, server: server, url: server.makeDatabase(), report: report)
+        } catch {
+            report.fail("postgresql: \(error)")
+        }
+    }
+
+    /// What writer processes achieved: changes reported done, and failures whose outcome the
+    /// client could not know (the connection broke during COMMIT, or the process was killed).
+    final class Outcome: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var successes = 0
+        private(set) var unknown = 0
+        private(set) var failures = 0
+        func add(success: Bool = false, failure: Bool = false, unknown: Bool = false) {
+            lock.lock()
+            if success { successes += 1 }
+            if failure { failures += 1 }
+            if unknown { self.unknown += 1 }
+            lock.unlock()
+        }
+    }
+
+    /// Runs `writers` threads of random changes to `grid(writer)`; `onFailure` judges a failed run.
+    static func write(_ runner: ProcessRunner, url: String, grid: @escaping @Sendable (Int) -> String, report: Report, label: String,
+                      during: (() -> Void)? = nil, allowFailure: @escaping @Sendable (RunResult) -> Bool = { _ in false })
+        -> [String: Outcome] {
+        let outcomes = Dictionary((0..<writers).map { (grid($0), Outcome()) }, uniquingKeysWith: { first, _ in first })
+        let group = DispatchGroup()
+        for writer in 0..<writers {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                var generator = SeededGenerator(seed: UInt64(5_000 + writer))
+                let name = grid(writer)
+                for _ in 0..<commandsPerWriter {
+                    let arguments = ConcurrencyCheck.randomChange(&generator)
+                    let result = runner.run(["--db", url, "--grid", name] + arguments, timeLimit: 60)
+                    report.count(processes: 1, commands: 1)
+                    if result.status == 0 {
+                        outcomes[name]!.add(success: true)
+                    } else if result.status == 64, !result.standardError.contains("busy") {
+                        // Refused: an index another writer's delete made invalid.
+                    } else if result.status == 1, allowFailure(result) {
+                        outcomes[name]!.add(failure: true, unknown: result.standardError.contains("may or may not"))
+                    } else {
+                        report.fail("postgresql \(label): gridstore \(arguments.joined(separator: " ")) \(result.summary)")
+                    }
+                    if result.status != 0 {
+                        let lines = result.standardError.split(separator: "\n").filter { !$0.hasPrefix("Usage:") && !$0.hasPrefix("See ") }
+                        report.check(lines.count == 1, "postgresql \(label): an error of \(lines.count) lines: \(result.standardError)")
+                    }
+                }
+            }
+        }
+        during?()
+        group.wait()
+        return outcomes
+    }
+
+    /// Checks each grid: its revision counts exactly the successful changes (plus at most the
+    /// changes whose outcome was unknown), and its placements are a fresh pack of its sizes.
+    static func verify(_ outcomes: [String: Outcome], url: String, report: Report, label: String) {
+        for (name, outcome) in outcomes.sorted(by: { $0.key < $1.key }) {
+            guard let state = try? StoredGrid.read(name, path: url) else {
+                report.fail("postgresql \(label): grid \(name) cannot be read")
+                continue
+            }
+            report.check((outcome.successes...(outcome.successes + outcome.unknown)).contains(state.revision),
+                         "postgresql \(label): grid \(name) is at revision \(state.revision) after \(outcome.successes) "
+                             + "successful changes and \(outcome.unknown) of unknown outcome")
+            report.check(state.isConsistent, "postgresql \(label): grid \(name)'s placements differ from a fresh pack")
+        }
+    }
+
+    static func oneGrid(_ runner: ProcessRunner, url: String, report: Report) throws {
+        _ = runner.run(["--db", url, "--grid", "shared", "init", "--items", "40"])
+        let outcomes = write(runner, url: url, grid: { _ in "shared" }, report: report, label: "one grid")
+        verify(outcomes, url: url, report: report, label: "one grid")
+        print("postgresql: \(writers) writers on one grid: \(outcomes["shared"]!.successes) changes, none lost")
+    }
+
+    static func eightGrids(_ runner: ProcessRunner, url: String, report: Report) throws {
+        for writer in 0..<writers { _ = runner.run(["--db", url, "--grid", "g\(writer)", "init", "--items", "40"]) }
+        let outcomes = write(runner, url: url, grid: { "g\($0)" }, report: report, label: "eight grids")
+        verify(outcomes, url: url, report: report, label: "eight grids")
+        print("postgresql: \(writers) writers on \(writers) grids: \(outcomes.values.map(\.successes).reduce(0, +)) changes, none lost")
+    }
+
+    /// Writers whose processes are killed at random moments: what the server committed stays,
+    /// what it did not is rolled back whole.
+    static func clientKills(_ runner: ProcessRunner, url: String, report: Report) throws {
+        _ = runner.run(["--db", url, "--grid", "killed", "init", "--items", "2000"])
+        let outcome = Outcome()
+        var generator = SeededGenerator(seed: 99)
+        var kills = 0
+        for _ in 0..<40 {
+            let index = String(Int.random(in: 0..<2000, using: &generator))
+            let process = runner.start(["--db", url, "--grid", "killed", "toggle", index])
+            usleep(useconds_t(Int.random(in: 0...30_000, using: &generator)))
+            process.kill()
+            let result = process.wait(timeLimit: 30)
+            report.count(processes: 1, commands: 1, crashes: result.signal == SIGKILL ? 1 : 0)
+            if result.status == 0 { outcome.add(success: true) }
+            if result.signal == SIGKILL {
+                kills += 1
+                outcome.add(unknown: true)
+            }
+        }
+        verify(["killed": outcome], url: url, report: report, label: "kill -9")
+        print("postgresql: \(kills) clients killed mid-change; \(outcome.successes) finished; the grid is whole")
+    }
+
+    /// The server stops at once (as in a crash) and starts again while writers run.
+    static func serverRestart(_ runner: ProcessRunner, server: PostgreSQLTestServer, url: String, report: Report) throws {
+        for writer in 0..<writers { _ = runner.run(["--db", url, "--grid", "r\(writer)", "init", "--items", "40"]) }
+        let outcomes = write(runner, url: url, grid: { "r\($0)" }, report: report, label: "restart", during: {
+            usleep(300_000)
+            do {
+                try server.restartImmediately()
+            } catch {
+                report.fail("postgresql restart: \(error)")
+            }
+        }, allowFailure: { result in
+            // While the server is down a command fails with one line that names it.
+            result.standardError.hasPrefix("Error: ") && result.standardError.contains("PostgreSQL server")
+        })
+        verify(outcomes, url: url, report: report, label: "restart")
+        let failed = outcomes.values.map(\.failures).reduce(0, +)
+        let unknown = outcomes.values.map(\.unknown).reduce(0, +)
+        print("postgresql: server restarted immediately under \(writers) writers: \(failed) commands failed with one line "
+              + "(\(unknown) of unknown outcome), \(outcomes.values.map(\.successes).reduce(0, +)) succeeded; nothing committed lost")
+    }
+}
