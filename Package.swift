@@ -60,7 +60,7 @@ let package = Package(
         // Every timing goal, measured in one run: `swift run -c release gridstore-bench`.
         .executableTarget(
             name: "gridstore-bench",
-            dependencies: ["GridLayout", "GridStore", "SQLiteBaseline", "SeededRandom"],
+            dependencies: ["GridLayout", "GridStore", "GridStorePostgreSQL", "SQLiteBaseline", "SeededRandom", "TestSupport"],
             path: "Benchmarks/gridstore-bench"
         ),
         // The reliability suite CI runs against a release gridstore: concurrency, kill -9,

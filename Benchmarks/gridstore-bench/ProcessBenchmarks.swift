@@ -8,13 +8,17 @@ import GridStore
 /// `gridstore toggle` as a new process, against the original's UserDefaults storage and an
 /// empty Swift program.
 enum ProcessBenchmarks {
+    /// The path of a program built beside this benchmark.
+    static func siblingExecutable(_ name: String) -> String {
+        String(ChildProcess.currentExecutable.split(separator: "/", omittingEmptySubsequences: false)
+            .dropLast().joined(separator: "/")) + "/" + name
+    }
+
     static func run() throws -> String {
         let scratch = try ScratchDirectory()
-        let folder = String(ChildProcess.currentExecutable.split(separator: "/", omittingEmptySubsequences: false)
-            .dropLast().joined(separator: "/"))
-        let gridstore = folder + "/gridstore"
-        let empty = folder + "/gridstore-bench-empty"
-        let defaultsProgram = folder + "/gridstore-bench-defaults"
+        let gridstore = siblingExecutable("gridstore")
+        let empty = siblingExecutable("gridstore-bench-empty")
+        let defaultsProgram = siblingExecutable("gridstore-bench-defaults")
         for program in [gridstore, empty, defaultsProgram] where access(program, X_OK) != 0 {
             throw BenchmarkError("\(program) is missing; build everything with `swift build -c release` first")
         }

@@ -80,3 +80,20 @@ struct ErrorTests {
         #expect(try CommandRunner.run(["--db", database, "export"]).standardOutput == before)
     }
 }
+
+/// What a user sees when a PostgreSQL server cannot be reached.
+@Suite("gridstore with an unreachable PostgreSQL server")
+struct UnreachableServerTests {
+    @Test("one line naming the server, without its password, exit 1, at once", arguments: ["grids", "toggle 3", "migrate --status"])
+    func unreachable(command: String) throws {
+        let directory = TemporaryDirectory()
+        let uri = "postgresql://app:s3cret@/layouts?host=\(directory.path)&port=5999"
+        let result = try CommandRunner.run(["--db", uri] + command.split(separator: " ").map(String.init))
+        #expect(result.status == 1)
+        #expect(result.standardOutput == "" || command.hasPrefix("migrate"))
+        #expect(result.standardError.hasPrefix(
+            "Error: cannot reach PostgreSQL server postgresql://app@/layouts?host=\(directory.path)&port=5999: "))
+        #expect(result.standardError.split(separator: "\n").count == 1)
+        #expect(!(result.standardError + result.standardOutput).contains("s3cret"))
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import GridLayout
+import Testing
+@testable import GridStore
+@testable import GridStorePostgreSQL
+
+/// What only the PostgreSQL backend has: URIs, its ledger and migrators, server failures.
+@Suite("PostgreSQL backend", .enabled(if: PostgreSQLTestServer.shouldTest))
+struct PostgreSQLBackendTests {
+    @Test("a URI is told from a path, and messages never show its password")
+    func locations() {
+        #expect(PostgreSQLLocation("/tmp/grids.sqlite") == nil)
+        #expect(PostgreSQLLocation("postgresql") == nil)
+        #expect(PostgreSQLLocation("file:postgresql://x") == nil)
+        let cases = [
+            ("postgresql://app:s3cret@db.internal:5433/layouts?sslmode=require", "postgresql://app@db.internal:5433/layouts?sslmode=require"),
+            ("postgres://app:p%40ss@db/layouts", "postgres://app@db/layouts"),
+            ("postgresql:///layouts?host=/run/pg&password=s3cret&user=app", "postgresql:///layouts?host=/run/pg&password=***&user=app"),
+            ("postgresql://db.internal/layouts", "postgresql://db.internal/layouts"),
+            ("postgresql://:only@db", "postgresql://@db"),
+        ]
+        for (uri, shown) in cases {
+            #expect(PostgreSQLLocation(uri)?.displayName == shown, "\(uri)")
+        }
+    }
+
+    @Test("a server that is not there is one line naming it, without the password, at once")
+    func unreachable() throws {
+        let directory = TemporaryDirectory()
+        let uri = "postgresql://app:s3cret@/layouts?host=\(directory.path)&port=5999"
+        let started = ContinuousClock.now
+        let error = try #require(throws: PostgreSQLError.self) { try GridDatabase(location: uri) }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(error.sqlState == nil)
+        #expect(error.description.hasPrefix("cannot reach PostgreSQL server postgresql://app@/layouts?host=\(directory.path)&port=5999: "))
+        #expect(!error.description.contains("s3cret"))
+        #expect(!error.description.contains("\n"))
+    }
+
+    @Test("migrators starting at once apply each migration once")
+    func concurrentMigrators() async throws {
+        let url = try PostgreSQLTestServer.shared().makeDatabase()
+        let applied = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<6 {
+                group.addTask { try GridDatabase(location: url).migrationsAppliedOnOpen.count }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(applied == MigrationSet.gridStorePostgreSQL.migrations.count)
+        let status = try GridDatabase(location: url).migrationStatus()
+        #expect(status.isUpToDate)
+        #expect(status.applied.map(\.version) == MigrationSet.gridStorePostgreSQL.migrations.map(\.version))
+    }
+
+    @Test("a changed, newer or gapped ledger is refused before anything is written")
+    func ledgerRules() throws {
+        let url = try PostgreSQLTestServer.shared().makeDatabase()
+        let database = try GridDatabase(location: url)
+        _ = try Grid(named: "kept", in: database).toggle(at: GridIndexPath(item: 1))
+        let storage = try #require(database.postgreSQL)
+        let newer = try MigrationSet(MigrationSet.gridStorePostgreSQL.migrations
+            + [Migration(fileName: "9000_future.sql", sql: "CREATE TABLE future (x integer);")])
+        _ = try PostgreSQLStorage(PostgreSQLLocation(url)!, migrations: newer)
+        let error = try #require(throws: MigrationError.self) { try GridDatabase(location: url) }
+        #expect(error.description.hasPrefix("the database was created by a newer gridstore"))
+        try storage.withConnection { try $0.execute("DELETE FROM schema_migrations WHERE version = 9000") }
+        try storage.withConnection { try $0.execute("UPDATE schema_migrations SET checksum = 'feedface' WHERE version = 1") }
+        let changed = try #require(throws: MigrationError.self) { try GridDatabase(location: url) }
+        #expect(changed.description.hasPrefix("migration 0001_initial.sql was changed after it was applied"))
+        // Nothing was written by the refusals: the grid is as it was.
+        try storage.withConnection { connection in
+            let revision = try connection.execute("SELECT revision FROM grids WHERE name = 'kept'")
+            #expect(revision.int(0, 0) == 1)
+        }
+    }
+
+    @Test("a change waits for another transaction's lock on its grid only, and gives up after lock_timeout")
+    func perGridLocks() throws {
+        let url = try PostgreSQLTestServer.shared().makeDatabase()
+        let database = try GridDatabase(location: url)
+        _ = try Grid(named: "held", in: database).snapshot()
+        _ = try Grid(named: "free", in: database).snapshot()
+        let holder = try PostgreSQLConnection(PostgreSQLLocation(url)!)
+        try holder.execute("SET lock_timeout = '0'")
+        try holder.executeScript("BEGIN")
+        try holder.execute("SELECT id FROM grids WHERE name = 'held' FOR UPDATE")
+        // Another grid is not blocked.
+        try Grid(named: "free", in: database).toggle(at: GridIndexPath(item: 0))
+        let blocked = GridDatabase(backend: try PostgreSQLStorage(PostgreSQLLocation(url + "&options=-c%20lock_timeout%3D300")!))
+        let error = try #require(throws: PostgreSQLError.self) { try Grid(named: "held", in: blocked).toggle(at: GridIndexPath(item: 0)) }
+        #expect(error.sqlState == "55P03")
+        try holder.executeScript("ROLLBACK")
+        #expect(try Grid(named: "held", in: blocked).toggle(at: GridIndexPath(item: 0)).revision == 1)
+    }
+}
