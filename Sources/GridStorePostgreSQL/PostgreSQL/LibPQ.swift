@@ -1,15 +1,5 @@
 import CLibPQ
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("unsupported platform")
-#endif
-
 /// The libpq functions gridstore calls, loaded from the shared library on first use.
 ///
 /// libpq is not linked into gridstore: linking it loads libpq and the libraries it needs
@@ -51,16 +41,17 @@ struct LibPQ: @unchecked Sendable {
     static let libraryNames = ["libpq.so.5", "libpq.so", "libpq.5.dylib", "libpq.dylib"]
 
     private static func load() -> Result<LibPQ, PostgreSQLError> {
-        guard let library = libraryNames.lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first else {
+        guard let library = Platform.openLibrary(libraryNames) else {
             return .failure(PostgreSQLError(
                 sqlState: nil, message: "PostgreSQL support needs the libpq library, which is not installed "
                     + "(on Debian or Ubuntu: apt-get install libpq5)", server: "(none)"))
         }
         var missing: [String] = []
         func symbol<T>(_ name: String, as type: T.Type) -> T {
-            guard let address = dlsym(library, name) else {
+            guard let address = Platform.symbol(name, in: library) else {
+                // Never called: the library is refused below.
                 missing.append(name)
-                return unsafeBitCast(dlsym(library, "PQlibVersion") ?? UnsafeMutableRawPointer(bitPattern: 1), to: type)
+                return unsafeBitCast(UnsafeMutableRawPointer(bitPattern: 1)!, to: type)
             }
             return unsafeBitCast(address, to: type)
         }

@@ -1,15 +1,5 @@
 import CLibPQ
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("unsupported platform")
-#endif
-
 /// One connection to a PostgreSQL server, through libpq.
 ///
 /// Every value reaches the server as a bound parameter of a prepared statement (text
@@ -77,10 +67,10 @@ package final class PostgreSQLConnection {
         // Keywords given before "dbname" yield to the URI's own; environment variables are
         // read by libpq for what neither sets, so ours are left out when one is set.
         var parameters: [(String, String)] = []
-        if getenv("PGAPPNAME") == nil { parameters.append(("application_name", "gridstore")) }
+        if Platform.environment("PGAPPNAME") == nil { parameters.append(("application_name", "gridstore")) }
         parameters.append(("dbname", location.uri))
-        let started = CStrings.withArray(parameters.map(\.0)) { keywords in
-            CStrings.withArray(parameters.map(\.1)) { values in
+        let started = Platform.withCStrings(parameters.map(\.0)) { keywords in
+            Platform.withCStrings(parameters.map(\.1)) { values in
                 libpq.connectStartParams(keywords, values, 1)
             }
         }
@@ -88,18 +78,17 @@ package final class PostgreSQLConnection {
             throw PostgreSQLError(sqlState: nil, message: "out of memory", server: location.displayName)
         }
         _ = libpq.setNoticeReceiver(connection, { _, _ in }, nil)
-        let deadline = Self.now() + Self.connectTimeout(libpq, connection)
+        let deadline = Platform.monotonicMilliseconds() + Self.connectTimeout(libpq, connection)
         var state = PGRES_POLLING_WRITING
         while libpq.status(connection) != CONNECTION_BAD && state != PGRES_POLLING_OK && state != PGRES_POLLING_FAILED {
-            var descriptor = pollfd(fd: libpq.socket(connection), events: Int16(state == PGRES_POLLING_READING ? POLLIN : POLLOUT),
-                                    revents: 0)
-            let remaining = deadline - Self.now()
+            let remaining = deadline - Platform.monotonicMilliseconds()
             guard remaining > 0 else {
                 libpq.finish(connection)
                 throw PostgreSQLError(sqlState: nil, message: "timeout expired while connecting", server: location.displayName)
             }
-            if poll(&descriptor, 1, Int32(min(remaining, 1_000_000))) < 0 && errno != EINTR { break }
-            if descriptor.revents != 0 { state = libpq.connectPoll(connection) }
+            if Platform.wait(for: libpq.socket(connection), writable: state != PGRES_POLLING_READING, milliseconds: remaining) {
+                state = libpq.connectPoll(connection)
+            }
         }
         guard libpq.status(connection) == CONNECTION_OK else {
             let message = String(cString: libpq.errorMessage(connection)!)
@@ -127,13 +116,6 @@ package final class PostgreSQLConnection {
         return seconds * 1_000
     }
 
-    /// A monotonic clock in milliseconds.
-    private static func now() -> Int {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return time.tv_sec * 1_000 + time.tv_nsec / 1_000_000
-    }
-
     /// Sets the session's defaults once connected.
     private func configure() throws(PostgreSQLError) {
         _ = libpq.setNoticeReceiver(handle, { _, _ in }, nil)
@@ -150,7 +132,7 @@ package final class PostgreSQLConnection {
     @discardableResult
     package func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgreSQLError) -> PostgreSQLResult {
         let name = try preparedName(for: sql, parameterCount: parameters.count)
-        let result = CStrings.withOptionalArray(parameters) { values in
+        let result = Platform.withOptionalCStrings(parameters) { values in
             libpq.execPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
         }
         return try check(result)
@@ -192,21 +174,5 @@ package final class PostgreSQLConnection {
         }
         guard let sqlState = field(UInt8(ascii: "C")) else { return fallback }
         return PostgreSQLError(sqlState: sqlState, message: field(UInt8(ascii: "M")) ?? "unknown error", server: server)
-    }
-}
-
-/// Hands Swift strings to C as NUL-terminated arrays for the length of a call.
-enum CStrings {
-    static func withArray<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
-        var pointers: [UnsafePointer<CChar>?] = strings.map { UnsafePointer(strdup($0)) } + [nil]
-        defer { pointers.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
-        return pointers.withUnsafeMutableBufferPointer { body(UnsafePointer($0.baseAddress!)) }
-    }
-
-    static func withOptionalArray<T>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
-        guard !strings.isEmpty else { return body(nil) }
-        let pointers: [UnsafePointer<CChar>?] = strings.map { $0.map { UnsafePointer(strdup($0)) } ?? nil }
-        defer { pointers.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
     }
 }

@@ -1,16 +1,6 @@
 import GridStore
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("unsupported platform")
-#endif
-
 /// The PostgreSQL backend: one connection to a server, shared safely between threads.
 ///
 /// Reads run in `REPEATABLE READ READ ONLY` transactions, so they see one consistent state.
@@ -103,7 +93,7 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
     /// Sleeps a random 1 ms to 2^attempt ms (at most 100 ms), so retrying writers spread out.
     private static func pause(beforeAttempt attempt: Int) {
         let ceiling = min(100, 1 << min(attempt, 7))
-        usleep(useconds_t(Int.random(in: 1...ceiling) * 1_000))
+        Platform.sleep(milliseconds: Int.random(in: 1...ceiling))
     }
 }
 
