@@ -60,7 +60,7 @@ enum BackendBenchmarks {
         for (item, size) in sizes.enumerated() { wanted[GridIndexPath(item: item)] = size }
         var samples: [Double] = []
         for run in 0..<5 {
-            let repository = try SQLiteGridSizeRepository(suiteName: "bulk\(run)", database: GridDatabase(location: location("bulk\(run)")),
+            let repository = try DatabaseGridSizeRepository(suiteName: "bulk\(run)", database: GridDatabase(location: location("bulk\(run)")),
                                                           creatingWith: GridOptions(sectionItemCounts: [sizes.count]))
             _ = try repository.snapshot()
             samples.append(try RepositoryBenchmarks.timed { try repository.set(wanted) })

@@ -83,7 +83,7 @@ enum RepositoryBenchmarks {
     static func repositoryBulkSet(_ sizes: [TileSize], in scratch: ScratchDirectory) throws -> Double {
         let path = scratch.file("bulk-repository.sqlite")
         scratch.remove("bulk-repository.sqlite")
-        let repository = try SQLiteGridSizeRepository(
+        let repository = try DatabaseGridSizeRepository(
             suiteName: "bulk", database: GridDatabase(path: path), creatingWith: GridOptions(sectionItemCounts: [sizes.count]))
         _ = try repository.snapshot()  // create the grid before the clock starts
         var wanted: [GridIndexPath: TileSize] = [:]

@@ -16,7 +16,7 @@ struct ReadmeExampleTests {
         #expect(frames.items(in: LayoutRect(x: 0, y: 0, width: 320, height: 100)) == [GridIndexPath(item: 0), GridIndexPath(item: 1)])
 
         // Keep sizes like UserDefaults, in SQLite.
-        let sizes = try SQLiteGridSizeRepository(path: directory.file("sizes.sqlite"))
+        let sizes = try DatabaseGridSizeRepository(path: directory.file("sizes.sqlite"))
         try sizes.set(.big, at: GridIndexPath(item: 2))
         try sizes.insertItem(at: GridIndexPath(item: 0))
         #expect(try sizes.size(at: GridIndexPath(item: 3)) == .big)

@@ -20,11 +20,11 @@ struct RepositoryConformanceTests {
             let options = GridOptions(type: .more, sectionItemCounts: [12, 5])
             switch self {
             case .sqlite:
-                return try SQLiteGridSizeRepository(suiteName: "suite", database: GridDatabase(path: directory.file("r.sqlite")),
+                return try DatabaseGridSizeRepository(suiteName: "suite", database: GridDatabase(path: directory.file("r.sqlite")),
                                                     creatingWith: options)
             case .postgreSQL:
                 let database = try GridDatabase(location: try PostgreSQLTestServer.shared().makeDatabase())
-                return try SQLiteGridSizeRepository(suiteName: "suite", database: database, creatingWith: options)
+                return try DatabaseGridSizeRepository(suiteName: "suite", database: database, creatingWith: options)
             case .inMemory:
                 return try InMemoryGridSizeRepository(name: "suite", options: options)
             }

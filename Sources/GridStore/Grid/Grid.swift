@@ -4,7 +4,8 @@ import Synchronization
 /// A named grid in a gridstore database: its settings, sections, tile sizes and packed
 /// placements, changed only in whole transactions.
 ///
-/// Every change runs in one `BEGIN IMMEDIATE` transaction that reads the grid's current
+/// Every change runs in one transaction that holds the grid's lock (SQLite's write lock, or
+/// the grid's row lock on PostgreSQL) while it reads the grid's current
 /// state, applies the change, re-packs from the first item it affects, writes only the
 /// sizes and placement chunks that differ, and increments the grid's revision. A change
 /// that is refused or fails leaves the grid exactly as it was, revision included. The
@@ -147,9 +148,9 @@ public final class Grid: Sendable {
     /// Applies the edits `body` makes, in one transaction, as one revision.
     ///
     /// - Returns: The grid after the change.
-    /// - Throws: What `body` throws (nothing is written then), or a ``SQLiteError``
-    ///   when the write fails (for example when another process holds the lock past the
-    ///   busy timeout).
+    /// - Throws: What `body` throws (nothing is written then), or the backend's error
+    ///   (``SQLiteError``, or `PostgreSQLError` on a server) when the write fails, for
+    ///   example when another process holds the lock past the timeout.
     @discardableResult
     public func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
         let result = try database.backend.write { transaction -> (Int64, GridSnapshot) in

@@ -10,15 +10,16 @@ import GridLayout
 /// a section's end is refused with ``GridError/itemOutOfRange(_:itemCount:allowsEnd:)``.
 ///
 /// Two implementations share one behaviour (and one test suite):
-/// ``SQLiteGridSizeRepository`` keeps one named grid in a database file, like
-/// `UserDefaults(suiteName:)`; ``InMemoryGridSizeRepository`` keeps it in memory. Both are
+/// ``DatabaseGridSizeRepository`` keeps one named grid in a database (an SQLite file or a
+/// PostgreSQL server), like `UserDefaults(suiteName:)`; ``InMemoryGridSizeRepository`` keeps
+/// it in memory. Both are
 /// safe to use from many threads at once.
 ///
 /// Everything is built on two requirements, ``snapshot()`` and ``update(_:)``; the
 /// others have default implementations in terms of them.
 ///
 /// ```swift
-/// let sizes = try SQLiteGridSizeRepository.standard()
+/// let sizes = try DatabaseGridSizeRepository.standard()
 /// try sizes.set(.big, at: GridIndexPath(item: 2))
 /// try sizes.size(at: GridIndexPath(item: 2))        // .big
 /// try sizes.insertItem(at: GridIndexPath(item: 0))  // the big tile is now item 3

@@ -148,6 +148,8 @@ package struct GridChangeSet: Sendable {
             chunkTruncations.append((section, newChunks * PlacementChunks.size))
         }
         var chunk = PlacementChunks.chunk(of: first)
+        // Room for every chunk from here on (an item takes 16 to 22 bytes), so the text is not copied as it grows.
+        chunkText.reserveCapacity(chunkText.count + max(0, new.count - chunk * PlacementChunks.size) * 22)
         while chunk < newChunks {
             if !PlacementChunks.isUnchanged(chunk, old: old, new: new) {
                 let start = chunkText.count

@@ -1,9 +1,9 @@
-/// A ``GridSizeRepository`` that keeps one named grid in a gridstore database file, like
-/// `UserDefaults(suiteName:)`.
+/// A ``GridSizeRepository`` that keeps one named grid in a gridstore database, like
+/// `UserDefaults(suiteName:)`: an SQLite file, or a PostgreSQL server.
 ///
-/// A write is committed (and, with `synchronous=FULL`, on disk) when the call returns,
-/// and every later read sees it, in this process and in others.
-public final class SQLiteGridSizeRepository: GridSizeRepository {
+/// A write is committed (and on disk) when the call returns, and every later read sees it,
+/// in this process and in others.
+public final class DatabaseGridSizeRepository: GridSizeRepository {
     /// The grid the sizes belong to.
     public let grid: Grid
 
@@ -18,8 +18,8 @@ public final class SQLiteGridSizeRepository: GridSizeRepository {
     }
 
     /// The grid `default` in the database at the default location (see ``DatabaseLocation``).
-    public static func standard() throws -> SQLiteGridSizeRepository {
-        try SQLiteGridSizeRepository(path: DatabaseLocation.standard)
+    public static func standard() throws -> DatabaseGridSizeRepository {
+        try DatabaseGridSizeRepository(path: DatabaseLocation.standard)
     }
 
     public func snapshot() throws -> GridSnapshot {
@@ -31,3 +31,6 @@ public final class SQLiteGridSizeRepository: GridSizeRepository {
         try grid.update(body)
     }
 }
+
+/// The earlier name of ``DatabaseGridSizeRepository``, from when gridstore stored only SQLite files.
+public typealias SQLiteGridSizeRepository = DatabaseGridSizeRepository
