@@ -9,4 +9,9 @@ static inline sqlite3_destructor_type csqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
 
+/// `sqlite3_db_config` is variadic, which Swift cannot call; this sets one on/off option.
+static inline int csqlite_db_config_flag(sqlite3 *db, int option, int value) {
+    return sqlite3_db_config(db, option, value, (int *)0);
+}
+
 #endif

@@ -122,4 +122,26 @@ struct DatabaseConnectionTests {
         connection.setBusyTimeout(milliseconds: 0)
         try connection.transaction(.immediate) { try connection.execute("INSERT INTO t VALUES (1)") }
     }
+
+    @Test("a statement past its time limit is stopped; the connection works on afterwards")
+    func timeLimit() throws {
+        let connection = try memoryConnection()
+        let endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+        let started = ContinuousClock.now
+        let error = try #require(throws: SQLiteError.self) {
+            try connection.withTimeLimit(milliseconds: 200) { _ = try connection.fetchOne(endless) { $0.int(at: 0) } }
+        }
+        #expect(error.isInterrupted)
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(try scalar(connection, "SELECT 41 + 1") == 42)
+    }
+
+    @Test("defensive mode keeps SQL from writing the schema table")
+    func defensive() throws {
+        let connection = try memoryConnection()
+        try connection.enableDefensiveMode()
+        try connection.execute("CREATE TABLE t (x INTEGER)")
+        try connection.execute("PRAGMA writable_schema = ON")
+        #expect(throws: SQLiteError.self) { try connection.execute("UPDATE sqlite_schema SET sql = 'CREATE TABLE t (y)'") }
+    }
 }

@@ -24,6 +24,13 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
     /// A change was asked of a database that can only be read.
     case readOnly(path: String)
 
+    /// The database holds schema objects gridstore's migrations did not create (`found`, such
+    /// as a planted trigger), or lacks some they did (`missing`); gridstore runs nothing in it.
+    case unexpectedSchema(path: String, found: [String], missing: [String])
+
+    /// A statement ran past gridstore's time limit and was stopped; nothing was changed.
+    case timeLimitExceeded(path: String, seconds: Int)
+
     public var description: String {
         switch self {
         case .isDirectory(let path):
@@ -43,6 +50,17 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
             return "cannot open \(path): \(reason)"
         case .readOnly(let path):
             return "\(path) is read-only; changes need write access to the file and its folder"
+        case .unexpectedSchema(let path, let found, let missing):
+            var parts: [String] = []
+            if !found.isEmpty { parts.append("it holds \(found.joined(separator: ", ")), which gridstore did not create") }
+            if !missing.isEmpty { parts.append("it lacks \(missing.joined(separator: ", ")), which gridstore created") }
+            let remedy = found.isEmpty ? "restore it from a backup"
+                : "remove \(found.count == 1 ? "it" : "them") with sqlite3 (DROP \(found[0].uppercased().split(separator: " ")[0]) …) "
+                    + "if you trust nothing else was changed, or restore a backup"
+            return "\(path) is not as gridstore left it: \(parts.joined(separator: "; ")); gridstore runs nothing in it; \(remedy)"
+        case .timeLimitExceeded(let path, let seconds):
+            return "a statement on \(path) ran longer than \(seconds) seconds and was stopped, changing nothing; "
+                + "the file may hold SQL that gridstore did not write"
         }
     }
 }

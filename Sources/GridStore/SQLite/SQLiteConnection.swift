@@ -24,6 +24,7 @@ public final class SQLiteConnection {
 
     let handle: OpaquePointer
     private var statementCache: [String: SQLiteStatement] = [:]
+    private let clock = SQLiteOperationClock()
 
     /// The path the connection was opened with.
     public let path: String
@@ -56,6 +57,31 @@ public final class SQLiteConnection {
     }
 
     // MARK: Settings
+
+    /// Turns on SQLite's defences for database files from elsewhere: defensive mode (no
+    /// writes to the schema table, no shadow-table tricks) and an untrusted schema (SQL in
+    /// the file's triggers, views and defaults may only call harmless functions).
+    public func enableDefensiveMode() throws(SQLiteError) {
+        try SQLiteCall.check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1), handle)
+        try SQLiteCall.check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0), handle)
+    }
+
+    /// Runs `body`, stopping any statement still running `milliseconds` after it began
+    /// with an ``SQLiteError`` whose ``SQLiteError/isInterrupted`` is `true`.
+    ///
+    /// No file can then hang a caller, whatever SQL it holds.
+    public func withTimeLimit<T>(milliseconds: Int, _ body: () throws -> T) rethrows -> T {
+        if clock.deadline == .max {
+            // Checked every few thousand virtual-machine instructions, not per statement.
+            sqlite3_progress_handler(handle, 4_096, { context in
+                Unmanaged<SQLiteOperationClock>.fromOpaque(context!).takeUnretainedValue().isPastDeadline ? 1 : 0
+            }, Unmanaged.passUnretained(clock).toOpaque())
+        }
+        let outer = clock.deadline
+        clock.deadline = min(outer, SQLiteOperationClock.now() + milliseconds)
+        defer { clock.deadline = outer }
+        return try body()
+    }
 
     /// Sets how long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
     public func setBusyTimeout(milliseconds: Int32) {

@@ -37,6 +37,9 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether a write was refused because the file or its folder is read-only.
     public var isReadOnly: Bool { resultCode == SQLITE_READONLY }
 
+    /// Whether a statement was stopped because it ran past its time limit (`SQLITE_INTERRUPT`).
+    public var isInterrupted: Bool { resultCode == SQLITE_INTERRUPT }
+
     /// Whether a constraint (`CHECK`, `UNIQUE`, `FOREIGN KEY`, ...) refused a write.
     public var isConstraintViolation: Bool { resultCode == SQLITE_CONSTRAINT }
 

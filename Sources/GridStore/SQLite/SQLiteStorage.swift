@@ -32,6 +32,11 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// How long a write waits for another connection's lock: 10 seconds.
     package static let busyTimeoutMilliseconds: Int32 = 10_000
 
+    /// How long one operation (a read, a change, opening and migrating) may run before its
+    /// statements are stopped: 60 seconds, far above the largest import's few seconds, so no
+    /// file can hang a command.
+    package static let operationTimeLimitMilliseconds = 60_000
+
     /// The path of the database file.
     package let path: String
 
@@ -55,7 +60,16 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
             created = try Self.createDatabase(at: path, runner: runner)
         }
         let connection = try Self.openExisting(at: path)
-        self.migrationsAppliedOnOpen = created + (applyingMigrations ? try runner.migrate(connection) : [])
+        self.migrationsAppliedOnOpen = try Self.withTimeLimit(connection) {
+            // Nothing runs in a file before its schema is known to be gridstore's own.
+            let status = try runner.status(of: connection)
+            if let problem = status.problem {
+                if applyingMigrations { throw problem }
+            } else {
+                try SQLiteSchemaCheck.verify(connection, applied: status.applied.compactMap { migrations.migration(version: $0.version) })
+            }
+            return created + (applyingMigrations ? try runner.migrate(connection) : [])
+        }
         self.connection = connection
     }
 
@@ -84,7 +98,16 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
 
     /// Runs `body` with the connection outside any transaction, holding the lock.
     func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try lock.withLock { _ in try body(connection) }
+        try lock.withLock { _ in try Self.withTimeLimit(connection) { try body(connection) } }
+    }
+
+    /// Runs `body` within ``operationTimeLimitMilliseconds``.
+    private static func withTimeLimit<T>(_ connection: SQLiteConnection, _ body: () throws -> T) throws -> T {
+        do {
+            return try connection.withTimeLimit(milliseconds: operationTimeLimitMilliseconds, body)
+        } catch let error as SQLiteError where error.isInterrupted {
+            throw DatabaseFileError.timeLimitExceeded(path: connection.path, seconds: operationTimeLimitMilliseconds / 1_000)
+        }
     }
 
     package func migrationStatus() throws -> MigrationStatus {
@@ -120,6 +143,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         }
         connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         do {
+            try connection.enableDefensiveMode()
             try verifyOwnership(of: connection)
             try configure(connection)
         } catch let error as SQLiteError where error.isReadOnly || error.resultCode == SQLITE_CANTOPEN {
@@ -182,6 +206,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         do {
             let connection = try SQLiteConnection(path: temporaryPath, mode: .readWrite)
             connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+            try connection.enableDefensiveMode()
             try connection.execute("PRAGMA page_size = \(pageSize)")
             try configure(connection)
             applied = try runner.migrate(connection)
