@@ -40,29 +40,59 @@ final class Console {
         standardError += text
     }
 
-    /// Writes what was collected to the process's standard output and standard error.
-    func flush() {
-        Self.writeAll(standardOutputBytes, to: STDOUT_FILENO)
-        var error = standardError
-        error.withUTF8 { Self.writeAll($0, to: STDERR_FILENO) }
-        standardOutputBytes = []
-        standardError = ""
+    /// How writing the collected output ended.
+    enum FlushResult: Equatable {
+        /// Everything was written.
+        case written
+        /// The reader of standard output went away (`EPIPE`, when `SIGPIPE` is ignored): a quiet end.
+        case brokenPipe
+        /// Standard output or standard error could not be written; `reason` says why.
+        case failed(stream: String, reason: String)
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+    /// Writes what was collected to the process's standard output and standard error.
+    ///
+    /// - Returns: Whether everything was written; a full disk or a closed descriptor is a
+    ///   failure the caller reports, so a script never keeps a truncated file as if it were whole.
+    @discardableResult
+    func flush() -> FlushResult {
+        let outputError = Self.writeAll(standardOutputBytes, to: STDOUT_FILENO)
+        var error = standardError
+        let errorError = error.withUTF8 { Self.writeAll($0, to: STDERR_FILENO) }
+        standardOutputBytes = []
+        standardError = ""
+        if let code = outputError {
+            return code == EPIPE ? .brokenPipe : .failed(stream: "standard output", reason: String(cString: strerror(code)))
+        }
+        if let code = errorError, code != EPIPE {
+            return .failed(stream: "standard error", reason: String(cString: strerror(code)))
+        }
+        return .written
+    }
+
+    /// Writes `bytes` whole, retrying interrupted writes.
+    ///
+    /// - Returns: The `errno` of a failed write, or `nil`.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         bytes.withUnsafeBufferPointer { writeAll($0, to: descriptor) }
     }
 
-    private static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
+    private static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32? {
         var offset = 0
         while offset < buffer.count {
             let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                return
+                return errno
             }
             offset += written
         }
+        return nil
+    }
+
+    /// Writes one line to standard error, ignoring failure: for the last word when output failed.
+    static func writeErrorLine(_ line: String) {
+        _ = writeAll(Array((line + "\n").utf8), to: STDERR_FILENO)
     }
 
     /// The process's environment variables.

@@ -21,13 +21,24 @@ public enum GridStoreCommandLine {
     /// writes its output to the process's standard output and standard error.
     ///
     /// - Returns: The exit status: 0 on success, 64 for a usage error, 65 for a
-    ///   malformed input file, 1 for any other failure.
+    ///   malformed input file, 74 when the output could not be written, 1 for any other failure.
     public static func main(arguments: [String]) -> Int32 {
         let console = Console(environment: Console.processEnvironment())
         let status = run(arguments, console: console)
-        console.flush()
-        return status
+        switch console.flush() {
+        case .written:
+            return status
+        case .brokenPipe:
+            // The reader stopped reading (`| head`): quiet, as when SIGPIPE ends a process.
+            return 141
+        case .failed(let stream, let reason):
+            Console.writeErrorLine("Error: cannot write \(stream): \(reason)")
+            return outputErrorStatus
+        }
     }
+
+    /// The exit status when output could not be written: `EX_IOERR`.
+    static let outputErrorStatus: Int32 = 74
 
     /// Runs the command line, collecting its output in `console`.
     static func run(_ arguments: [String], console: Console) -> Int32 {

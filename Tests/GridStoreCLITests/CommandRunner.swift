@@ -36,6 +36,24 @@ enum CommandRunner {
         return finish(process)
     }
 
+    /// Runs `script` with bash, `$GRIDSTORE` naming the executable: for redirections the
+    /// runner cannot make (a closed descriptor, /dev/full, a pipe closed early).
+    static func shell(_ script: String) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        var environment = ProcessInfo.processInfo.environment
+        environment["GRIDSTORE"] = executable.path
+        environment["GRIDSTORE_DB"] = nil
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        try process.run()
+        return finish(process)
+    }
+
     /// Starts `gridstore` without waiting for it.
     static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
         let process = Process()
