@@ -140,7 +140,9 @@ public enum GridStoreCommandLine {
         }
     }
 
-    /// Escapes control characters so a message stays on one line, whatever text it quotes.
+    /// Escapes control characters (C0, C1, DEL and bidirectional controls, see
+    /// `GridLimits.isControlCharacter`) so a message stays on one line and cannot drive the
+    /// terminal, whatever text it quotes.
     static func singleLine(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
@@ -148,7 +150,7 @@ public enum GridStoreCommandLine {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            case _ where GridLimits.isControlCharacter(scalar):
                 result += "\\u{\(String(scalar.value, radix: 16))}"
             default: result.unicodeScalars.append(scalar)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import GridStore
+@testable import GridStoreCLI
 import Testing
 
 /// Database files gridstore did not write: planted SQL and rows the schema allows but a grid
@@ -61,5 +62,52 @@ struct HostileDatabaseTests {
         for command in [["toggle", "3"], ["show"], ["export"]] {
             try expectRefused(command, on: path, message: message)
         }
+    }
+}
+
+/// Text from a file or the command line cannot drive the terminal; paths are file names.
+@Suite("gridstore's text and paths")
+struct TextAndPathTests {
+    let directory = TemporaryDirectory()
+
+    @Test("escape sequences read from the file are escaped in text and JSON output")
+    func escapedOutput() throws {
+        let path = directory.file("grids.sqlite")
+        _ = try CommandRunner.run(["--db", path, "toggle", "1"])
+        let connection = try SQLiteConnection(path: path, mode: .readWrite)
+        try connection.execute("UPDATE grids SET updated_at = ?, name = ?", ["2026\u{1B}]0;owned\u{07}\u{1B}[2J", "a\u{202E}b\u{9B}c"])
+        let listed = try CommandRunner.run(["--db", path, "grids"])
+        #expect(listed.status == 0)
+        #expect(!listed.standardOutput.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E || $0.value == 0x9B })
+        #expect(listed.standardOutput.contains("a\\u{202e}b\\u{9b}c"))
+        #expect(listed.standardOutput.contains("2026\\u{1b}]0;owned\\u{7}\\u{1b}[2J"))
+        #expect(JSONText.quoted("a\u{202E}b\u{9B}c\u{1B}") == #""a\u202eb\u009bc\u001b""#)
+    }
+
+    @Test("names with C1 or bidirectional controls are refused as other control characters are",
+          arguments: ["a\u{202E}b", "x\u{9B}y", "\u{2066}isolate"])
+    func refusedNames(name: String) throws {
+        let result = try CommandRunner.run(["--db", directory.file("grids.sqlite"), "--grid", name, "init"])
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix("Error: "))
+        #expect(result.standardError.contains("cannot contain control characters"))
+        #expect(!result.standardError.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x9B || $0.value == 0x2066 })
+    }
+
+    @Test("--db '' is a usage error")
+    func emptyDatabase() throws {
+        let result = try CommandRunner.run(["--db", "", "toggle", "1"])
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix("Error: --db needs a database file or a postgresql:// URI, not an empty value\n"))
+    }
+
+    @Test("a path that looks like an SQLite URI is a file of exactly that name")
+    func uriLookingPath() throws {
+        let result = try CommandRunner.shell("cd '\(directory.path)' && \"$GRIDSTORE\" --db 'file:x.db?immutable=1' toggle 1 >/dev/null"
+                                             + " && \"$GRIDSTORE\" --db 'file:x.db?immutable=1' get 1")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "middle\n")
+        #expect(FileManager.default.fileExists(atPath: directory.file("file:x.db?immutable=1")))
+        #expect(!FileManager.default.fileExists(atPath: directory.file("x.db")))
     }
 }

@@ -27,7 +27,7 @@ struct GridDatabaseTests {
         #expect(FileSystem.permissions(at: directory.file("nested")) == 0o700)
         // Nothing is left behind from building the file under a temporary name.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.file("nested/folders"))
-            .filter { $0.contains(".creating-") }
+            .filter { $0.hasPrefix(".gridstore-new-") }
         #expect(leftovers.isEmpty)
     }
 

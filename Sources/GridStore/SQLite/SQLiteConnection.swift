@@ -29,7 +29,8 @@ public final class SQLiteConnection {
     /// The path the connection was opened with.
     public let path: String
 
-    /// Opens the database at `path` (`":memory:"` for a private in-memory database).
+    /// Opens the database at `path` (`":memory:"` for a private in-memory database). A path
+    /// that starts with `file:` is a file of that name, not an SQLite URI.
     ///
     /// - Throws: ``SQLiteError`` when SQLite cannot open the file.
     public init(path: String, mode: OpenMode = .readWriteCreate) throws(SQLiteError) {
@@ -40,7 +41,10 @@ public final class SQLiteConnection {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         }
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        // A path is a file name, never an SQLite URI, even where SQLite is built to read
+        // `file:` names as URIs: `file:x?immutable=1` opens the file of exactly that name.
+        let fileName = path.hasPrefix("file:") ? "./" + path : path
+        let code = sqlite3_open_v2(fileName, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = SQLiteCall.error(code, handle)
             sqlite3_close_v2(handle)

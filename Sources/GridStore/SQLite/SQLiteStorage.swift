@@ -193,7 +193,8 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     private static func createDatabase(at path: String, runner: MigrationRunner) throws -> [Migration] {
         let folder = FileSystem.parentDirectory(of: path)
         try FileSystem.createDirectories(folder)
-        let temporaryPath = "\(path).creating-\(FileSystem.processID)-\(UInt32.random(in: 0...UInt32.max))"
+        // A short name beside the final one, so that a long but legal file name cannot make it too long.
+        let temporaryPath = "\(folder)/.gridstore-new-\(FileSystem.processID)-\(UInt32.random(in: 0...UInt32.max))"
         do {
             try FileSystem.createExclusively(temporaryPath, mode: 0o600)
         } catch {

@@ -100,7 +100,11 @@ enum ArgumentScanner {
                 throw .usage("option '\(option.synopsis)' needs a value", command: spec)
             }
             switch name {
-            case GlobalOptions.database.name: parsed.global.databasePath = value
+            case GlobalOptions.database.name:
+                guard !value.isEmpty else {
+                    throw .usage("--db needs a database file or a postgresql:// URI, not an empty value", command: spec)
+                }
+                parsed.global.databasePath = value
             case GlobalOptions.grid.name: parsed.global.gridName = value
             default: parsed.values[name] = value
             }

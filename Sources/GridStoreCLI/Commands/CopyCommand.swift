@@ -35,7 +35,8 @@ struct CopyCommand: GridStoreCommand {
         let to = try GridDatabase(location: target)
         let copied = try Grid.copy(from: from, to: to, names: context.explicitGridName.map { [$0] }, replacing: replacing)
         let list = copied.map { "\(CommandLineOutput.printable($0.name)) (revision \($0.revision))" }.joined(separator: ", ")
-        context.console.write("copied \(copied.count) grid(s) from \(from.location) to \(to.location)"
+        context.console.write("copied \(copied.count) grid(s) from \(CommandLineOutput.printable(from.location)) "
+                              + "to \(CommandLineOutput.printable(to.location))"
                               + (copied.isEmpty ? "\n" : ": \(list)\n"))
     }
 }

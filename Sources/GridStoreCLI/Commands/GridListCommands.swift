@@ -20,7 +20,7 @@ struct GridsCommand: GridStoreCommand {
             + summaries.map { summary in
                 [CommandLineOutput.printable(summary.name), summary.type?.rawValue ?? "custom", String(summary.columns),
                  summary.direction.rawValue, String(summary.sectionCount), String(summary.itemCount),
-                 String(summary.revision), summary.updatedAt]
+                 String(summary.revision), CommandLineOutput.printable(summary.updatedAt)]
             }
         context.console.write(CommandLineOutput.table(rows, rightAligned: [2, 4, 5, 6]))
     }

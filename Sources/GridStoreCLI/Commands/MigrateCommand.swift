@@ -28,11 +28,11 @@ struct MigrateCommand: GridStoreCommand {
         let applied = database.migrationsAppliedOnOpen
         let version = try database.migrationStatus().currentVersion
         if applied.isEmpty {
-            context.console.write("\(database.location) is up to date at schema version \(version).\n")
+            context.console.write("\(CommandLineOutput.printable(database.location)) is up to date at schema version \(version).\n")
         } else {
             let names = applied.map(\.fileName).joined(separator: ", ")
-            context.console.write("Applied \(applied.count) migration(s) to \(database.location): \(names)\n")
-            context.console.write("\(database.location) is now at schema version \(version).\n")
+            context.console.write("Applied \(applied.count) migration(s) to \(CommandLineOutput.printable(database.location)): \(names)\n")
+            context.console.write("\(CommandLineOutput.printable(database.location)) is now at schema version \(version).\n")
         }
     }
 
@@ -48,7 +48,7 @@ struct MigrateCommand: GridStoreCommand {
             status = MigrationStatus(applied: [], pending: known.migrations, problem: nil)
         }
         let console = context.console
-        console.write("Database: \(server?.displayName ?? location)\(exists ? "" : " (does not exist yet)")\n")
+        console.write("Database: \(CommandLineOutput.printable(server?.displayName ?? location))\(exists ? "" : " (does not exist yet)")\n")
         console.write("Schema version: \(status.currentVersion) (this gridstore knows up to \(known.latestVersion))\n")
         console.write("Applied:\n")
         if status.applied.isEmpty { console.write("  none\n") }
@@ -56,8 +56,10 @@ struct MigrateCommand: GridStoreCommand {
             let knownMigration = known.migration(version: migration.version)
             let mark = knownMigration == nil ? "  (unknown to this gridstore)"
                 : knownMigration?.checksum != migration.checksum ? "  (file changed since applied)" : ""
-            console.write("  \(Migration.fileStem(version: migration.version, name: migration.name))  "
-                          + "\(migration.appliedAt)  sha256:\(migration.checksum.prefix(12))\(mark)\n")
+            // The ledger is read from the file: its text is escaped before it reaches the terminal.
+            let stem = Migration.fileStem(version: migration.version, name: migration.name)
+            console.write("  \(CommandLineOutput.printable(stem))  \(CommandLineOutput.printable(migration.appliedAt))  "
+                          + "sha256:\(CommandLineOutput.printable(String(migration.checksum.prefix(12))))\(mark)\n")
         }
         console.write("Pending:\n")
         if status.pending.isEmpty { console.write("  none\n") }
