@@ -45,6 +45,25 @@ struct HostileDatabaseTests {
         }
     }
 
+    @Test("a refused ledger leaves the file and its folder exactly as they were, -wal and -shm included", arguments: [
+        ("UPDATE schema_migrations SET checksum = 'feedface' WHERE version = 1;", "migration 0001_initial.sql was changed"),
+        ("INSERT INTO schema_migrations VALUES (9000, 'future', 'x', 'now');", "the database was created by a newer gridstore"),
+    ])
+    func refusedLedger(sql: String, message: String) throws {
+        let path = try database(editedWith: sql + "PRAGMA journal_mode = DELETE;")
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let listing = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        for command in [["toggle", "3"], ["show"], ["migrate"]] {
+            try expectRefused(command, on: path, message: message)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == listing)
+        }
+        let status = try CommandRunner.run(["--db", path, "migrate", "--status"])
+        #expect(status.status == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == listing)
+        let connection = try SQLiteConnection(path: path, mode: .readOnly)
+        #expect(try connection.fetchOne("PRAGMA journal_mode") { $0.string(at: 0) } == "delete")
+    }
+
     @Test("rows a grid cannot hold are refused as an inconsistent grid", arguments: [
         ("INSERT INTO item_sizes (grid_id, section, item, size) VALUES (1, -1, 0, 'big');",
          "the stored grid is inconsistent: grid 'default' has a size for item 0 of section -1, which does not exist"),

@@ -59,16 +59,21 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         if applyingMigrations, FileSystem.entry(at: path) == .missing {
             created = try Self.createDatabase(at: path, runner: runner)
         }
-        let connection = try Self.openExisting(at: path)
-        self.migrationsAppliedOnOpen = try Self.withTimeLimit(connection) {
-            // Nothing runs in a file before its schema is known to be gridstore's own.
-            let status = try runner.status(of: connection)
-            if let problem = status.problem {
-                if applyingMigrations { throw problem }
-            } else {
-                try SQLiteSchemaCheck.verify(connection, applied: status.applied.compactMap { migrations.migration(version: $0.version) })
+        // Nothing is written to a file, and nothing in it runs, before it is known to be
+        // gridstore's own: its ledger and its schema are read first, so a refused file is left
+        // exactly as it was.
+        let connection = try Self.openExisting(at: path, changingFile: applyingMigrations) { connection in
+            try Self.withTimeLimit(connection) {
+                let status = try runner.status(of: connection)
+                if let problem = status.problem {
+                    if applyingMigrations { throw problem }
+                } else {
+                    try SQLiteSchemaCheck.verify(connection, applied: status.applied.compactMap { migrations.migration(version: $0.version) })
+                }
             }
-            return created + (applyingMigrations ? try runner.migrate(connection) : [])
+        }
+        self.migrationsAppliedOnOpen = try Self.withTimeLimit(connection) {
+            created + (applyingMigrations ? try runner.migrate(connection) : [])
         }
         self.connection = connection
     }
@@ -126,8 +131,11 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
 
     // MARK: Opening
 
-    /// Opens an existing file, checks that it is a gridstore database and configures the connection.
-    private static func openExisting(at path: String) throws -> SQLiteConnection {
+    /// Opens an existing file, checks that it is a gridstore database (and passes `check`,
+    /// which only reads), then configures the connection, switching the file to WAL mode
+    /// only when `changingFile`.
+    private static func openExisting(at path: String, changingFile: Bool,
+                                     check: (SQLiteConnection) throws -> Void) throws -> SQLiteConnection {
         switch FileSystem.entry(at: path) {
         case .directory: throw DatabaseFileError.isDirectory(path: path)
         case .file(size: 0): throw DatabaseFileError.emptyFile(path: path)
@@ -145,7 +153,8 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         do {
             try connection.enableDefensiveMode()
             try verifyOwnership(of: connection)
-            try configure(connection)
+            try check(connection)
+            try configure(connection, changingFile: changingFile)
         } catch let error as SQLiteError where error.isReadOnly || error.resultCode == SQLITE_CANTOPEN {
             // Reading a WAL database needs its -wal and -shm files, which SQLite creates beside it.
             throw DatabaseFileError.cannotOpen(
@@ -173,17 +182,19 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         throw DatabaseFileError.foreignDatabase(path: connection.path, applicationID: Int32(truncatingIfNeeded: applicationID))
     }
 
-    /// Applies the connection settings described on ``GridDatabase``.
-    private static func configure(_ connection: SQLiteConnection) throws {
+    /// Applies the connection settings described on ``GridDatabase``; without `changingFile`
+    /// only those that write nothing to the file.
+    private static func configure(_ connection: SQLiteConnection, changingFile: Bool = true) throws {
         let journalMode = try connection.fetchOne("PRAGMA journal_mode") { $0.string(at: 0) }
-        if journalMode != "wal" && !connection.isReadOnly {
+        if journalMode != "wal" && !connection.isReadOnly && changingFile {
             try connection.execute("PRAGMA journal_mode = WAL")
         }
         try connection.execute("PRAGMA synchronous = FULL")
         try connection.execute("PRAGMA foreign_keys = ON")
         // Checkpointing empties the log to at most 4 MiB; closing empties it entirely.
         try connection.execute("PRAGMA journal_size_limit = 4194304")
-        try connection.persistWriteAheadLog()
+        // Kept only for a file gridstore may change: a reader leaves the folder as it found it.
+        if changingFile { try connection.persistWriteAheadLog() }
     }
 
     /// Builds a migrated database under a temporary name beside `path`, then links it into place.
