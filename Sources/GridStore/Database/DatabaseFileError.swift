@@ -28,6 +28,9 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
     /// as a planted trigger), or lacks some they did (`missing`); gridstore runs nothing in it.
     case unexpectedSchema(path: String, found: [String], missing: [String])
 
+    /// No database was named and there is no home folder to keep the default one in.
+    case noHomeDirectory
+
     /// A statement ran past gridstore's time limit and was stopped; nothing was changed.
     case timeLimitExceeded(path: String, seconds: Int)
 
@@ -58,6 +61,9 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
                 : "remove \(found.count == 1 ? "it" : "them") with sqlite3 (DROP \(found[0].uppercased().split(separator: " ")[0]) …) "
                     + "if you trust nothing else was changed, or restore a backup"
             return "\(path) is not as gridstore left it: \(parts.joined(separator: "; ")); gridstore runs nothing in it; \(remedy)"
+        case .noHomeDirectory:
+            return "there is no home folder for the default database (HOME is unset and the account has none); "
+                + "name a database with --db or GRIDSTORE_DB"
         case .timeLimitExceeded(let path, let seconds):
             return "a statement on \(path) ran longer than \(seconds) seconds and was stopped, changing nothing; "
                 + "the file may hold SQL that gridstore did not write"

@@ -14,18 +14,34 @@ public enum DatabaseLocation {
     ///   - explicitPath: A path the user gave, which wins over everything else.
     ///   - environment: The environment variables to consult; `nil` for the process's own.
     ///     Empty values count as unset.
-    public static func resolve(explicitPath: String? = nil, environment: [String: String]? = nil) -> String {
+    ///   - accountHome: The account's home folder from the password database, for when `HOME`
+    ///     is unset or empty; the process's own by default.
+    /// - Throws: ``DatabaseFileError/noHomeDirectory`` when neither gives a home folder: a
+    ///   database is never created under the working directory by accident.
+    public static func resolve(explicitPath: String? = nil, environment: [String: String]? = nil,
+                               accountHome: () -> String? = DatabaseLocation.accountHomeDirectory) throws(DatabaseFileError) -> String {
         let lookup: (String) -> String? = { name in
             guard let environment else { return FileSystem.environment(name) }
             return environment[name].flatMap { $0.isEmpty ? nil : $0 }
         }
         if let explicitPath, !explicitPath.isEmpty { return explicitPath }
         if let path = lookup("GRIDSTORE_DB") { return path }
-        let dataHome = lookup("XDG_DATA_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? ((lookup("HOME") ?? ".") + "/.local/share")
-        return dataHome + "/gridstore/" + fileName
+        if let dataHome = lookup("XDG_DATA_HOME").flatMap({ $0.hasPrefix("/") ? $0 : nil }) {
+            return dataHome + "/gridstore/" + fileName
+        }
+        guard let home = lookup("HOME") ?? accountHome().flatMap({ $0.isEmpty ? nil : $0 }) else {
+            throw .noHomeDirectory
+        }
+        return home + "/.local/share/gridstore/" + fileName
+    }
+
+    /// The home folder of the account the process runs as, from the password database.
+    public static func accountHomeDirectory() -> String? {
+        FileSystem.accountHomeDirectory()
     }
 
     /// The default database path, from the process's environment.
-    public static var standard: String { resolve() }
+    public static var standard: String {
+        get throws(DatabaseFileError) { try resolve() }
+    }
 }

@@ -93,6 +93,12 @@ enum FileSystem {
     }
 
     /// The value of an environment variable, treating an empty value as unset.
+    /// The home folder of the account the process runs as, from the password database.
+    static func accountHomeDirectory() -> String? {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
+        return String(cString: directory)
+    }
+
     static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         let string = String(cString: value)

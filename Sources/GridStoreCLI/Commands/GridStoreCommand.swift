@@ -17,23 +17,28 @@ protocol GridStoreCommand: Sendable {
 final class CommandContext {
     /// Where output goes.
     let console: Console
-    /// The database: `--db`, else `$GRIDSTORE_DB`, else the XDG default; a file path or a
-    /// PostgreSQL connection URI.
-    let databaseLocation: String
+    /// `--db`, if given.
+    private let explicitDatabase: String?
     /// The grid's name, if `--grid` was given.
     let explicitGridName: String?
 
     init(console: Console, global: GlobalOptions) {
         self.console = console
-        self.databaseLocation = DatabaseLocation.resolve(explicitPath: global.databasePath, environment: console.environment)
+        self.explicitDatabase = global.databasePath
         self.explicitGridName = global.gridName
     }
 
     /// The grid's name: `--grid`, else `default`.
     var gridName: String { explicitGridName ?? GlobalOptions.defaultGridName }
 
+    /// The database: `--db`, else `$GRIDSTORE_DB`, else the XDG default; a file path or a
+    /// PostgreSQL connection URI.
+    func databaseLocation() throws -> String {
+        try DatabaseLocation.resolve(explicitPath: explicitDatabase, environment: console.environment)
+    }
+
     /// Opens the database, creating and migrating it as needed.
     func openDatabase() throws -> GridDatabase {
-        try GridDatabase(location: databaseLocation)
+        try GridDatabase(location: databaseLocation())
     }
 }

@@ -37,7 +37,7 @@ struct MigrateCommand: GridStoreCommand {
     }
 
     private func printStatus(_ context: CommandContext) throws {
-        let location = context.databaseLocation
+        let location = try context.databaseLocation()
         let server = PostgreSQLLocation(location)
         let known = server == nil ? MigrationSet.gridStore : MigrationSet.gridStorePostgreSQL
         let status: MigrationStatus
