@@ -31,6 +31,19 @@ struct GridDatabaseTests {
         #expect(leftovers.isEmpty)
     }
 
+    @Test("files a process killed while creating a database left behind are removed; a live one's are kept")
+    func staleTemporaries() throws {
+        let directory = TemporaryDirectory()
+        let dead = ".gridstore-new-2147483600-7"
+        let live = ".gridstore-new-\(getpid())-7"
+        for name in [dead, dead + "-wal", live, "unrelated.sqlite"] {
+            FileManager.default.createFile(atPath: directory.file(name), contents: Data("x".utf8))
+        }
+        _ = try GridDatabase(path: directory.file("grids.sqlite"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix("grids.sqlite") }
+        #expect(names.sorted() == [live, "unrelated.sqlite"].sorted())
+    }
+
     @Test("opening an up-to-date database applies nothing")
     func reopen() throws {
         let directory = TemporaryDirectory()

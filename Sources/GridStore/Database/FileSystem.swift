@@ -99,6 +99,25 @@ enum FileSystem {
         return String(cString: directory)
     }
 
+    /// Removes the files in `folder` whose names are `prefix`, a process id and `-` (and any
+    /// suffix), when that process no longer runs: what a process killed while creating a
+    /// database left behind.
+    static func removeStaleFiles(in folder: String, prefix: String) {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        var stale: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard name.hasPrefix(prefix) else { continue }
+            let digits = name.dropFirst(prefix.count).prefix(while: \.isNumber)
+            guard let pid = pid_t(digits), pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+            stale.append(name)
+        }
+        for name in stale { removeFile(folder + "/" + name) }
+    }
+
     static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         let string = String(cString: value)

@@ -32,6 +32,9 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// How long a write waits for another connection's lock: 10 seconds.
     package static let busyTimeoutMilliseconds: Int32 = 10_000
 
+    /// The start of the names new database files are built under: `.gridstore-new-<pid>-<random>`.
+    static let temporaryPrefix = ".gridstore-new-"
+
     /// How long one operation (a read, a change, opening and migrating) may run before its
     /// statements are stopped: 60 seconds, far above the largest import's few seconds, so no
     /// file can hang a command.
@@ -204,8 +207,11 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     private static func createDatabase(at path: String, runner: MigrationRunner) throws -> [Migration] {
         let folder = FileSystem.parentDirectory(of: path)
         try FileSystem.createDirectories(folder)
-        // A short name beside the final one, so that a long but legal file name cannot make it too long.
-        let temporaryPath = "\(folder)/.gridstore-new-\(FileSystem.processID)-\(UInt32.random(in: 0...UInt32.max))"
+        // A short name beside the final one, so that a long but legal file name cannot make it
+        // too long; one that a killed process left (a half-built file, or a second name of a
+        // finished one) is removed here.
+        FileSystem.removeStaleFiles(in: folder, prefix: temporaryPrefix)
+        let temporaryPath = "\(folder)/\(temporaryPrefix)\(FileSystem.processID)-\(UInt32.random(in: 0...UInt32.max))"
         do {
             try FileSystem.createExclusively(temporaryPath, mode: 0o600)
         } catch {
