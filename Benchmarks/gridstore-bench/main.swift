@@ -5,7 +5,7 @@ import Glibc
 // gridstore-bench: every timing goal of gridstore, measured in one run of a release build.
 //
 //   swift build -c release && .build/release/gridstore-bench     all benchmarks
-//   .build/release/gridstore-bench toggle     only the named groups (packing, bulk, toggle, process, honeycomb, backends)
+//   .build/release/gridstore-bench toggle     only the named groups (packing, bulk, toggle, process, honeycomb, backends, scaling)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -28,7 +28,7 @@ if arguments.first == "--peak-memory", arguments.count == 2, let count = Int(arg
 print("warning: this is a debug build; run `swift run -c release gridstore-bench` for meaningful numbers")
 #endif
 
-let allGroups = ["packing", "bulk", "toggle", "process", "honeycomb", "backends"]
+let allGroups = ["packing", "bulk", "toggle", "process", "honeycomb", "backends", "scaling"]
 let groups = arguments.isEmpty ? allGroups : arguments
 print("# gridstore-bench")
 for group in groups {
@@ -46,6 +46,8 @@ for group in groups {
         report { try HoneycombBenchmarks.run() }
     case "backends":
         report { try BackendBenchmarks.run() }
+    case "scaling":
+        report { try ScalingBenchmarks.run() }
     default:
         print("unknown benchmark group '\(group)'; groups: \(allGroups.joined(separator: ", "))")
         exit(64)

@@ -60,9 +60,14 @@ public struct TilePacker<Strategy: PackingStrategy>: Sendable {
     /// - Precondition: No span is wider than the grid.
     @inlinable
     public mutating func append(contentsOf newSpans: some Sequence<TileSpan>) {
-        let additional = newSpans.underestimatedCount
-        storedSpans.reserveCapacity(storedSpans.count + additional)
-        origins.reserveCapacity(origins.count + additional)
+        // Reserved geometrically: an exact reservation per call would copy every tile on each
+        // of many small appends.
+        let needed = storedSpans.count + newSpans.underestimatedCount
+        if needed > storedSpans.capacity {
+            let capacity = Swift.max(needed, storedSpans.capacity * 2)
+            storedSpans.reserveCapacity(capacity)
+            origins.reserveCapacity(capacity)
+        }
         for span in newSpans { place(span) }
     }
 

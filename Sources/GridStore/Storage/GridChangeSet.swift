@@ -149,7 +149,9 @@ package struct GridChangeSet: Sendable {
         }
         var chunk = PlacementChunks.chunk(of: first)
         // Room for every chunk from here on (an item takes 16 to 22 bytes), so the text is not copied as it grows.
-        chunkText.reserveCapacity(chunkText.count + max(0, new.count - chunk * PlacementChunks.size) * 22)
+        // (Grown geometrically: one reservation per section must not copy the text once per section.)
+        let needed = chunkText.count + max(0, new.count - chunk * PlacementChunks.size) * 22
+        if needed > chunkText.capacity { chunkText.reserveCapacity(max(needed, chunkText.capacity * 2)) }
         while chunk < newChunks {
             if !PlacementChunks.isUnchanged(chunk, old: old, new: new) {
                 let start = chunkText.count

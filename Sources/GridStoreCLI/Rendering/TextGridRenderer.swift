@@ -177,7 +177,10 @@ struct TextGridRenderer {
         var line = [UInt8](repeating: Glyph.space, count: canvasWidth)
         // Room for every code as a 3-byte glyph and every label's color escapes.
         var encoded = [UInt8](repeating: 0, count: canvasWidth * 3 + widestLine * Glyph.colorBytes)
-        output.reserveCapacity(output.count + canvasHeight * (canvasWidth * 3 + 1))
+        // Grown geometrically: reserving just what this section needs would copy the whole
+        // drawing once per section, quadratic in the number of sections.
+        let needed = output.count + canvasHeight * (canvasWidth * 3 + 1)
+        if needed > output.capacity { output.reserveCapacity(max(needed, output.capacity * 2)) }
         for lineIndex in 0..<canvasHeight {
             let gy = lineIndex / metrics.height
             let isBoundary = lineIndex % metrics.height == 0
