@@ -11,7 +11,7 @@ public enum GridStoreCommandLine {
         TypeCommand.self, ColumnsCommand.self, DirectionCommand.self,
         ItemsCommand.self, InsertCommand.self, DeleteCommand.self, MoveCommand.self, SwapCommand.self,
         SectionsCommand.self, ResetCommand.self, GridsCommand.self, DropCommand.self,
-        ExportCommand.self, ImportCommand.self, ImportDefaultsCommand.self, CopyCommand.self, MigrateCommand.self,
+        ExportCommand.self, ImportCommand.self, ImportDefaultsCommand.self, CopyCommand.self, CheckCommand.self, MigrateCommand.self,
     ]
 
     /// The top-level usage line.

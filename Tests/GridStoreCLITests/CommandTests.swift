@@ -165,7 +165,7 @@ struct CommandTests {
         #expect(help.status == 0)
         #expect(help.standardOutput.hasPrefix("OVERVIEW: Keep a tile grid's state in SQLite and pack its tiles after every change.\n"))
         for command in ["init", "toggle", "set", "get", "show", "type", "columns", "direction", "items", "insert", "delete",
-                        "move", "swap", "sections", "reset", "grids", "drop", "export", "import", "import-defaults", "copy", "migrate"] {
+                        "move", "swap", "sections", "reset", "grids", "drop", "export", "import", "import-defaults", "copy", "check", "migrate"] {
             let result = try CommandRunner.run(["help", command])
             #expect(result.status == 0, "\(command)")
             #expect(result.standardOutput.contains("USAGE: gridstore \(command)"), "\(command)")

@@ -43,7 +43,7 @@ struct ErrorTests {
         (["toggle", "1", "--colour"], "Error: unknown option '--colour'; 'toggle' accepts --section, --db, --grid",
          "Usage: gridstore toggle <index> [--section <S>]", "See 'gridstore toggle --help'."),
         (["frobnicate"], "Error: unknown command 'frobnicate'; give one of init, toggle, set, get, show, type, columns, "
-            + "direction, items, insert, delete, move, swap, sections, reset, grids, drop, export, import, import-defaults, copy, migrate",
+            + "direction, items, insert, delete, move, swap, sections, reset, grids, drop, export, import, import-defaults, copy, check, migrate",
          "Usage: gridstore [--db <path>] [--grid <name>] <command> [<arguments>]", "See 'gridstore --help'."),
         (["columns", "3"], "Error: <count> must be from 4 to 64, not 3",
          "Usage: gridstore columns <count>", "See 'gridstore columns --help'."),

@@ -69,7 +69,18 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         }
     }
 
+    func placementChunks(gridID: Int64) throws -> [(section: Int, firstItem: Int, cells: [UInt8])] {
+        try connection.fetchAll("SELECT section, first_item, cells FROM placement_chunks WHERE grid_id = ?", [gridID]) { row in
+            (section: row.int(at: 0), firstItem: row.int(at: 1), cells: row.withUTF8(at: 2) { Array($0) })
+        }
+    }
+
     // MARK: Writing
+
+    func replacePlacements(with changes: GridChangeSet, gridID: Int64) throws {
+        try connection.execute("DELETE FROM placement_chunks WHERE grid_id = ?", [gridID])
+        try writeChunks(changes, gridID: Int(gridID))
+    }
 
     func deleteGrid(named name: String) throws -> Bool {
         // Its sections, sizes, placements and honeycomb rows go with it (ON DELETE CASCADE).

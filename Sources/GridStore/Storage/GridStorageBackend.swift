@@ -55,6 +55,13 @@ package protocol GridStorageTransaction: AnyObject {
     /// Writes `changes` to the grid with id `gridID`, including its new revision.
     func write(_ changes: GridChangeSet, gridID: Int64) throws
 
+    /// Every stored placement chunk of the grid: its section, first item and JSON text.
+    func placementChunks(gridID: Int64) throws -> [(section: Int, firstItem: Int, cells: [UInt8])]
+
+    /// Replaces all of the grid's placement chunks with `changes.chunkUpserts`, leaving every
+    /// other row (the revision included) as it is.
+    func replacePlacements(with changes: GridChangeSet, gridID: Int64) throws
+
     /// Deletes the grid named `name` with everything it holds.
     ///
     /// - Returns: Whether there was one.

@@ -66,7 +66,20 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
     }
 
+    func placementChunks(gridID: Int64) throws -> [(section: Int, firstItem: Int, cells: [UInt8])] {
+        let rows = try connection.execute("SELECT section, first_item, cells FROM placement_chunks WHERE grid_id = $1",
+                                          [String(gridID)])
+        return (0..<rows.count).map { row in
+            (section: Int(rows.int(row, 0)), firstItem: Int(rows.int(row, 1)), cells: rows.withUTF8(row, 2) { Array($0) })
+        }
+    }
+
     // MARK: Writing
+
+    func replacePlacements(with changes: GridChangeSet, gridID: Int64) throws {
+        try connection.execute("DELETE FROM placement_chunks WHERE grid_id = $1", [String(gridID)])
+        try writeChunks(changes, gridID: String(gridID))
+    }
 
     func deleteGrid(named name: String) throws -> Bool {
         let found = try connection.execute("SELECT id FROM grids WHERE name = $1 FOR UPDATE", [name])

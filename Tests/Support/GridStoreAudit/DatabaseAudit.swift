@@ -50,3 +50,12 @@ public enum DatabaseAudit {
         return try connection.fetchOne("SELECT coalesce(sum(item_count), 0) FROM sections") { $0.int(at: 0) } ?? 0
     }
 }
+
+/// Runs SQL on a PostgreSQL database directly, as a person with `psql` would: for tests that
+/// tamper with what gridstore stored.
+public enum PostgreSQLScript {
+    public static func run(_ sql: String, on uri: String) throws {
+        guard let server = PostgreSQLLocation(uri) else { return }
+        try PostgreSQLConnection(server).executeScript(sql)
+    }
+}
