@@ -46,4 +46,24 @@ struct CheckCommandTests {
         #expect(try CommandRunner.run(["--db", database, "check", "--grid", "default"]).standardOutput
                 == "checked 1 grid(s): every placement equals a fresh pack\n")
     }
+
+    @Test("a change to a grid whose placements were edited leaves them equal to a fresh pack", arguments: Backend.all)
+    func changeAfterTampering(backend: Backend) throws {
+        let database = try backend.database(in: directory)
+        _ = try CommandRunner.run(["--db", database, "init", "--items", "400"])
+        let tamper = """
+            DELETE FROM placement_chunks WHERE first_item = 128;
+            UPDATE placement_chunks SET cells = '[[9,9,1,1,"big"]]' WHERE first_item = 0;
+            INSERT INTO placement_chunks (grid_id, section, first_item, cells) VALUES ((SELECT id FROM grids), 0, 1024, '[]');
+            """
+        if backend == .sqlite {
+            try SQLiteConnection(path: database, mode: .readWrite).executeScript(tamper)
+        } else {
+            try PostgreSQLScript.run(tamper, on: database)
+        }
+        #expect(try CommandRunner.run(["--db", database, "toggle", "399"]).status == 0)
+        let stored = try #require(try StoredGrid.read("default", path: database))
+        #expect(stored.placements.count == 400)
+        #expect(stored.isConsistent)
+    }
 }

@@ -159,7 +159,16 @@ public final class Grid: Sendable {
             try body(&editor)
             var new = editor.snapshot
             new.revision = old.revision + 1
-            try transaction.write(GridChangeSet(old: old, new: new, changes: editor.changes), gridID: id)
+            var changes = GridChangeSet(old: old, new: new, changes: editor.changes)
+            // Only chunks that differ are written, which is right only while the stored chunks
+            // are what `old` says: when their keys or lengths say otherwise (a hand edit), all
+            // are rewritten, so a change always leaves placements equal to a fresh pack.
+            if old.kind == .tiles,
+               try !PlacementChunks.match(stored: transaction.placementChunkSizes(gridID: id), layout: old.layout,
+                                          isRewritten: changes.rewrites) {
+                changes.rewriteAllChunks(of: new)
+            }
+            try transaction.write(changes, gridID: id)
             return (id, new)
         }
         // Only a committed state may serve later calls.

@@ -69,6 +69,13 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         }
     }
 
+    func placementChunkSizes(gridID: Int64) throws -> [(section: Int, firstItem: Int, byteCount: Int)] {
+        // As a blob, a value's length is read from its record header; the text is not scanned.
+        try connection.fetchAll(
+            "SELECT section, first_item, length(CAST(cells AS BLOB)) FROM placement_chunks WHERE grid_id = ?", [gridID]
+        ) { (section: $0.int(at: 0), firstItem: $0.int(at: 1), byteCount: $0.int(at: 2)) }
+    }
+
     func placementChunks(gridID: Int64) throws -> [(section: Int, firstItem: Int, cells: [UInt8])] {
         try connection.fetchAll("SELECT section, first_item, cells FROM placement_chunks WHERE grid_id = ?", [gridID]) { row in
             (section: row.int(at: 0), firstItem: row.int(at: 1), cells: row.withUTF8(at: 2) { Array($0) })

@@ -37,47 +37,55 @@ enum SQLiteSchemaCheck {
     }
 
     /// The objects a migration's SQL creates: every `CREATE [UNIQUE] TABLE|INDEX|VIEW|TRIGGER
-    /// [IF NOT EXISTS] name` outside comments.
+    /// [IF NOT EXISTS] name` outside `--` comments.
+    ///
+    /// - Complexity: O(*n*) in the SQL's bytes; it runs at every open, so it reads bytes, not characters.
     static func objects(createdBy sql: String) -> Set<Object> {
-        var words: [Substring] = []
-        for line in sql.split(whereSeparator: \.isNewline) {
-            let code = line.commentStart.map { line[..<$0] } ?? line[...]
-            words += code.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "(" || $0 == ";" })
-        }
+        let words = Self.words(of: Array(sql.utf8))
         var objects = Set<Object>()
-        var index = 0
-        while index < words.count {
-            defer { index += 1 }
-            guard words[index].uppercased() == "CREATE" else { continue }
+        for index in words.indices where isWord(words[index], "create") {
             var next = index + 1
-            if next < words.count, words[next].uppercased() == "UNIQUE" { next += 1 }
-            guard next < words.count else { continue }
-            let type = words[next].lowercased()
-            guard ["table", "index", "view", "trigger"].contains(type) else { continue }
+            if next < words.count, isWord(words[next], "unique") { next += 1 }
+            guard next < words.count,
+                  let type = ["table", "index", "view", "trigger"].first(where: { isWord(words[next], $0) }) else { continue }
             next += 1
-            if next + 2 < words.count, words[next].uppercased() == "IF", words[next + 1].uppercased() == "NOT" { next += 3 }
+            if next + 2 < words.count, isWord(words[next], "if"), isWord(words[next + 1], "not") { next += 3 }
             guard next < words.count else { continue }
-            objects.insert(Object(type: type, name: String(words[next]).trimmingCharacters(in: "\"`[]")))
+            let name = words[next].filter { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "`") }
+            objects.insert(Object(type: type, name: String(decoding: name, as: UTF8.self)))
         }
         return objects
     }
-}
 
-private extension Substring {
-    /// Where a `--` comment starts in the line, if it has one.
-    var commentStart: Index? {
-        var previous: Character?
-        for index in indices {
-            if self[index] == "-" && previous == "-" { return self.index(before: index) }
-            previous = self[index]
+    /// The words of SQL text, split at white space and punctuation, without `--` comments.
+    private static func words(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        var words: [ArraySlice<UInt8>] = []
+        var start: Int?
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "-"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "-") {
+                if let first = start { words.append(bytes[first..<index]) }
+                start = nil
+                while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
+                continue
+            }
+            let separates = byte == 32 || (9...13).contains(byte) || byte == UInt8(ascii: "(") || byte == UInt8(ascii: ";")
+                || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ")")
+            if separates {
+                if let first = start { words.append(bytes[first..<index]) }
+                start = nil
+            } else if start == nil {
+                start = index
+            }
+            index += 1
         }
-        return nil
+        if let first = start { words.append(bytes[first...]) }
+        return words
     }
-}
 
-private extension String {
-    func trimmingCharacters(in set: String) -> String {
-        let characters = Set(set)
-        return String(drop(while: { characters.contains($0) }).reversed().drop(while: { characters.contains($0) }).reversed())
+    /// Whether `word` is `lowercase`, ignoring ASCII case.
+    private static func isWord(_ word: ArraySlice<UInt8>, _ lowercase: String) -> Bool {
+        word.count == lowercase.utf8.count && zip(word, lowercase.utf8).allSatisfy { ($0 | 0x20) == $1 }
     }
 }

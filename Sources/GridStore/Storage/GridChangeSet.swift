@@ -94,6 +94,33 @@ package struct GridChangeSet: Sendable {
         self.init(old: nil, new: snapshot, changes: changes)
     }
 
+    /// Makes the change replace every placement chunk of the grid with `new`'s, rather than only
+    /// those that differ from the state before: for when the stored chunks are not what that
+    /// state says they are (edited by hand).
+    package mutating func rewriteAllChunks(of new: GridSnapshot) {
+        guard new.kind == .tiles else { return }
+        removesAllChunks = true
+        chunkTruncations = []
+        chunkUpserts = []
+        chunkText = []
+        for (index, section) in new.layout.sections.enumerated() {
+            addChunks(section: index, from: 0, old: nil, new: section)
+        }
+    }
+
+    /// Whether the change writes the chunk of `section` that starts at `firstItem`.
+    package func rewrites(section: Int, firstItem: Int) -> Bool {
+        if removesAllChunks { return true }
+        // Chunks are added section by section, in item order.
+        var low = 0, high = chunkUpserts.count
+        while low < high {
+            let middle = (low + high) / 2
+            let chunk = chunkUpserts[middle]
+            if (chunk.section, chunk.firstItem) < (section, firstItem) { low = middle + 1 } else { high = middle }
+        }
+        return low < chunkUpserts.count && chunkUpserts[low].section == section && chunkUpserts[low].firstItem == firstItem
+    }
+
     /// The JSON text of one chunk to write.
     package func text(of chunk: ChunkRow) -> ArraySlice<UInt8> { chunkText[chunk.bytes] }
 

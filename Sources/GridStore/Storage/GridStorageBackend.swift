@@ -55,6 +55,9 @@ package protocol GridStorageTransaction: AnyObject {
     /// Writes `changes` to the grid with id `gridID`, including its new revision.
     func write(_ changes: GridChangeSet, gridID: Int64) throws
 
+    /// The key and byte length of every stored placement chunk of the grid (not its text).
+    func placementChunkSizes(gridID: Int64) throws -> [(section: Int, firstItem: Int, byteCount: Int)]
+
     /// Every stored placement chunk of the grid: its section, first item and JSON text.
     func placementChunks(gridID: Int64) throws -> [(section: Int, firstItem: Int, cells: [UInt8])]
 

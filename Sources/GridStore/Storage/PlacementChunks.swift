@@ -50,6 +50,47 @@ package enum PlacementChunks {
         buffer.append(UInt8(ascii: "]"))
     }
 
+    /// The length in bytes of chunk `chunk`'s JSON text, computed without building it.
+    static func encodedLength<Strategy>(_ chunk: Int, of section: TileGridSection<Strategy>) -> Int {
+        let range = chunk * size..<min((chunk + 1) * size, section.count)
+        // The brackets around the chunk and the commas between its items.
+        var length = 2 + max(0, range.count - 1)
+        for item in range {
+            let rect = section[item]
+            // "[x,y,w,h" + ",\"size\"" + "]"
+            length += 1 + digits(rect.x) + 1 + digits(rect.y) + 1 + digits(rect.width) + 1 + digits(rect.height)
+                + quotedNames[Int(sizeIndex(section.sizes[item]))].count + 1
+        }
+        return length
+    }
+
+    /// Whether stored chunks (their keys and byte lengths) are exactly those of `layout`'s sections.
+    ///
+    /// The lengths of chunks that `isRewritten` says a change writes anyway are not computed.
+    ///
+    /// - Complexity: O(*n*) integer arithmetic for the *n* items of the other chunks: no text is read or built.
+    static func match(stored: [(section: Int, firstItem: Int, byteCount: Int)], layout: TileGrid<DensePacking>,
+                      isRewritten: (_ section: Int, _ firstItem: Int) -> Bool = { _, _ in false }) -> Bool {
+        var expected = 0
+        for section in layout.sections { expected += count(forItems: section.count) }
+        guard stored.count == expected else { return false }
+        for chunk in stored {
+            guard chunk.section >= 0, chunk.section < layout.sections.count, chunk.firstItem >= 0,
+                  chunk.firstItem % size == 0 else { return false }
+            let section = layout.sections[chunk.section]
+            guard chunk.firstItem < section.count else { return false }
+            if isRewritten(chunk.section, chunk.firstItem) { continue }
+            guard encodedLength(chunk.firstItem / size, of: section) == chunk.byteCount else { return false }
+        }
+        // As many chunks as expected, each a distinct valid key (the primary key), so all are there.
+        return true
+    }
+
+    @inline(__always)
+    private static func digits(_ value: Int) -> Int {
+        value < 10 ? 1 : value < 100 ? 2 : value < 1_000 ? 3 : value < 10_000 ? 4 : value < 100_000 ? 5 : String(value).count
+    }
+
     private static let quotedNames: [[UInt8]] = TileSize.allCases.map { Array(",\"\($0.rawValue)\"".utf8) }
 
     @inline(__always)

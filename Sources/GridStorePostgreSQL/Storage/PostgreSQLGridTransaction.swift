@@ -66,6 +66,12 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
     }
 
+    func placementChunkSizes(gridID: Int64) throws -> [(section: Int, firstItem: Int, byteCount: Int)] {
+        let rows = try connection.execute(
+            "SELECT section, first_item, octet_length(cells) FROM placement_chunks WHERE grid_id = $1", [String(gridID)])
+        return (0..<rows.count).map { (section: Int(rows.int($0, 0)), firstItem: Int(rows.int($0, 1)), byteCount: Int(rows.int($0, 2))) }
+    }
+
     func placementChunks(gridID: Int64) throws -> [(section: Int, firstItem: Int, cells: [UInt8])] {
         let rows = try connection.execute("SELECT section, first_item, cells FROM placement_chunks WHERE grid_id = $1",
                                           [String(gridID)])

@@ -1,0 +1,41 @@
+import GridLayout
+import SeededRandom
+import Testing
+@testable import GridStore
+
+@Suite("PlacementChunks")
+struct PlacementChunksTests {
+    /// A packed grid of `count` random tiles in two sections.
+    static func layout(_ count: Int) -> TileGrid<DensePacking> {
+        var generator = SeededGenerator(seed: UInt64(count))
+        let sizes = (0..<count).map { _ in TileSize.allCases[Int(generator.next() % 3)] }
+        return TileGrid(configuration: GridConfiguration(type: .more), sections: [sizes, Array(sizes.prefix(count / 3))])
+    }
+
+    @Test("encodedLength is the length of the text encode writes", arguments: [0, 1, 127, 128, 129, 1_000, 20_000])
+    func lengths(count: Int) {
+        for section in Self.layout(count).sections {
+            for chunk in 0..<PlacementChunks.count(forItems: section.count) {
+                var text: [UInt8] = []
+                PlacementChunks.encode(chunk, of: section, appendingTo: &text)
+                #expect(PlacementChunks.encodedLength(chunk, of: section) == text.count)
+            }
+        }
+    }
+
+    @Test("match accepts exactly the stored chunks of the layout")
+    func match() {
+        let layout = Self.layout(1_000)
+        let stored = layout.sections.enumerated().flatMap { index, section in
+            (0..<PlacementChunks.count(forItems: section.count)).map { chunk in
+                (section: index, firstItem: chunk * PlacementChunks.size, byteCount: PlacementChunks.encodedLength(chunk, of: section))
+            }
+        }
+        #expect(PlacementChunks.match(stored: stored, layout: layout))
+        #expect(!PlacementChunks.match(stored: Array(stored.dropLast()), layout: layout))
+        var longer = stored
+        longer[3].byteCount += 1
+        #expect(!PlacementChunks.match(stored: longer, layout: layout))
+        #expect(!PlacementChunks.match(stored: stored + [(section: 0, firstItem: 9_984, byteCount: 2)], layout: layout))
+    }
+}
