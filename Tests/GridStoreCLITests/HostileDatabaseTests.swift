@@ -129,4 +129,47 @@ struct TextAndPathTests {
         #expect(FileManager.default.fileExists(atPath: directory.file("file:x.db?immutable=1")))
         #expect(!FileManager.default.fileExists(atPath: directory.file("x.db")))
     }
+
+    @Test("paths that are not database files are named for what they are")
+    func oddPaths() throws {
+        let fileManager = FileManager.default
+        try fileManager.createSymbolicLink(atPath: directory.file("dangling.sqlite"), withDestinationPath: "/nonexistent/grids")
+        try fileManager.createSymbolicLink(atPath: directory.file("loop-a"), withDestinationPath: directory.file("loop-b"))
+        try fileManager.createSymbolicLink(atPath: directory.file("loop-b"), withDestinationPath: directory.file("loop-a"))
+        let cases = [
+            (directory.file("dangling.sqlite"), "it is a symbolic link to /nonexistent/grids, which does not exist"),
+            (directory.file("loop-a"), "it is a loop of symbolic links"),
+            ("/proc/self/mem", "it is a kernel pseudo-file (under /proc or /sys), not a file on disk"),
+        ]
+        for (path, reason) in cases {
+            for command in [["show"], ["toggle", "1"]] {
+                let result = try CommandRunner.run(["--db", path] + command)
+                #expect(result.status == 1)
+                #expect(result.standardError == "Error: cannot open \(path): \(reason)\n", "\(path) \(command)")
+            }
+        }
+    }
+
+    @Test("a -wal or -shm that is a directory, a symbolic link or a FIFO is named, and nothing is changed",
+          arguments: ["directory", "symlink", "fifo"])
+    func oddLogFiles(kind: String) throws {
+        let path = directory.file("grids.sqlite")
+        _ = try CommandRunner.run(["--db", path, "toggle", "1"])
+        let log = path + (kind == "fifo" ? "-shm" : "-wal")
+        try FileManager.default.removeItem(atPath: log)
+        switch kind {
+        case "directory": try FileManager.default.createDirectory(atPath: log, withIntermediateDirectories: false)
+        case "symlink": try FileManager.default.createSymbolicLink(atPath: log, withDestinationPath: directory.file("elsewhere"))
+        default: #expect(mkfifo(log, 0o600) == 0)
+        }
+        let before = FileManager.default.contents(atPath: path)
+        let result = try CommandRunner.run(["--db", path, "toggle", "2"])
+        let what = kind == "directory" ? "a directory" : kind == "symlink" ? "a symbolic link" : "a FIFO"
+        let role = kind == "fifo" ? "shared-memory file" : "write-ahead log"
+        #expect(result.status == 1)
+        #expect(result.standardError
+                == "Error: cannot open \(path): its \(role) \(log) is \(what), where gridstore keeps a regular file; remove it\n")
+        #expect(FileManager.default.contents(atPath: path) == before)
+        #expect(!FileManager.default.fileExists(atPath: directory.file("elsewhere")))
+    }
 }

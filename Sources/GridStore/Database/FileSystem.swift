@@ -13,18 +13,65 @@ enum FileSystem {
         case missing
         case file(size: Int)
         case directory
-        case other
+        /// Anything else, in words a user knows: "a symbolic link to /x, which does not exist",
+        /// "a FIFO", "a kernel pseudo-file (under /proc or /sys)".
+        case other(String)
     }
 
     /// The kind of entry at `path`, following symbolic links.
     static func entry(at path: String) -> Entry {
         var info = stat()
-        guard stat(path, &info) == 0 else { return .missing }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return .file(size: Int(info.st_size))
-        case S_IFDIR: return .directory
-        default: return .other
+        guard stat(path, &info) == 0 else {
+            let reason = errno
+            if reason == ELOOP { return .other("a loop of symbolic links") }
+            var link = stat()
+            if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
+                return .other("a symbolic link to \(linkTarget(path) ?? "?"), which does not exist")
+            }
+            if reason == ENOENT { return .missing }
+            return .other("not reachable (\(String(cString: strerror(reason))))")
         }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return isPseudoFile(path) ? .other("a kernel pseudo-file (under /proc or /sys), not a file on disk")
+                                                : .file(size: Int(info.st_size))
+        case S_IFDIR: return .directory
+        default: return .other(kindName(info.st_mode))
+        }
+    }
+
+    /// What is at `path` without following a symbolic link: `nil` for a regular file or nothing,
+    /// else what it is (for the -wal and -shm files, which SQLite would follow or fail on).
+    static func nonRegularEntry(at path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        let kind = info.st_mode & S_IFMT
+        return kind == S_IFREG ? nil : kindName(info.st_mode)
+    }
+
+    private static func kindName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFLNK: "a symbolic link"
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: "not a regular file"
+        }
+    }
+
+    private static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink(path, &buffer, buffer.count - 1)
+        guard length >= 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Whether `path` is under /proc or /sys, whose files only look regular.
+    private static func isPseudoFile(_ path: String) -> Bool {
+        guard let resolved = realpath(path, nil) else { return false }
+        defer { free(resolved) }
+        let text = String(cString: resolved)
+        return text.hasPrefix("/proc/") || text.hasPrefix("/sys/")
     }
 
     /// The permission bits of the file at `path`, or `nil` when it cannot be read.

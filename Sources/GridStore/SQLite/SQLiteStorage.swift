@@ -143,8 +143,15 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         case .directory: throw DatabaseFileError.isDirectory(path: path)
         case .file(size: 0): throw DatabaseFileError.emptyFile(path: path)
         case .missing: throw DatabaseFileError.cannotOpen(path: path, reason: "no such file")
-        case .other: throw DatabaseFileError.cannotOpen(path: path, reason: "not a regular file")
+        case .other(let what): throw DatabaseFileError.cannotOpen(path: path, reason: "it is \(what)")
         case .file: break
+        }
+        // SQLite would follow a symbolic link there, or fail with a message that names neither file.
+        for suffix in ["-wal", "-shm"] {
+            if let what = FileSystem.nonRegularEntry(at: path + suffix) {
+                throw DatabaseFileError.cannotOpen(path: path, reason: "its \(suffix == "-wal" ? "write-ahead log" : "shared-memory file") "
+                                                    + "\(path + suffix) is \(what), where gridstore keeps a regular file; remove it")
+            }
         }
         let connection: SQLiteConnection
         do {
