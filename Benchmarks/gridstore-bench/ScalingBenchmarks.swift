@@ -27,6 +27,22 @@ enum ScalingBenchmarks {
             table.add([name, format(perSection[0], decimals: 1), format(perSection[1], decimals: 1),
                        format(perSection[1] / perSection[0], decimals: 2) + "x"])
         }
-        return table.render() + "\ntarget: a ratio near 1 (linear); 10x would mean quadratic.\n"
+        var plist = Table("Time per MB of a property-list string as it grows tenfold (import-defaults, median of 3)",
+                          headers: ["command", "5 MB ms/MB", "50 MB ms/MB", "ratio"])
+        var perMegabyte: [Double] = []
+        for megabytes in [5, 50] {
+            let file = scratch.file("big-\(megabytes).plist")
+            let text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict><key>r:0_s:0_grid_item_size</key>"
+                + "<string>grid_size_big</string><key>notes</key><string>" + String(repeating: "x", count: megabytes << 20)
+                + "</string></dict></plist>\n"
+            FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+            let milliseconds = ProcessBenchmarks.medianWallTime(runs: 3) { _ in
+                (gridstore, ["--db", scratch.file("plist.sqlite"), "import-defaults", file])
+            }
+            perMegabyte.append(milliseconds / Double(megabytes))
+        }
+        plist.add(["import-defaults", format(perMegabyte[0], decimals: 1), format(perMegabyte[1], decimals: 1),
+                   format(perMegabyte[1] / perMegabyte[0], decimals: 2) + "x"])
+        return table.render() + plist.render() + "\ntarget: ratios near 1 (linear); 10x would mean quadratic.\n"
     }
 }
