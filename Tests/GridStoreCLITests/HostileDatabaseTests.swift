@@ -173,3 +173,25 @@ struct TextAndPathTests {
         #expect(!FileManager.default.fileExists(atPath: directory.file("elsewhere")))
     }
 }
+
+/// A process killed while it creates a database leaves nothing behind for long.
+@Suite("gridstore killed while creating a database")
+struct KilledCreationTests {
+    @Test("after 20 kills at random moments, the next creation leaves no temporary name behind")
+    func killedCreations() throws {
+        let directory = TemporaryDirectory()
+        for attempt in 0..<20 {
+            let process = try CommandRunner.start(["--db", directory.file("new-\(attempt).sqlite"), "toggle", "1"])
+            usleep(useconds_t(Int.random(in: 0...15_000)))
+            kill(process.processIdentifier, SIGKILL)
+            _ = CommandRunner.finish(process)
+        }
+        #expect(try CommandRunner.run(["--db", directory.file("last.sqlite"), "toggle", "1"]).status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(names.filter { $0.hasPrefix(".gridstore-new-") }.isEmpty, "\(names)")
+        // What the killed processes finished is whole.
+        for name in names where name.hasSuffix(".sqlite") {
+            #expect(try CommandRunner.run(["--db", directory.file(name), "get", "1"]).status == 0, "\(name)")
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GridStorePostgreSQL
 @testable import GridStore
 
 @Suite("Migration files")
@@ -40,18 +41,19 @@ struct MigrationTests {
         }
     }
 
-    @Test("the embedded migrations are exactly the files in migrations/")
-    func embeddedSetEqualsFiles() throws {
-        let folder = repositoryRoot + "/migrations/sqlite"
+    @Test("the embedded migrations are exactly the files in migrations/<dialect>/", arguments: ["sqlite", "postgresql"])
+    func embeddedSetEqualsFiles(dialect: String) throws {
+        let embeddedSet = dialect == "sqlite" ? MigrationSet.gridStore : MigrationSet.gridStorePostgreSQL
+        let folder = repositoryRoot + "/migrations/" + dialect
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".sql") }.sorted()
         let files = try names.map { name in
             (fileName: name, sql: String(decoding: try #require(fileBytes(folder + "/" + name)), as: UTF8.self))
         }
         let onDisk = try MigrationSet(files: files)
         #expect(!onDisk.migrations.isEmpty)
-        #expect(MigrationSet.gridStore == onDisk)
-        #expect(MigrationSet.gridStore.migrations.map(\.fileName) == names)
-        for (embedded, file) in zip(MigrationSet.gridStore.migrations, files) {
+        #expect(embeddedSet == onDisk)
+        #expect(embeddedSet.migrations.map(\.fileName) == names)
+        for (embedded, file) in zip(embeddedSet.migrations, files) {
             #expect(embedded.sql == file.sql, "\(file.fileName) differs byte for byte")
         }
     }
