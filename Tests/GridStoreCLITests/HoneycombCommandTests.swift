@@ -7,15 +7,15 @@ import Testing
 @Suite("gridstore honeycomb grids")
 struct HoneycombCommandTests {
     let directory = TemporaryDirectory()
-    var database: String { directory.file("hive.sqlite") }
 
-    func gridstore(_ arguments: String..., input: String? = nil) throws -> CommandResult {
+    func gridstore(at database: String, _ arguments: String..., input: String? = nil) throws -> CommandResult {
         try CommandRunner.run(["--db", database, "--grid", "hive"] + arguments, input: input.map { Data($0.utf8) })
     }
 
-    @Test("init --layout honeycomb draws the rings as a character map")
-    func initialize() throws {
-        let result = try gridstore("init", "--layout", "honeycomb", "--items", "19", "--element-width", "50", "--spacing", "5")
+    @Test("init --layout honeycomb draws the rings as a character map", arguments: Backend.all)
+    func initialize(backend: Backend) throws {
+        let database = try backend.database(in: directory, name: "hive.sqlite")
+        let result = try gridstore(at: database, "init", "--layout", "honeycomb", "--items", "19", "--element-width", "50", "--spacing", "5")
         #expect(result == CommandResult(status: 0, standardOutput: """
             hive · honeycomb (pointy-top, cells 50 wide, 5 apart, first item in the center) · revision 0 · 19 items on 3 rings
                  15  16  17
@@ -25,14 +25,15 @@ struct HoneycombCommandTests {
                  11  10  9
 
             """, standardError: ""))
-        #expect(try gridstore("type").standardOutput == "honeycomb\n")
-        #expect(try gridstore("sections").standardOutput == "section 0: 19 items on 3 rings (honeycomb)\n")
+        #expect(try gridstore(at: database, "type").standardOutput == "honeycomb\n")
+        #expect(try gridstore(at: database, "sections").standardOutput == "section 0: 19 items on 3 rings (honeycomb)\n")
     }
 
-    @Test("JSON gives each item's ring, axial coordinates and frame; a viewport adds scales")
-    func json() throws {
-        _ = try gridstore("init", "--layout", "honeycomb", "--items", "61")
-        let plain = try object(try gridstore("show", "--format", "json").standardOutput)
+    @Test("JSON gives each item's ring, axial coordinates and frame; a viewport adds scales", arguments: Backend.all)
+    func json(backend: Backend) throws {
+        let database = try backend.database(in: directory, name: "hive.sqlite")
+        _ = try gridstore(at: database, "init", "--layout", "honeycomb", "--items", "61")
+        let plain = try object(try gridstore(at: database, "show", "--format", "json").standardOutput)
         #expect(plain["layout"] as? String == "honeycomb")
         let items = plain["items"] as! [[String: Any]]
         #expect(items.count == 61)
@@ -44,16 +45,17 @@ struct HoneycombCommandTests {
         #expect(abs(frames.map { $0["x"]! + $0["width"]! }.max()! - size["width"]!) < 0.001)
         #expect(abs(frames.map { $0["x"]! }.min()!) < 0.001)
 
-        let scaled = try object(try gridstore("show", "--format", "json", "--viewport", "0,0,300,300").standardOutput)
+        let scaled = try object(try gridstore(at: database, "show", "--format", "json", "--viewport", "0,0,300,300").standardOutput)
         let visible = (scaled["items"] as! [[String: Any]]).compactMap { $0["scale"] as? Double }
         #expect(!visible.isEmpty && visible.count < 61)
         #expect(visible.allSatisfy { (0.4...1).contains($0) })
     }
 
-    @Test("the SVG draws one hexagon per item and the viewport")
-    func svg() throws {
-        _ = try gridstore("init", "--layout", "honeycomb", "--items", "37", "--orientation", "flat-top")
-        let result = try gridstore("show", "--format", "svg", "--viewport", "50,50,250,250")
+    @Test("the SVG draws one hexagon per item and the viewport", arguments: Backend.all)
+    func svg(backend: Backend) throws {
+        let database = try backend.database(in: directory, name: "hive.sqlite")
+        _ = try gridstore(at: database, "init", "--layout", "honeycomb", "--items", "37", "--orientation", "flat-top")
+        let result = try gridstore(at: database, "show", "--format", "svg", "--viewport", "50,50,250,250")
         #expect(result.status == 0)
         let parser = XMLParser(data: Data(result.standardOutput.utf8))
         #expect(parser.parse())
@@ -61,13 +63,14 @@ struct HoneycombCommandTests {
         #expect(result.standardOutput.contains("class=\"viewport\""))
     }
 
-    @Test("items changes the count; size changes are refused with how to switch the layout")
-    func edits() throws {
-        _ = try gridstore("init", "--layout", "honeycomb", "--items", "7")
-        #expect(try gridstore("items", "12").standardOutput.hasPrefix("hive · honeycomb"))
-        #expect(try gridstore("insert", "0").status == 0)
-        #expect(try object(try gridstore("export").standardOutput)["items"].map { ($0 as! [Any]).count } == 13)
-        let toggle = try gridstore("toggle", "1")
+    @Test("items changes the count; size changes are refused with how to switch the layout", arguments: Backend.all)
+    func edits(backend: Backend) throws {
+        let database = try backend.database(in: directory, name: "hive.sqlite")
+        _ = try gridstore(at: database, "init", "--layout", "honeycomb", "--items", "7")
+        #expect(try gridstore(at: database, "items", "12").standardOutput.hasPrefix("hive · honeycomb"))
+        #expect(try gridstore(at: database, "insert", "0").status == 0)
+        #expect(try object(try gridstore(at: database, "export").standardOutput)["items"].map { ($0 as! [Any]).count } == 13)
+        let toggle = try gridstore(at: database, "toggle", "1")
         #expect(toggle.status == 64)
         #expect(toggle.standardError.hasPrefix(
             "Error: 'hive' is a honeycomb: its items have no sizes and it has one section, so it cannot have sizes. "
@@ -76,17 +79,18 @@ struct HoneycombCommandTests {
                         ["sections", "add"], ["swap", "0", "1"], ["move", "0", "1"], ["reset"]] {
             #expect(try CommandRunner.run(["--db", database, "--grid", "hive"] + refused).status == 64, "\(refused)")
         }
-        #expect(try gridstore("show", "--viewport", "1,2,3").status == 64)
-        #expect(try gridstore("init", "--layout", "honeycomb", "--columns", "6", "--force").status == 64)
+        #expect(try gridstore(at: database, "show", "--viewport", "1,2,3").status == 64)
+        #expect(try gridstore(at: database, "init", "--layout", "honeycomb", "--columns", "6", "--force").status == 64)
         // Switching back to tiles.
-        #expect(try gridstore("init", "--force").standardOutput.hasPrefix("hive · more (6 columns)"))
-        #expect(try gridstore("toggle", "1").status == 0)
+        #expect(try gridstore(at: database, "init", "--force").standardOutput.hasPrefix("hive · more (6 columns)"))
+        #expect(try gridstore(at: database, "toggle", "1").status == 0)
     }
 
-    @Test("export then import round-trips a honeycomb")
-    func roundTrip() throws {
-        _ = try gridstore("init", "--layout", "honeycomb", "--items", "25", "--center", "last", "--spacing", "2.5")
-        let exported = try gridstore("export").standardOutput
+    @Test("export then import round-trips a honeycomb", arguments: Backend.all)
+    func roundTrip(backend: Backend) throws {
+        let database = try backend.database(in: directory, name: "hive.sqlite")
+        _ = try gridstore(at: database, "init", "--layout", "honeycomb", "--items", "25", "--center", "last", "--spacing", "2.5")
+        let exported = try gridstore(at: database, "export").standardOutput
         #expect(try CommandRunner.run(["--db", database, "--grid", "copy", "import", "-"], input: Data(exported.utf8)).status == 0)
         var copy = try object(try CommandRunner.run(["--db", database, "--grid", "copy", "export"]).standardOutput)
         let original = try object(exported)
