@@ -236,3 +236,22 @@ struct GridTests {
         #expect(throws: GridError.self) { try Grid(named: "line\nbreak", in: database) }
     }
 }
+
+@Suite("Grid options an app could pass")
+struct GridOptionsLimitTests {
+    @Test("huge, negative and overflowing counts are refused before anything is allocated", arguments: [
+        [Int.max], [Int.max, 1], [3_000_000_000], [-5], [GridLimits.maximumItems, 1],
+    ])
+    func refusedCounts(counts: [Int]) throws {
+        let directory = TemporaryDirectory()
+        let database = try GridDatabase(path: directory.file("grids.sqlite"))
+        #expect(throws: GridError.self) { try Grid(named: "g", in: database, creatingWith: GridOptions(sectionItemCounts: counts)) }
+        #expect(throws: GridError.self) { try InMemoryGridSizeRepository(options: GridOptions(sectionItemCounts: counts)) }
+        if counts.count == 1 {
+            #expect(throws: GridError.self) {
+                try InMemoryGridSizeRepository(options: GridOptions(honeycomb: HoneycombConfiguration(), itemCount: counts[0]))
+            }
+        }
+        #expect(try Grid.list(in: database).isEmpty)
+    }
+}

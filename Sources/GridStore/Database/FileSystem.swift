@@ -28,7 +28,7 @@ enum FileSystem {
             if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
                 return .other("a symbolic link to \(linkTarget(path) ?? "?"), which does not exist")
             }
-            if reason == ENOENT { return .missing }
+            if reason == ENOENT || reason == ENOTDIR { return .missing }  // a path through a file: creating it says why
             return .other("not reachable (\(String(cString: strerror(reason))))")
         }
         switch info.st_mode & S_IFMT {

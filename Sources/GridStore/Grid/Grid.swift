@@ -46,6 +46,7 @@ public final class Grid: Sendable {
         try GridLimits.validate(name: name)
         self.name = name
         self.database = database
+        try options?.validate()
         creationContent = options.map(GridContent.init)
         if let content = creationContent {
             _ = try content.validatedConfiguration()

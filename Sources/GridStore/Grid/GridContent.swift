@@ -23,7 +23,7 @@ public struct GridContent: Sendable, Hashable {
 
     /// Creates the content of a honeycomb grid of `itemCount` items.
     public init(honeycomb: HoneycombConfiguration, itemCount: Int) {
-        self.init(columns: LayoutType.more.columns, sections: [Array(repeating: nil, count: max(0, itemCount))])
+        self.init(columns: LayoutType.more.columns, sections: [Array(repeating: nil, count: Self.allocatable(itemCount))])
         self.honeycomb = honeycomb
     }
 
@@ -34,7 +34,14 @@ public struct GridContent: Sendable, Hashable {
             return
         }
         self.init(columns: options.columns, direction: options.direction, defaultSize: options.defaultSize,
-                  sections: options.sectionItemCounts.map { Array(repeating: nil, count: max(0, $0)) })
+                  sections: options.sectionItemCounts.map { Array(repeating: nil, count: Self.allocatable($0)) })
+    }
+
+    /// A count to allocate for: one over the limit at most, so that a huge count is refused by
+    /// ``validatedConfiguration()`` rather than exhausting memory first. (``GridOptions/validate()``
+    /// refuses it with the count it had.)
+    private static func allocatable(_ count: Int) -> Int {
+        min(max(0, count), GridLimits.maximumItems + 1)
     }
 
     /// Checks the limits and the configuration.

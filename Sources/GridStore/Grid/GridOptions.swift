@@ -36,4 +36,23 @@ public struct GridOptions: Sendable, Hashable {
                 sectionItemCounts: [Int] = [12]) {
         self.init(columns: type.columns, direction: direction, defaultSize: defaultSize, sectionItemCounts: sectionItemCounts)
     }
+
+    /// Checks the counts against gridstore's limits before anything is allocated for them.
+    ///
+    /// - Throws: ``GridError/invalidItemCount(_:)`` for a negative count or one over
+    ///   ``GridLimits/maximumItems``, and ``GridError/limitExceeded(_:)`` for too many sections
+    ///   or items in all.
+    public func validate() throws(GridError) {
+        guard sectionItemCounts.count <= GridLimits.maximumSections else {
+            throw .limitExceeded("a grid has at most \(GridLimits.maximumSections) sections, not \(sectionItemCounts.count)")
+        }
+        var total = 0
+        for count in sectionItemCounts {
+            guard count >= 0, count <= GridLimits.maximumItems else { throw .invalidItemCount(count) }
+            total += count  // cannot overflow: each count is at most the limit, and there are at most 10,000
+        }
+        guard total <= GridLimits.maximumItems else {
+            throw .limitExceeded("a grid holds at most \(GridLimits.maximumItems) items, not \(total)")
+        }
+    }
 }

@@ -10,6 +10,7 @@ public final class InMemoryGridSizeRepository: GridSizeRepository {
     /// - Throws: ``GridError`` for an invalid name or options.
     public init(name: String = "default", options: GridOptions = GridOptions()) throws {
         try GridLimits.validate(name: name)
+        try options.validate()
         state = Mutex(try GridSnapshot(name: name, revision: 0, content: GridContent(options)))
     }
 

@@ -80,6 +80,7 @@ struct InitCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
+        try options.validate()
         let grid = try Grid.create(named: context.gridName, in: context.openDatabase(), content: GridContent(options),
                                    replacing: force)
         context.printChanged(try grid.snapshot())
