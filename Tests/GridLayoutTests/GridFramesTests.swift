@@ -77,3 +77,30 @@ struct GridFramesTests {
         #expect(frames.items(in: LayoutRect(x: 0, y: 0, width: frames.contentSize.width, height: frames.contentSize.height)) == all)
     }
 }
+
+@Suite("Geometry an app could pass")
+struct HostileGeometryTests {
+    @Test("rectangles that are not finite, or are vast, find nothing or everything, and never trap")
+    func frames() throws {
+        let grid = TileGrid(configuration: GridConfiguration(type: .less), sections: [[.small, .big, .middle, .small]])
+        let frames = try GridFrames(grid: grid, metrics: FrameMetrics(crossAxisLength: 320, spacing: 8))
+        for rect in [LayoutRect(x: 0, y: 0, width: .infinity, height: .infinity), LayoutRect(x: .nan, y: 0, width: 10, height: 10),
+                     LayoutRect(x: 0, y: -.infinity, width: 10, height: 10), LayoutRect(x: 0, y: 0, width: -5, height: 10)] {
+            #expect(frames.items(in: rect).isEmpty)
+        }
+        #expect(frames.items(in: LayoutRect(x: -1e300, y: -1e300, width: 2e300, height: 2e300)).count == 4)
+        #expect(frames.items(in: LayoutRect(x: 0, y: 1e300, width: 10, height: 10)).isEmpty)
+    }
+
+    @Test("a honeycomb of Int.max items, and points that are not numbers, never trap")
+    func honeycomb() throws {
+        let huge = HoneycombLayout(itemCount: .max, configuration: try HoneycombConfiguration())
+        #expect(huge.itemCount == HoneycombLayout.maximumItemCount)
+        #expect(huge.contentSize.width.isFinite && huge.contentSize.height.isFinite)
+        let small = HoneycombLayout(itemCount: 7, configuration: try HoneycombConfiguration())
+        #expect(small.nearestCell(to: LayoutPoint(x: .nan, y: .nan)) == small.nearestCell(to: small.center(of: .origin)))
+        _ = small.nearestCell(to: LayoutPoint(x: .infinity, y: -.infinity))
+        _ = small.nearestCell(to: LayoutPoint(x: 1e300, y: -1e300))
+        #expect(small.items(in: LayoutRect(x: .nan, y: 0, width: 1, height: 1)).isEmpty)
+    }
+}

@@ -91,9 +91,15 @@ public struct GridFrames<Strategy: PackingStrategy>: Sendable {
 
     /// The items whose frames overlap `rect` (touching is not overlapping), by index path.
     ///
+    /// A rectangle with a negative size or a coordinate that is not finite has no items, as in
+    /// ``HoneycombLayout/items(in:)``; a rectangle far larger than the content costs no more
+    /// than the content.
+    ///
     /// - Complexity: O(s + r + k log k) for s sections, r rows crossing `rect` and k items
     ///   found: only tiles starting near those rows are examined, never every item.
     public func items(in rect: LayoutRect) -> [GridIndexPath] {
+        guard rect.size.width >= 0, rect.size.height >= 0,
+              rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite else { return [] }
         var found: [GridIndexPath] = []
         let vertical = grid.configuration.direction == .vertical
         let step = cellLength + metrics.spacing
@@ -104,8 +110,10 @@ public struct GridFrames<Strategy: PackingStrategy>: Sendable {
             let start = vertical ? rect.minY - sectionFrame.minY - metrics.sectionInsets.top
                                  : rect.minX - sectionFrame.minX - metrics.sectionInsets.left
             let end = start + (vertical ? rect.size.height : rect.size.width)
-            let firstRow = max(0, Int((start / step).rounded(.down)) - (tallestSpan - 1))
-            let lastRow = min(index.rowCount - 1, Int((max(end, 0) / step).rounded(.down)))
+            // Clamped to the section's rows before conversion, so no query can overflow an Int.
+            let rows = Double(index.rowCount)
+            let firstRow = max(0, Int(min(max(start / step, 0), rows).rounded(.down)) - (tallestSpan - 1))
+            let lastRow = min(index.rowCount - 1, Int(min(max(end / step, 0), rows).rounded(.down)))
             guard firstRow <= lastRow else { continue }
             let packer = grid.sections[section].packer
             var hits: [Int] = []

@@ -28,11 +28,17 @@ public struct HoneycombLayout: Sendable {
     /// `√3 / 2`: the ratio between row spacing and center distance.
     static let rowFactor = 3.0.squareRoot() / 2
 
-    /// Lays out `itemCount` items.
+    /// The most items a honeycomb lays out: 2^40, far beyond any screen, and small enough that
+    /// no cell count or coordinate overflows.
+    public static let maximumItemCount = 1 << 40
+
+    /// Lays out `itemCount` items; a count above ``maximumItemCount`` lays out that many.
     ///
+    /// - Precondition: `itemCount` is not negative (a programmer's error, as a negative array count is).
     /// - Complexity: O(√n): only the two outermost rings decide the content's size.
     public init(itemCount: Int, configuration: HoneycombConfiguration) {
         precondition(itemCount >= 0, "a honeycomb has 0 or more items")
+        let itemCount = min(itemCount, Self.maximumItemCount)
         self.itemCount = itemCount
         self.configuration = configuration
         guard itemCount > 0 else {
@@ -193,9 +199,14 @@ public struct HoneycombLayout: Sendable {
     }
 
     /// The cell whose center is nearest `point`.
+    ///
+    /// A coordinate that is not a number counts as the center's; coordinates are clamped to
+    /// 2^40 cells from the center, so no point, however far, overflows.
     public func nearestCell(to point: LayoutPoint) -> HexCoordinate {
         let distance = configuration.centerDistance
-        let x = point.x - origin.x, y = point.y - origin.y
+        let limit = Double(Self.maximumItemCount) * distance
+        func clamped(_ value: Double) -> Double { value.isNaN ? 0 : min(max(value, -limit), limit) }
+        let x = clamped(point.x - origin.x), y = clamped(point.y - origin.y)
         // Fractional axial coordinates, then cube rounding.
         let fq: Double, fr: Double
         switch configuration.orientation {
