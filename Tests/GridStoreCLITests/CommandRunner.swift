@@ -54,6 +54,21 @@ enum CommandRunner {
         return finish(process)
     }
 
+    /// Copies the `gridstore` executable to `path`, runnable by anyone.
+    ///
+    /// The copy is written by `cp` in a process of its own: written from this process, its open
+    /// descriptor could be inherited by a child another test starts at that moment, and running
+    /// the copy would then fail with "Text file busy" for as long as that child lives.
+    static func copyExecutable(to path: String) throws {
+        let copy = Process()
+        copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+        copy.arguments = [executable.path, path]
+        try copy.run()
+        copy.waitUntilExit()
+        guard copy.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        chmod(path, 0o755)
+    }
+
     /// Starts `gridstore` without waiting for it.
     static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
         let process = Process()

@@ -88,7 +88,7 @@ struct MigrateCommandTests {
     func copiedBinary() throws {
         let directory = TemporaryDirectory()
         let copy = directory.file("gridstore")
-        try FileManager.default.copyItem(atPath: CommandRunner.executable.path, toPath: copy)
+        try CommandRunner.copyExecutable(to: copy)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: copy)
         process.arguments = ["migrate", "--db", directory.file("new.sqlite")]

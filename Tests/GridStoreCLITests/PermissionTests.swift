@@ -9,8 +9,7 @@ struct PermissionTests {
     func runUnprivileged(_ arguments: [String], in directory: TemporaryDirectory) throws -> CommandResult {
         let copy = directory.file("gridstore-copy")
         if !FileManager.default.fileExists(atPath: copy) {
-            try FileManager.default.copyItem(atPath: CommandRunner.executable.path, toPath: copy)
-            chmod(copy, 0o755)
+            try CommandRunner.copyExecutable(to: copy)
         }
         let process = Process()
         if getuid() == 0 {
