@@ -37,14 +37,17 @@ public struct MigrationRunner: Sendable {
 
     /// Applies every pending migration, in version order.
     ///
+    /// - Parameter knownStatus: The status the caller just read with ``status(of:)``, so that
+    ///   opening a database reads its ledger once; each migration still re-reads it under the
+    ///   write lock before it applies.
     /// - Returns: The migrations this call applied; empty when the database was up to date
     ///   (or another process applied them first).
     /// - Throws: ``MigrationError`` when the ledger and the set disagree (nothing is written),
     ///   when a migration fails (it is rolled back; earlier ones stay applied), or when
     ///   the database is read-only; ``SQLiteError`` when SQLite fails otherwise.
     @discardableResult
-    public func migrate(_ connection: SQLiteConnection) throws -> [Migration] {
-        let initial = try status(of: connection)
+    public func migrate(_ connection: SQLiteConnection, knownStatus: MigrationStatus? = nil) throws -> [Migration] {
+        let initial = try knownStatus ?? status(of: connection)
         if let problem = initial.problem { throw problem }
         guard !initial.pending.isEmpty else { return [] }
         if connection.isReadOnly {

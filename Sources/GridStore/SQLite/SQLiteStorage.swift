@@ -65,18 +65,20 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         // Nothing is written to a file, and nothing in it runs, before it is known to be
         // gridstore's own: its ledger and its schema are read first, so a refused file is left
         // exactly as it was.
+        var status: MigrationStatus?
         let connection = try Self.openExisting(at: path, changingFile: applyingMigrations) { connection in
             try Self.withTimeLimit(connection) {
-                let status = try runner.status(of: connection)
-                if let problem = status.problem {
+                let ledger = try runner.status(of: connection)
+                if let problem = ledger.problem {
                     if applyingMigrations { throw problem }
                 } else {
-                    try SQLiteSchemaCheck.verify(connection, applied: status.applied.compactMap { migrations.migration(version: $0.version) })
+                    try SQLiteSchemaCheck.verify(connection, applied: ledger.applied.compactMap { migrations.migration(version: $0.version) })
                 }
+                status = ledger
             }
         }
         self.migrationsAppliedOnOpen = try Self.withTimeLimit(connection) {
-            created + (applyingMigrations ? try runner.migrate(connection) : [])
+            created + (applyingMigrations ? try runner.migrate(connection, knownStatus: status) : [])
         }
         self.connection = connection
     }
