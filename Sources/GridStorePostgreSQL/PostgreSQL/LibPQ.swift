@@ -29,7 +29,6 @@ struct LibPQ: @unchecked Sendable {
     let resultErrorField: @convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?
     let clear: @convention(c) (OpaquePointer?) -> Void
     let ntuples: @convention(c) (OpaquePointer?) -> Int32
-    let cmdTuples: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
     let getisnull: @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
     let getvalue: @convention(c) (OpaquePointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?
     let getlength: @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
@@ -79,7 +78,6 @@ struct LibPQ: @unchecked Sendable {
                                      as: (@convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?).self),
             clear: symbol("PQclear", as: (@convention(c) (OpaquePointer?) -> Void).self),
             ntuples: symbol("PQntuples", as: (@convention(c) (OpaquePointer?) -> Int32).self),
-            cmdTuples: symbol("PQcmdTuples", as: (@convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?).self),
             getisnull: symbol("PQgetisnull", as: (@convention(c) (OpaquePointer?, Int32, Int32) -> Int32).self),
             getvalue: symbol("PQgetvalue", as: (@convention(c) (OpaquePointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?).self),
             getlength: symbol("PQgetlength", as: (@convention(c) (OpaquePointer?, Int32, Int32) -> Int32).self))

@@ -17,9 +17,6 @@ package final class PostgreSQLResult {
     /// The number of rows.
     package var count: Int { Int(libpq.ntuples(handle)) }
 
-    /// The number of rows an `INSERT`, `UPDATE` or `DELETE` changed.
-    package var affectedRows: Int { Int(String(cString: libpq.cmdTuples(handle)!)) ?? 0 }
-
     /// Whether the value at `row`, `column` is `NULL`.
     package func isNull(_ row: Int, _ column: Int) -> Bool {
         libpq.getisnull(handle, Int32(row), Int32(column)) == 1
