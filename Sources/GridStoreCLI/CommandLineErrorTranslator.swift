@@ -9,9 +9,7 @@ enum CommandLineErrorTranslator {
         case let error as CommandLineError:
             return error
         case let error as GridError:
-            if case .corrupted = error { return .failure(error.description) }
-            // Everything else names an index, section, count, name or setting the user gave.
-            return .usage(error.description, command: command)
+            return translate(error, command: command)
         case let error as DatabaseFileError:
             return .failure(error.description)
         case let error as MigrationError:
@@ -27,5 +25,35 @@ enum CommandLineErrorTranslator {
         default:
             return .failure(String(describing: error))
         }
+    }
+
+    /// Grid errors, with what to type next where the command line knows it.
+    private static func translate(_ error: GridError, command: CommandSpec?) -> CommandLineError {
+        switch error {
+        case .corrupted:
+            return .failure(error.description)
+        case .gridNotFound:
+            return .failure(error.description + "; 'gridstore grids' lists the grids")
+        case .gridExists:
+            return .usage(error.description + "; use --force to replace it", command: command)
+        case .customColumns:
+            return .usage(error.description + "; set one with 'gridstore type less' or 'gridstore type more'", command: command)
+        case .notTiles(_, let grid):
+            let option = grid.map { " --grid \(ShellWord.quoted($0))" } ?? ""
+            return .usage(error.description + ". To lay it out as tiles: gridstore\(option) init --force", command: command)
+        default:
+            // Everything else names an index, section, count, name or setting the user gave.
+            return .usage(error.description, command: command)
+        }
+    }
+}
+
+/// Text a user can paste into a shell.
+enum ShellWord {
+    /// `text` as one shell word: bare when it is plain, else in single quotes.
+    static func quoted(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0)
+            || ("0"..."9").contains($0) || "-_./".unicodeScalars.contains($0) }
+        return plain ? text : "'" + text.replacing("'", with: "'\\''") + "'"
     }
 }

@@ -73,6 +73,9 @@ public enum GridStoreCommandLine {
             return
         }
         guard let command = commands.first(where: { $0.spec.name == name }) else {
+            if let close = Suggestion.closest(to: name, among: commands.map { $0.spec.name }) {
+                throw CommandLineError.usage("unknown command '\(ValueParser.abbreviated(name))'; did you mean '\(close)'?")
+            }
             throw CommandLineError.usage("unknown command '\(ValueParser.abbreviated(name))'; give one of \(commandNames)")
         }
         let parsed = try ArgumentScanner.parse(rest, for: command.spec)
@@ -81,9 +84,11 @@ public enum GridStoreCommandLine {
             return
         }
         let instance = try command.init(parsing: parsed)
+        let context = CommandContext(console: console, global: parsed.global)
         do {
-            try instance.run(in: CommandContext(console: console, global: parsed.global))
+            try instance.run(in: context)
         } catch {
+            if case GridError.gridNotFound(let missing) = error { throw context.missingGrid(missing) }
             throw CommandLineErrorTranslator.translate(error, command: command.spec)
         }
     }

@@ -89,6 +89,7 @@ struct CommandTests {
     @Test("type, columns and direction change the settings", arguments: Backend.all)
     func settings(backend: Backend) throws {
         let database = try backend.database(in: directory)
+        #expect(try gridstore(at: database, "init").status == 0)
         #expect(try gridstore(at: database, "type").standardOutput == "more\n")
         #expect(try gridstore(at: database, "type", "toggle").standardOutput.hasPrefix("default · less (4 columns) · vertical · revision 1"))
         #expect(try gridstore(at: database, "type", "more").status == 0)
@@ -103,6 +104,7 @@ struct CommandTests {
     @Test("sections are listed, added and removed", arguments: Backend.all)
     func sections(backend: Backend) throws {
         let database = try backend.database(in: directory)
+        #expect(try gridstore(at: database, "init").status == 0)
         #expect(try gridstore(at: database, "sections").standardOutput == "section 0: 12 items, 2 rows\n")
         #expect(try gridstore(at: database, "sections", "add", "--items", "7").status == 0)
         #expect(try gridstore(at: database, "sections", "list").standardOutput == "section 0: 12 items, 2 rows\nsection 1: 7 items, 2 rows\n")
@@ -117,7 +119,8 @@ struct CommandTests {
     @Test("grids lists every grid; drop deletes one", arguments: Backend.all)
     func gridsAndDrop(backend: Backend) throws {
         let database = try backend.database(in: directory)
-        #expect(try gridstore(at: database, "grids").standardOutput == "no grids yet; any command creates the grid it names (default: 'default')\n")
+        #expect(try gridstore(at: database, "migrate").status == 0)
+        #expect(try gridstore(at: database, "grids").standardOutput == "no grids yet; 'gridstore init' creates one\n")
         _ = try gridstore(at: database, "--grid", "phone", "init", "--type", "less")
         _ = try gridstore(at: database, "toggle", "0")
         let list = try gridstore(at: database, "grids").standardOutput.split(separator: "\n")
@@ -126,7 +129,9 @@ struct CommandTests {
         #expect(list[1].hasPrefix("default  more        6  vertical          1     12         1  20"))
         #expect(list[2].hasPrefix("phone    less        4  vertical          1     12         0  20"))
         #expect(try gridstore(at: database, "drop", "phone").standardOutput == "dropped grid 'phone'\n")
-        #expect(try gridstore(at: database, "drop", "phone").status == 64)
+        let again = try gridstore(at: database, "drop", "phone")
+        #expect(again.status == 1)
+        #expect(again.standardError == "Error: no grid named 'phone'; 'gridstore grids' lists the grids\n")
         #expect(try gridstore(at: database, "grids").standardOutput.split(separator: "\n").count == 2)
     }
 

@@ -191,7 +191,7 @@ struct KilledCreationTests {
         #expect(names.filter { $0.hasPrefix(".gridstore-new-") }.isEmpty, "\(names)")
         // What the killed processes finished is whole.
         for name in names where name.hasSuffix(".sqlite") {
-            #expect(try CommandRunner.run(["--db", directory.file(name), "get", "1"]).status == 0, "\(name)")
+            #expect(try CommandRunner.run(["--db", directory.file(name), "check"]).status == 0, "\(name)")
         }
     }
 }

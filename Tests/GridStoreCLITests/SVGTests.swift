@@ -55,6 +55,7 @@ struct SVGTests {
     @Test("a width too small for the columns is refused")
     func tooNarrow() throws {
         let directory = TemporaryDirectory()
+        _ = try CommandRunner.run(["--db", directory.file("g.sqlite"), "init"])
         let result = try CommandRunner.run(["--db", directory.file("g.sqlite"), "show", "--format", "svg", "--width", "40", "--spacing", "8"])
         #expect(result.status == 64)
         #expect(result.standardError.hasPrefix("Error: --width 40 with --spacing 8 leaves no room for 6 columns;"))

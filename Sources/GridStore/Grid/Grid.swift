@@ -148,6 +148,9 @@ public final class Grid: Sendable {
 
     /// Applies the edits `body` makes, in one transaction, as one revision.
     ///
+    /// Edits that leave the grid as it was (setting the type it has, three toggles of one
+    /// item) write nothing: the revision stays, and observers are not woken.
+    ///
     /// - Returns: The grid after the change.
     /// - Throws: What `body` throws (nothing is written then), or the backend's error
     ///   (``SQLiteError``, or `PostgreSQLError` on a server) when the write fails, for
@@ -161,6 +164,7 @@ public final class Grid: Sendable {
             var new = editor.snapshot
             new.revision = old.revision + 1
             var changes = GridChangeSet(old: old, new: new, changes: editor.changes)
+            if changes.leavesUnchanged(old) { return (id, old) }
             // Only chunks that differ are written, which is right only while the stored chunks
             // are what `old` says: when their keys or lengths say otherwise (a hand edit), all
             // are rewritten, so a change always leaves placements equal to a fresh pack.

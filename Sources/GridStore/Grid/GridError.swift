@@ -28,19 +28,12 @@ public enum GridError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The stored grid is inconsistent (for example, edited by hand).
     case corrupted(String)
 
-    /// `name` as one shell word: bare when it is plain, else in single quotes.
-    static func shellQuoted(_ name: String) -> String {
-        let plain = name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0)
-            || ("0"..."9").contains($0) || "-_./".unicodeScalars.contains($0) }
-        return plain ? name : "'" + name.replacingQuotes() + "'"
-    }
-
     public var description: String {
         switch self {
         case .gridNotFound(let name):
-            return "no grid named '\(name)'; 'gridstore grids' lists the grids"
+            return "no grid named '\(name)'"
         case .gridExists(let name):
-            return "a grid named '\(name)' exists already; use --force to replace it"
+            return "a grid named '\(name)' exists already"
         case .invalidName(let name, let reason):
             return "'\(name)' cannot name a grid: \(reason)"
         case .sectionOutOfRange(let section, let count):
@@ -60,12 +53,10 @@ public enum GridError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidConfiguration(let error):
             return error.description
         case .customColumns(let columns):
-            return "the grid has \(columns) custom columns, not a less (4) or more (6) type; set one with 'gridstore type less' or 'gridstore type more'"
+            return "the grid has \(columns) custom columns, not a less (4) or more (6) type"
         case .notTiles(let operation, let grid):
             let name = grid.map { "'\($0)'" } ?? "the grid"
-            let option = grid.map { " --grid \(Self.shellQuoted($0))" } ?? ""
-            return "\(name) is a honeycomb: its items have no sizes and it has one section, so it cannot \(operation). "
-                + "To lay it out as tiles: gridstore\(option) init --force"
+            return "\(name) is a honeycomb: its items have no sizes and it has one section, so it cannot \(operation)"
         case .corrupted(let reason):
             return "the stored grid is inconsistent: \(reason)"
         }
@@ -105,15 +96,5 @@ public enum GridLimits {
         case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
         }
-    }
-}
-
-
-private extension String {
-    /// The text with each `'` written as `'\''`, for use inside single quotes in a shell.
-    func replacingQuotes() -> String {
-        var result = ""
-        for character in self { result += character == "'" ? "'\\''" : String(character) }
-        return result
     }
 }

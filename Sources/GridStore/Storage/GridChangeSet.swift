@@ -108,6 +108,17 @@ package struct GridChangeSet: Sendable {
         }
     }
 
+    /// Whether the change leaves every row of `old` as it was, the revision aside: such a change
+    /// is not written, so it neither adds a revision nor wakes observers.
+    package func leavesUnchanged(_ old: GridSnapshot) -> Bool {
+        settings.columns == old.columns && settings.direction == old.direction
+            && settings.defaultSize == old.defaultSize && settings.kind == old.kind
+            && !removesAllChunks && firstRemovedSection == nil && itemCounts.isEmpty
+            && sizeDeletions.isEmpty && sizeTruncations.isEmpty && sizeUpserts.isEmpty
+            && chunkTruncations.isEmpty && chunkUpserts.isEmpty
+            && honeycomb == nil && honeycombUpserts.isEmpty && honeycombTruncation == nil
+    }
+
     /// Whether the change writes the chunk of `section` that starts at `firstItem`.
     package func rewrites(section: Int, firstItem: Int) -> Bool {
         if removesAllChunks { return true }

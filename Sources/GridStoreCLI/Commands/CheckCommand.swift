@@ -19,7 +19,7 @@ struct CheckCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let checks = try Grid.checkPlacements(in: context.openDatabase(), names: context.explicitGridName.map { [$0] },
+        let checks = try Grid.checkPlacements(in: context.openExistingDatabase(), names: context.explicitGridName.map { [$0] },
                                               repairing: repairing)
         var damaged = 0
         for check in checks where !check.problems.isEmpty {

@@ -11,9 +11,9 @@ struct GridsCommand: GridStoreCommand {
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {}
 
     func run(in context: CommandContext) throws {
-        let summaries = try Grid.list(in: context.openDatabase())
+        let summaries = try Grid.list(in: context.openExistingDatabase())
         guard !summaries.isEmpty else {
-            context.console.write("no grids yet; any command creates the grid it names (default: 'default')\n")
+            context.console.write("no grids yet; 'gridstore init' creates one\n")
             return
         }
         let rows = [["NAME", "TYPE", "COLUMNS", "DIRECTION", "SECTIONS", "ITEMS", "REVISION", "UPDATED"]]
@@ -41,7 +41,7 @@ struct DropCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
-        try Grid.drop(named: name, in: context.openDatabase())
+        try Grid.drop(named: name, in: context.openExistingDatabase())
         context.console.write("dropped grid '\(CommandLineOutput.printable(name))'\n")
     }
 }

@@ -37,8 +37,39 @@ final class CommandContext {
         try DatabaseLocation.resolve(explicitPath: explicitDatabase, environment: console.environment)
     }
 
-    /// Opens the database, creating and migrating it as needed.
+    /// The database, once a command has opened it.
+    private var openedDatabase: GridDatabase?
+
+    /// Opens the database for a command that changes it: a missing SQLite file is created, and
+    /// pending migrations are applied.
     func openDatabase() throws -> GridDatabase {
-        try GridDatabase(location: databaseLocation())
+        if let openedDatabase { return openedDatabase }
+        let database = try GridDatabase(location: databaseLocation())
+        openedDatabase = database
+        return database
+    }
+
+    /// Opens the database for a command that only reads: a missing SQLite file is reported,
+    /// never created.
+    ///
+    /// - Throws: ``CommandLineError`` (exit 1) when `--db` names a file that does not exist.
+    func openExistingDatabase() throws -> GridDatabase {
+        if let openedDatabase { return openedDatabase }
+        let location = try databaseLocation()
+        if PostgreSQLLocation(location) == nil, try !GridDatabase.exists(at: location) {
+            throw CommandLineError.failure("no database at '\(CommandLineOutput.printable(location))'; "
+                                           + "commands that only read never create one (gridstore init does)")
+        }
+        return try openDatabase()
+    }
+
+    /// The error for a grid named `name` that does not exist, suggesting a grid with a close name.
+    func missingGrid(_ name: String) -> CommandLineError {
+        let names = (try? openedDatabase.map { try Grid.list(in: $0).map(\.name) }) ?? nil
+        let message = "no grid named '\(CommandLineOutput.printable(name))'"
+        if let close = names.flatMap({ Suggestion.closest(to: name, among: $0) }) {
+            return .failure(message + "; did you mean '\(CommandLineOutput.printable(close))'?")
+        }
+        return .failure(message + ((names?.isEmpty ?? true) ? "" : "; 'gridstore grids' lists the grids"))
     }
 }

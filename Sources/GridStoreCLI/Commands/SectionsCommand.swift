@@ -39,7 +39,7 @@ struct SectionsCommand: GridStoreCommand {
     func run(in context: CommandContext) throws {
         switch action {
         case .list:
-            let snapshot = try context.openGrid().snapshot()
+            let snapshot = try context.openExistingGrid().snapshot()
             if snapshot.layout.sections.isEmpty { context.console.write("(no sections)\n") }
             if let honeycomb = snapshot.honeycombLayout {
                 let rings = honeycomb.itemCount == 0 ? 0 : HoneycombSpiral.ring(ofPosition: honeycomb.itemCount - 1) + 1

@@ -22,7 +22,7 @@ struct TypeCommand: GridStoreCommand {
     func run(in context: CommandContext) throws {
         switch change {
         case nil:
-            let snapshot = try context.openGrid().snapshot()
+            let snapshot = try context.openExistingGrid().snapshot()
             if snapshot.kind == .honeycomb {
                 context.console.write("honeycomb\n")
                 return

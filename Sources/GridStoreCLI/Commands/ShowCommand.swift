@@ -63,7 +63,7 @@ struct ShowCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let snapshot = try context.openGrid().snapshot()
+        let snapshot = try context.openExistingGrid().snapshot()
         if snapshot.kind == .honeycomb {
             switch format {
             case .text: context.console.write(HoneycombTextRenderer(viewport: viewport).render(snapshot))

@@ -57,7 +57,7 @@ struct GetCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let snapshot = try context.openGrid().snapshot()
+        let snapshot = try context.openExistingGrid().snapshot()
         if snapshot.kind == .honeycomb { throw GridError.notTiles(operation: "have sizes", grid: snapshot.name) }
         context.console.write(try snapshot.size(at: path).rawValue + "\n")
     }
