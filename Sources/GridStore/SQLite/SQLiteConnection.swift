@@ -103,6 +103,22 @@ public final class SQLiteConnection {
         try SQLiteCall.check(sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &on), handle)
     }
 
+    /// Leaves checkpoints to commits when the connection closes: closing then takes no exclusive
+    /// lock, so a reader that opens the database at that moment (a plain `sqlite3` without a
+    /// busy timeout) never sees "database is locked".
+    ///
+    /// The log is still moved into the file by passive checkpoints, which never block readers
+    /// (see ``checkpointPassively()``).
+    public func skipCheckpointOnClose() throws(SQLiteError) {
+        try SQLiteCall.check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1), handle)
+    }
+
+    /// Copies committed changes from the write-ahead log into the database file as far as no
+    /// reader still needs the log, without waiting for or blocking anyone (`PASSIVE`).
+    public func checkpointPassively() {
+        _ = sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+    }
+
     /// Whether the connection can only read, because of its open mode or the file's permissions.
     public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 

@@ -13,8 +13,11 @@ import Synchronization
 /// - a busy timeout of ``busyTimeoutMilliseconds``: a writer waits for another process's
 ///   write lock that long before failing;
 /// - `foreign_keys=ON`: deleting a grid deletes its sections, sizes and placements;
-/// - a persistent write-ahead log (emptied, not deleted, when the last connection closes),
-///   so short-lived processes do not create and delete the `-wal` and `-shm` files each time.
+/// - a persistent write-ahead log, so short-lived processes do not create and delete the
+///   `-wal` and `-shm` files each time; it is moved into the database by passive checkpoints
+///   (every 1,000 pages, and when a connection that wrote goes away), never by the exclusive
+///   checkpoint SQLite runs when the last connection closes, so closing takes no lock a
+///   reader could run into.
 ///
 /// A new file is built complete under a temporary name and then linked into place, so
 /// no process ever sees a half-created database; it has mode 0600, like the property
@@ -50,6 +53,9 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     private let lock = Mutex(())
     private let connection: SQLiteConnection
 
+    /// Whether a write was committed through this connection, so its log is checkpointed at the end.
+    private let hasWritten = Atomic(false)
+
     /// The migrations this database is brought to.
     let migrations: MigrationSet
 
@@ -83,6 +89,13 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         self.connection = connection
     }
 
+    /// Leaves the database file complete on its own after the writes of this connection (a
+    /// copy of the file without its `-wal` has them), as far as no reader still needs the log;
+    /// the connection then closes without a checkpoint of its own, which would lock readers out.
+    deinit {
+        if hasWritten.load(ordering: .relaxed) { connection.checkpointPassively() }
+    }
+
     /// Runs `body` with the connection in a read transaction: it sees one consistent state of the database.
     package func readConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try withConnection { connection in
@@ -99,7 +112,9 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         try withConnection { connection in
             if connection.isReadOnly { throw DatabaseFileError.readOnly(path: path) }
             do {
-                return try connection.transaction(.immediate) { try body(connection) }
+                let result = try connection.transaction(.immediate) { try body(connection) }
+                hasWritten.store(true, ordering: .relaxed)
+                return result
             } catch let error as SQLiteError where error.isReadOnly {
                 throw DatabaseFileError.readOnly(path: path)
             }
@@ -203,10 +218,11 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         }
         try connection.execute("PRAGMA synchronous = FULL")
         try connection.execute("PRAGMA foreign_keys = ON")
-        // Checkpointing empties the log to at most 4 MiB; closing empties it entirely.
+        // Checkpointing empties the log to at most 4 MiB.
         try connection.execute("PRAGMA journal_size_limit = 4194304")
         // Kept only for a file gridstore may change: a reader leaves the folder as it found it.
         if changingFile { try connection.persistWriteAheadLog() }
+        try connection.skipCheckpointOnClose()
     }
 
     /// Builds a migrated database under a temporary name beside `path`, then links it into place.
