@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// The README's terminal examples, run as written: every fenced block whose lines start with
+/// `$ ` is a session, and all of them run in order in one fresh home folder, as a new user
+/// following the README from the top would run them.
+@Suite("README examples")
+struct READMEExampleTests {
+    /// One `$ command` and the output the README shows after it.
+    struct Example: CustomStringConvertible {
+        var command: String
+        var expectedOutput: String
+        var line: Int
+        var description: String { "README.md:\(line): $ \(command)" }
+    }
+
+    static var readmePath: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md").path
+    }
+
+    /// The `$ ` examples of `markdown`, in order.
+    static func examples(in markdown: String) -> [Example] {
+        var examples: [Example] = []
+        var inBlock = false
+        var blockIsSession = false
+        for (number, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.hasPrefix("```") {
+                inBlock.toggle()
+                blockIsSession = false
+                continue
+            }
+            guard inBlock else { continue }
+            if line.hasPrefix("$ ") {
+                blockIsSession = true
+                examples.append(Example(command: String(line.dropFirst(2)), expectedOutput: "", line: number + 1))
+            } else if blockIsSession {
+                examples[examples.count - 1].expectedOutput += line + "\n"
+            }
+        }
+        return examples
+    }
+
+    @Test("every $ example in the README prints what the README shows, run in order from a fresh home")
+    func examplesMatch() throws {
+        let markdown = try String(contentsOfFile: Self.readmePath, encoding: .utf8)
+        let examples = Self.examples(in: markdown)
+        #expect(examples.count >= 9)
+        let home = TemporaryDirectory()
+        let bin = home.file("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/gridstore", withDestinationPath: CommandRunner.executable.path)
+        // The README's first command, `swift run gridstore toggle 3`, comes before the walkthrough.
+        _ = try run("gridstore toggle 3", home: home.path, bin: bin)
+        for example in examples {
+            let output = try run(example.command, home: home.path, bin: bin)
+            #expect(output == example.expectedOutput, "\(example)")
+        }
+    }
+
+    @Test("examples are read from fenced blocks only, output up to the next command")
+    func parsing() {
+        let markdown = """
+            $ not in a block
+            ```
+            $ gridstore get 1
+            big
+            $ gridstore get 2
+
+            ```
+            ```swift
+            let x = 1
+            ```
+            """
+        let examples = Self.examples(in: markdown)
+        #expect(examples.map(\.command) == ["gridstore get 1", "gridstore get 2"])
+        #expect(examples.map(\.expectedOutput) == ["big\n", "\n"])
+    }
+
+    /// Runs `command` with bash as a user would: `gridstore` on the PATH, a home folder of its
+    /// own, no color, an 80-column terminal. Standard output and error are returned together.
+    private func run(_ command: String, home: String, bin: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", command + " 2>&1"]
+        var environment = ProcessInfo.processInfo.environment
+        for key in ["GRIDSTORE_DB", "XDG_DATA_HOME", "PAGER", "COLUMNS"] { environment[key] = nil }
+        environment["HOME"] = home
+        environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["NO_COLOR"] = "1"
+        environment["COLUMNS"] = "80"
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: home)
+        process.standardInput = FileHandle.nullDevice
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
