@@ -17,6 +17,9 @@ final class Console {
     private(set) var standardError = ""
     /// The environment variables the command sees.
     let environment: [String: String]
+    /// Whether standard output goes through the pager when it is a terminal and the output is
+    /// taller than it (see ``Pager``).
+    var pagesLongOutput = false
 
     init(environment: [String: String]) {
         self.environment = environment
@@ -56,6 +59,10 @@ final class Console {
     ///   failure the caller reports, so a script never keeps a truncated file as if it were whole.
     @discardableResult
     func flush() -> FlushResult {
+        if pagesLongOutput, Pager.shouldPage(standardOutputBytes, environment: environment),
+           Pager.show(standardOutputBytes, environment: environment) {
+            standardOutputBytes = []
+        }
         let outputError = Self.writeAll(standardOutputBytes, to: STDOUT_FILENO)
         var error = standardError
         let errorError = error.withUTF8 { Self.writeAll($0, to: STDERR_FILENO) }

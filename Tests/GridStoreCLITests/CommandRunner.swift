@@ -77,6 +77,7 @@ enum CommandRunner {
         var merged = ProcessInfo.processInfo.environment
         merged["GRIDSTORE_DB"] = nil
         merged["NO_COLOR"] = "1"
+        merged["COLUMNS"] = nil
         for (key, value) in environment { merged[key] = value }
         process.environment = merged
         process.standardInput = Pipe()

@@ -156,7 +156,7 @@ struct CommandTests {
         let lines = toggled.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[1].hasPrefix("⋮ rows 0 to "))
         #expect(toggled.contains("│    300    │") || toggled.contains(" 300 "))
-        #expect(lines.dropLast().last?.hasSuffix("not shown; 'gridstore show' draws them all") == true)
+        #expect(lines.dropLast().last?.hasSuffix("not shown; 'gridstore show --rows A..B' draws others") == true)
         #expect(lines.count < 70)
         let shown = try gridstore(at: database, "show").standardOutput
         #expect(!shown.contains("not shown"))

@@ -17,7 +17,8 @@ struct HoneycombCommandTests {
         let database = try backend.database(in: directory, name: "hive.sqlite")
         let result = try gridstore(at: database, "init", "--layout", "honeycomb", "--items", "19", "--element-width", "50", "--spacing", "5")
         #expect(result == CommandResult(status: 0, standardOutput: """
-            hive · honeycomb (pointy-top, cells 50 wide, 5 apart, first item in the center) · revision 0 · 19 items on 3 rings
+            hive · honeycomb (pointy-top, cells 50 wide, 5 apart, first item in the center)
+              · revision 0 · 19 items on 3 rings
                  15  16  17
                14  5   6   18
              13  4   0   1   7

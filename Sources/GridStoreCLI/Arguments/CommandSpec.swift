@@ -18,11 +18,19 @@ struct CommandSpec: Equatable {
         var valueName: String?
         /// One line of help.
         var help: String
+        /// A one-letter form, `-q` for `--quiet`.
+        var shortName: Character? = nil
 
         var isFlag: Bool { valueName == nil }
 
-        /// `--name <value>` or `--name`.
+        /// `--name <value>` or `--name`, after `-x, ` when there is a short form.
         var synopsis: String {
+            let long = valueName.map { "--\(name) <\($0)>" } ?? "--\(name)"
+            return shortName.map { "-\($0), " + long } ?? long
+        }
+
+        /// `--name <value>` or `--name`, as the usage line shows it.
+        var usageSynopsis: String {
             valueName.map { "--\(name) <\($0)>" } ?? "--\(name)"
         }
     }
@@ -52,7 +60,7 @@ struct CommandSpec: Equatable {
             parts.append(argument.isOptional ? "[<\(argument.name)>]" : "<\(argument.name)>")
         }
         for option in options {
-            parts.append("[\(option.synopsis)]")
+            parts.append("[\(option.usageSynopsis)]")
         }
         return parts.joined(separator: " ")
     }

@@ -10,12 +10,26 @@ struct ParsedArguments: Equatable {
     var global = GlobalOptions()
     /// Whether `-h` or `--help` was given.
     var wantsHelp = false
+    /// The names of the options the command accepts: asking for another is a programming error.
+    var acceptedNames: Set<String> = []
 
     /// The value of the option `name`, if given.
-    func value(_ name: String) -> String? { values[name] }
+    func value(_ name: String) -> String? {
+        assert(acceptedNames.isEmpty || acceptedNames.contains(name), "--\(name) is not an option of this command")
+        return values[name]
+    }
+
+    /// The value of `option`, if given.
+    func value(_ option: CommandSpec.Option) -> String? { value(option.name) }
 
     /// Whether the flag `name` was given.
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    func flag(_ name: String) -> Bool {
+        assert(acceptedNames.isEmpty || acceptedNames.contains(name), "--\(name) is not an option of this command")
+        return flags.contains(name)
+    }
+
+    /// Whether the flag `option` was given.
+    func flag(_ option: CommandSpec.Option) -> Bool { flag(option.name) }
 
     /// The positional argument at `index`, if given.
     func positional(_ index: Int) -> String? {
@@ -57,6 +71,7 @@ enum ArgumentScanner {
             return parsed
         }
         let accepted = spec.acceptedOptions
+        parsed.acceptedNames = Set(accepted.map(\.name))
         var seen: Set<String> = []
         var index = 0
         var onlyPositionals = false
@@ -71,8 +86,12 @@ enum ArgumentScanner {
                 onlyPositionals = true
                 continue
             }
-            let name = optionName(token)
-            guard let option = accepted.first(where: { $0.name == name }), token.hasPrefix("--") else {
+            let short = token.count == 2 ? accepted.first { $0.shortName == token.last } : nil
+            let name = short?.name ?? optionName(token)
+            guard let option = short ?? accepted.first(where: { $0.name == name }), short != nil || token.hasPrefix("--") else {
+                if let close = Suggestion.closest(to: name, among: accepted.map(\.name)) {
+                    throw .usage("unknown option '\(token)'; did you mean '--\(close)'?", command: spec)
+                }
                 let valid = accepted.map { "--" + $0.name }.joined(separator: ", ")
                 throw .usage("unknown option '\(token)'; '\(spec.name)' accepts \(valid)", command: spec)
             }

@@ -35,22 +35,32 @@ extension CommandContext {
     /// The most items of a honeycomb a command that changes it draws (11 rings); `show` draws all.
     static let changedHoneycombItems = 397
 
-    /// Applies `body` to the grid as one change and prints the re-packed grid: whole when
-    /// it is small, else the rows around `focus` (the item the command changed).
-    func edit(focus: GridIndexPath? = nil, _ body: (inout GridEditor) throws -> Void) throws {
+    /// Applies `body` to the grid as one change and prints the re-packed grid as `output` says:
+    /// as text, whole when it is small, else the rows around `focus` (the item the command
+    /// changed); as its JSON document; or not at all.
+    func edit(focus: GridIndexPath? = nil, output: ChangeOutput, _ body: (inout GridEditor) throws -> Void) throws {
         let snapshot = try openGrid().update(body)
-        printChanged(snapshot, focus: focus)
+        printChanged(snapshot, focus: focus, output: output)
     }
 
-    /// Prints a grid a command just changed, as ``edit(focus:_:)`` does.
-    func printChanged(_ snapshot: GridSnapshot, focus: GridIndexPath? = nil) {
-        if snapshot.kind == .honeycomb {
-            console.write(HoneycombTextRenderer(maximumItems: Self.changedHoneycombItems).render(snapshot))
+    /// Prints a grid a command just changed, as ``edit(focus:output:_:)`` does.
+    func printChanged(_ snapshot: GridSnapshot, focus: GridIndexPath? = nil, output: ChangeOutput) {
+        switch output {
+        case .quiet:
             return
+        case .json:
+            console.write(GridDocument.encode(snapshot))
+        case .text where snapshot.kind == .honeycomb:
+            console.write(HoneycombTextRenderer(maximumItems: Self.changedHoneycombItems, maximumWidth: terminalWidth).render(snapshot))
+        case .text:
+            let renderer = TextGridRenderer(useColor: usesColor, maximumRows: Self.changedGridRows, focus: focus,
+                                            maximumWidth: terminalWidth)
+            console.write(bytes: renderer.renderBytes(snapshot))
         }
-        let renderer = TextGridRenderer(useColor: usesColor, maximumRows: Self.changedGridRows, focus: focus)
-        console.write(bytes: renderer.renderBytes(snapshot))
     }
+
+    /// How wide text output may be (see ``TerminalWidth``).
+    var terminalWidth: Int { TerminalWidth.current(environment: console.environment) }
 
     /// Whether output may be colored: standard output is a terminal and `NO_COLOR` is not set.
     var usesColor: Bool {

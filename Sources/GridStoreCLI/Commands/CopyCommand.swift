@@ -15,16 +15,18 @@ struct CopyCommand: GridStoreCommand {
             .init(name: "from-db", help: "The database to copy from: a file or a postgresql:// URI."),
             .init(name: "to-db", help: "The database to copy to: a file or a postgresql:// URI."),
         ],
-        options: [.init(name: "force", help: "Replace grids of the same name in the target.")])
+        options: [.init(name: "force", help: "Replace grids of the same name in the target."), QuietOption.option])
 
     let source: String
     let target: String
     let replacing: Bool
+    let quiet: Bool
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         source = arguments.positionals[0]
         target = arguments.positionals[1]
         replacing = arguments.flag("force")
+        quiet = arguments.flag(QuietOption.option)
     }
 
     func run(in context: CommandContext) throws {
@@ -34,6 +36,7 @@ struct CopyCommand: GridStoreCommand {
         let from = try GridDatabase(location: source)
         let to = try GridDatabase(location: target)
         let copied = try Grid.copy(from: from, to: to, names: context.explicitGridName.map { [$0] }, replacing: replacing)
+        if quiet { return }
         let list = copied.map { "\(CommandLineOutput.printable($0.name)) (revision \($0.revision))" }.joined(separator: ", ")
         context.console.write("copied \(copied.count) grid(s) from \(CommandLineOutput.printable(from.location)) "
                               + "to \(CommandLineOutput.printable(to.location))"

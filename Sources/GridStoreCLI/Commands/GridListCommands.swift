@@ -6,12 +6,31 @@ struct GridsCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "grids",
         abstract: "List the grids in the database.",
+        discussion: """
+            With --format json: {"grids":[{"name":"default","type":"more","columns":6,"direction":"vertical",
+            "sections":1,"items":12,"revision":0,"updated":"2026-11-30T08:11:23.531Z"}]}.
+            """,
+        options: [ValueFormat.option],
         usesGrid: false)
 
-    init(parsing arguments: ParsedArguments) throws(CommandLineError) {}
+    let format: ValueFormat
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {
+        format = try ValueFormat(arguments, command: Self.spec)
+    }
 
     func run(in context: CommandContext) throws {
         let summaries = try Grid.list(in: context.openExistingDatabase())
+        if format == .json {
+            let grids = summaries.map { summary in
+                "{\"name\":\(JSONText.quoted(summary.name)),\"type\":\"\(summary.type?.rawValue ?? "custom")\","
+                    + "\"columns\":\(summary.columns),\"direction\":\"\(summary.direction.rawValue)\","
+                    + "\"sections\":\(summary.sectionCount),\"items\":\(summary.itemCount),\"revision\":\(summary.revision),"
+                    + "\"updated\":\(JSONText.quoted(summary.updatedAt))}"
+            }
+            context.console.write("{\"grids\":[" + grids.joined(separator: ",\n ") + "]}\n")
+            return
+        }
         guard !summaries.isEmpty else {
             context.console.write("no grids yet; 'gridstore init' creates one\n")
             return
@@ -32,17 +51,20 @@ struct DropCommand: GridStoreCommand {
         name: "drop",
         abstract: "Delete a grid with its sections, sizes and placements.",
         arguments: [.init(name: "name", help: "The grid's name.")],
+        options: [QuietOption.option],
         usesGrid: false)
 
     let name: String
+    let quiet: Bool
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         name = arguments.positionals[0]
+        quiet = arguments.flag(QuietOption.option)
     }
 
     func run(in context: CommandContext) throws {
         try Grid.drop(named: name, in: context.openExistingDatabase())
-        context.console.write("dropped grid '\(CommandLineOutput.printable(name))'\n")
+        if !quiet { context.console.write("dropped grid '\(CommandLineOutput.printable(name))'\n") }
     }
 }
 

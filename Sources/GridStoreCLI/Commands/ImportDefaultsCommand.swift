@@ -11,12 +11,15 @@ struct ImportDefaultsCommand: GridStoreCommand {
             or grid_size_big from an XML property list, and sets those sizes in the grid, adding sections
             and items where the list has more. Other keys are ignored. One transaction: all or nothing.
             """,
-        arguments: [.init(name: "plist", help: "The XML property list (a UserDefaults domain), or - for standard input.")])
+        arguments: [.init(name: "plist", help: "The XML property list (a UserDefaults domain), or - for standard input.")],
+        options: [QuietOption.option])
 
     let source: String
+    let quiet: Bool
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         source = arguments.positionals[0]
+        quiet = arguments.flag(QuietOption.option)
     }
 
     func run(in context: CommandContext) throws {
@@ -68,7 +71,7 @@ struct ImportDefaultsCommand: GridStoreCommand {
             + "(revision \(snapshot.revision))"
         if ignored > 0 { summary += "; ignored \(ignored) other key(s)" }
         if !grown.isEmpty { summary += "; " + grown.joined(separator: ", ") }
-        context.console.write(summary + "\n")
+        if !quiet { context.console.write(summary + "\n") }
     }
 }
 

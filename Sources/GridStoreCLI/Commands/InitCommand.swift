@@ -8,7 +8,7 @@ struct InitCommand: GridStoreCommand {
         name: "init",
         abstract: "Create a grid (type more, 12 small items in one section unless told otherwise).",
         discussion: """
-            A grid is also created with these defaults the first time any command uses it. With
+            A grid is also created with these defaults the first time a command changes it. With
             --layout honeycomb the items sit on hexagonal rings around a center item instead; they
             have no sizes, and --type, --columns, --sections, --direction and --default-size do not apply.
             """,
@@ -26,13 +26,15 @@ struct InitCommand: GridStoreCommand {
                   help: "Honeycomb: cells in rows (pointy-top, the default) or in columns (flat-top)."),
             .init(name: "center", valueName: "first|last", help: "Honeycomb: the item in the center (default: first)."),
             .init(name: "force", help: "Replace the grid if it exists."),
-        ])
+        ] + ChangeOutput.options)
 
     let options: GridOptions
     let force: Bool
+    let output: ChangeOutput
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         let spec = Self.spec
+        output = try ChangeOutput(arguments, command: spec)
         let layout = try arguments.choice("layout", default: GridKind.tiles, for: spec)
         let honeycombOptions = ["element-width", "spacing", "orientation", "center"]
         let tileOptions = ["type", "columns", "sections", "direction", "default-size"]
@@ -83,6 +85,6 @@ struct InitCommand: GridStoreCommand {
         try options.validate()
         let grid = try Grid.create(named: context.gridName, in: context.openDatabase(), content: GridContent(options),
                                    replacing: force)
-        context.printChanged(try grid.snapshot())
+        context.printChanged(try grid.snapshot(), output: output)
     }
 }

@@ -10,13 +10,23 @@ struct MigrateCommand: GridStoreCommand {
             Every command migrates the database when it opens it; this one does only that.
             With --status nothing is written: a database that does not exist is not created.
             """,
-        options: [.init(name: "status", help: "List applied and pending migrations instead of applying them.")],
+        options: [.init(name: "status", help: "List applied and pending migrations instead of applying them."),
+                  .init(name: "format", valueName: "text|json", help: "With --status: text (the default) or json."),
+                  QuietOption.option],
         usesGrid: false)
 
     let statusOnly: Bool
+    let format: ValueFormat
+    let quiet: Bool
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         statusOnly = arguments.flag("status")
+        format = try ValueFormat(arguments, command: Self.spec)
+        quiet = arguments.flag(QuietOption.option)
+        if arguments.value(ValueFormat.option) != nil && !statusOnly {
+            throw .usage("--format goes with --status", command: Self.spec)
+        }
+        if quiet && statusOnly { throw .usage("--quiet goes with migrating, not with --status", command: Self.spec) }
     }
 
     func run(in context: CommandContext) throws {
@@ -27,6 +37,7 @@ struct MigrateCommand: GridStoreCommand {
         let database = try context.openDatabase()
         let applied = database.migrationsAppliedOnOpen
         let version = try database.migrationStatus().currentVersion
+        if quiet { return }
         if applied.isEmpty {
             context.console.write("\(CommandLineOutput.printable(database.location)) is up to date at schema version \(version).\n")
         } else {
@@ -47,8 +58,35 @@ struct MigrateCommand: GridStoreCommand {
         } else {
             status = MigrationStatus(applied: [], pending: known.migrations, problem: nil)
         }
-        let console = context.console
-        console.write("Database: \(CommandLineOutput.printable(server?.displayName ?? location))\(exists ? "" : " (does not exist yet)")\n")
+        if format == .json {
+            context.console.write(Self.json(status, known: known, location: server?.displayName ?? location, exists: exists))
+        } else {
+            Self.printText(status, known: known, location: server?.displayName ?? location, exists: exists, to: context.console)
+        }
+        if let problem = status.problem {
+            throw CommandLineError.failure(problem.description)
+        }
+    }
+
+    /// `{"database":…,"exists":true,"version":2,"latestKnown":2,"applied":[…],"pending":[…]}`; each applied
+    /// migration has a `"state"`: `ok`, `unknown` (to this gridstore) or `changed` (its file, since applied).
+    static func json(_ status: MigrationStatus, known: MigrationSet, location: String, exists: Bool) -> String {
+        let applied = status.applied.map { migration in
+            let knownMigration = known.migration(version: migration.version)
+            let state = knownMigration == nil ? "unknown" : knownMigration?.checksum != migration.checksum ? "changed" : "ok"
+            return "{\"version\":\(migration.version),\"name\":\(JSONText.quoted(migration.name)),"
+                + "\"appliedAt\":\(JSONText.quoted(migration.appliedAt)),\"checksum\":\(JSONText.quoted(migration.checksum)),"
+                + "\"state\":\"\(state)\"}"
+        }
+        let pending = status.pending.map { "{\"version\":\($0.version),\"name\":\(JSONText.quoted($0.name))}" }
+        return "{\"database\":\(JSONText.quoted(location)),\"exists\":\(exists),\"version\":\(status.currentVersion),"
+            + "\"latestKnown\":\(known.latestVersion),\n \"applied\":[\(applied.joined(separator: ","))],"
+            + "\n \"pending\":[\(pending.joined(separator: ","))]}\n"
+    }
+
+    private static func printText(_ status: MigrationStatus, known: MigrationSet, location: String, exists: Bool,
+                                  to console: Console) {
+        console.write("Database: \(CommandLineOutput.printable(location))\(exists ? "" : " (does not exist yet)")\n")
         console.write("Schema version: \(status.currentVersion) (this gridstore knows up to \(known.latestVersion))\n")
         console.write("Applied:\n")
         if status.applied.isEmpty { console.write("  none\n") }
@@ -65,9 +103,6 @@ struct MigrateCommand: GridStoreCommand {
         if status.pending.isEmpty { console.write("  none\n") }
         for migration in status.pending {
             console.write("  \(Migration.fileStem(version: migration.version, name: migration.name))\n")
-        }
-        if let problem = status.problem {
-            throw CommandLineError.failure(problem.description)
         }
     }
 }

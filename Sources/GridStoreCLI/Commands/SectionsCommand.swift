@@ -9,13 +9,16 @@ struct SectionsCommand: GridStoreCommand {
         discussion: "Removing a section removes its items; later sections move down by one.",
         arguments: [.init(name: "action", help: "list (the default), add or remove.", isOptional: true),
                     .init(name: "section", help: "For remove: the section, from 0.", isOptional: true)],
-        options: [.init(name: "items", valueName: "N", help: "For add: the new section's item count (default: 12).")])
+        options: [.init(name: "items", valueName: "N", help: "For add: the new section's item count (default: 12).")]
+            + ChangeOutput.options)
 
     enum Action { case list, add(items: Int), remove(Int) }
     let action: Action
+    let output: ChangeOutput
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         let spec = Self.spec
+        output = try ChangeOutput(arguments, command: spec)
         let name = arguments.positional(0) ?? "list"
         if name != "add" && arguments.value("items") != nil {
             throw .usage("--items goes with 'sections add'", command: spec)
@@ -24,6 +27,7 @@ struct SectionsCommand: GridStoreCommand {
         case "list", "add":
             if let extra = arguments.positional(1) { throw .usage("unexpected argument '\(ValueParser.abbreviated(extra))'", command: spec) }
             if name == "list" {
+                if output == .quiet { throw .usage("--quiet goes with add or remove", command: spec) }
                 action = .list
             } else {
                 action = .add(items: try arguments.integer("items", in: 0...GridLimits.maximumItems, default: 12, for: spec))
@@ -40,6 +44,10 @@ struct SectionsCommand: GridStoreCommand {
         switch action {
         case .list:
             let snapshot = try context.openExistingGrid().snapshot()
+            if output == .json {
+                context.console.write(Self.json(snapshot))
+                return
+            }
             if snapshot.layout.sections.isEmpty { context.console.write("(no sections)\n") }
             if let honeycomb = snapshot.honeycombLayout {
                 let rings = honeycomb.itemCount == 0 ? 0 : HoneycombSpiral.ring(ofPosition: honeycomb.itemCount - 1) + 1
@@ -53,9 +61,24 @@ struct SectionsCommand: GridStoreCommand {
                                       + "\(section.extent) \(unit)\(section.extent == 1 ? "" : "s")\n")
             }
         case .add(let items):
-            try context.edit { try $0.appendSection(itemCount: items) }
+            try context.edit(output: output) { try $0.appendSection(itemCount: items) }
         case .remove(let section):
-            try context.edit { try $0.removeSection(at: section) }
+            try context.edit(output: output) { try $0.removeSection(at: section) }
         }
+    }
+
+    /// `{"grid":"default","sections":[{"section":0,"items":12,"extent":2}]}`; a honeycomb's one
+    /// section also has its `"rings"`.
+    static func json(_ snapshot: GridSnapshot) -> String {
+        var sections: [String] = []
+        if let honeycomb = snapshot.honeycombLayout {
+            let rings = honeycomb.itemCount == 0 ? 0 : HoneycombSpiral.ring(ofPosition: honeycomb.itemCount - 1) + 1
+            sections.append("{\"section\":0,\"items\":\(honeycomb.itemCount),\"rings\":\(rings)}")
+        } else {
+            for (index, section) in snapshot.layout.sections.enumerated() {
+                sections.append("{\"section\":\(index),\"items\":\(section.count),\"extent\":\(section.extent)}")
+            }
+        }
+        return "{\"grid\":\(JSONText.quoted(snapshot.name)),\"sections\":[\(sections.joined(separator: ","))]}\n"
     }
 }

@@ -7,16 +7,18 @@ struct ToggleCommand: GridStoreCommand {
         name: "toggle",
         abstract: "Cycle a tile's size small → middle → big → small, re-pack, and show the grid.",
         arguments: [SharedArguments.index],
-        options: [SharedOptions.section])
+        options: [SharedOptions.section] + ChangeOutput.options)
 
     let path: GridIndexPath
+    let output: ChangeOutput
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         path = try arguments.indexPath(0, name: "index", for: Self.spec)
+        output = try ChangeOutput(arguments, command: Self.spec)
     }
 
     func run(in context: CommandContext) throws {
-        try context.edit(focus: path) { try $0.toggle(at: path) }
+        try context.edit(focus: path, output: output) { try $0.toggle(at: path) }
     }
 }
 
@@ -27,18 +29,20 @@ struct SetCommand: GridStoreCommand {
         abstract: "Set a tile's size, re-pack, and show the grid.",
         arguments: [SharedArguments.index,
                     .init(name: "size", help: "small, middle or big.")],
-        options: [SharedOptions.section])
+        options: [SharedOptions.section] + ChangeOutput.options)
 
     let path: GridIndexPath
     let size: TileSize
+    let output: ChangeOutput
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         path = try arguments.indexPath(0, name: "index", for: Self.spec)
         size = try arguments.size(1, for: Self.spec)
+        output = try ChangeOutput(arguments, command: Self.spec)
     }
 
     func run(in context: CommandContext) throws {
-        try context.edit(focus: path) { try $0.setSize(size, at: path) }
+        try context.edit(focus: path, output: output) { try $0.setSize(size, at: path) }
     }
 }
 
@@ -47,19 +51,32 @@ struct GetCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "get",
         abstract: "Print a tile's size: small, middle or big.",
+        discussion: """
+            With --format json: {"grid":"default","section":0,"index":3,"size":"middle","explicit":true}, where
+            explicit says whether the size was set or is the grid's default size.
+            """,
         arguments: [SharedArguments.index],
-        options: [SharedOptions.section])
+        options: [SharedOptions.section, ValueFormat.option])
 
     let path: GridIndexPath
+    let format: ValueFormat
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         path = try arguments.indexPath(0, name: "index", for: Self.spec)
+        format = try ValueFormat(arguments, command: Self.spec)
     }
 
     func run(in context: CommandContext) throws {
         let snapshot = try context.openExistingGrid().snapshot()
         if snapshot.kind == .honeycomb { throw GridError.notTiles(operation: "have sizes", grid: snapshot.name) }
-        context.console.write(try snapshot.size(at: path).rawValue + "\n")
+        let size = try snapshot.size(at: path)
+        guard format == .json else {
+            context.console.write(size.rawValue + "\n")
+            return
+        }
+        let explicit = try snapshot.explicitSize(at: path) != nil
+        context.console.write("{\"grid\":\(JSONText.quoted(snapshot.name)),\"section\":\(path.section),\"index\":\(path.item),"
+                              + "\"size\":\"\(size.rawValue)\",\"explicit\":\(explicit)}\n")
     }
 }
 
@@ -67,11 +84,16 @@ struct GetCommand: GridStoreCommand {
 struct ResetCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "reset",
-        abstract: "Return every tile to the grid's default size, and show the grid.")
+        abstract: "Return every tile to the grid's default size, and show the grid.",
+        options: ChangeOutput.options)
 
-    init(parsing arguments: ParsedArguments) throws(CommandLineError) {}
+    let output: ChangeOutput
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {
+        output = try ChangeOutput(arguments, command: Self.spec)
+    }
 
     func run(in context: CommandContext) throws {
-        try context.edit { try $0.resetSizes() }
+        try context.edit(output: output) { try $0.resetSizes() }
     }
 }

@@ -27,12 +27,15 @@ struct ImportCommand: GridStoreCommand {
             The document is what export writes. The grid is the one --grid names, else the document's
             "grid". Everything is checked before anything is written, and the import is one transaction.
             """,
-        arguments: [.init(name: "file", help: "The JSON file, or - for standard input.")])
+        arguments: [.init(name: "file", help: "The JSON file, or - for standard input.")],
+        options: [QuietOption.option])
 
     let source: String
+    let quiet: Bool
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         source = arguments.positionals[0]
+        quiet = arguments.flag(QuietOption.option)
     }
 
     func run(in context: CommandContext) throws {
@@ -54,6 +57,7 @@ struct ImportCommand: GridStoreCommand {
         } catch let error as GridError {
             throw CommandLineError.badInput("\(InputFile.displayName(source)) cannot be imported: \(error)")
         }
+        if quiet { return }
         context.console.write("imported \(snapshot.totalItemCount) item(s) in \(snapshot.layout.sections.count) section(s) "
                               + "into grid '\(CommandLineOutput.printable(name))' (revision \(snapshot.revision))\n")
     }

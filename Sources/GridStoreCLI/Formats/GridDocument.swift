@@ -16,11 +16,17 @@ enum GridDocument {
     /// The document for `snapshot`, ending with a newline.
     ///
     /// - Parameter viewport: For a honeycomb, a viewport whose visible items get a `"scale"`.
-    static func encode(_ snapshot: GridSnapshot, viewport: (rect: LayoutRect, scaling: EdgeScaling)? = nil) -> String {
+    /// - Parameter metrics: When given, each item also gets its pixel `"frame"` and the document
+    ///   the `"contentSize"` and the `"metrics"` they were computed with, as ``GridFrames`` computes them.
+    /// - Throws: ``LayoutConfigurationError`` when `metrics` leave no room for the columns.
+    static func encode(_ snapshot: GridSnapshot, viewport: (rect: LayoutRect, scaling: EdgeScaling)? = nil,
+                       metrics: FrameMetrics? = nil) throws(LayoutConfigurationError) -> String {
         if snapshot.kind == .honeycomb { return encodeHoneycomb(snapshot, viewport: viewport) }
+        let frames = try metrics.map { metrics throws(LayoutConfigurationError) in try GridFrames(grid: snapshot.layout, metrics: metrics) }
         var text = "{\"grid\":\(JSONText.quoted(snapshot.name)),\"type\":\"\(snapshot.type?.rawValue ?? "custom")\","
         text += "\"columns\":\(snapshot.columns),\"direction\":\"\(snapshot.direction.rawValue)\","
         text += "\"revision\":\(snapshot.revision),\"defaultSize\":\"\(snapshot.defaultSize.rawValue)\",\n"
+        if let frames { text += encodeMetrics(frames) }
         text += " \"sections\":["
         for (index, section) in snapshot.layout.sections.enumerated() {
             if index > 0 { text += "," }
@@ -29,11 +35,35 @@ enum GridDocument {
                 let rect = section[item]
                 text += item == 0 ? "\n  " : ",\n  "
                 text += "{\"index\":\(item),\"size\":\"\(section.sizes[item].rawValue)\","
-                text += "\"x\":\(rect.x),\"y\":\(rect.y),\"w\":\(rect.width),\"h\":\(rect.height)}"
+                text += "\"x\":\(rect.x),\"y\":\(rect.y),\"w\":\(rect.width),\"h\":\(rect.height)"
+                if let frames { text += ",\"frame\":" + encodeRect(frames.frame(at: GridIndexPath(item: item, section: index))) }
+                text += "}"
             }
             text += "]}"
         }
         return text + "]}\n"
+    }
+
+    /// The document of a grid of tiles, whose encoding cannot fail without metrics.
+    static func encode(_ snapshot: GridSnapshot) -> String {
+        (try? encode(snapshot, viewport: nil, metrics: nil)) ?? ""
+    }
+
+    /// ` "metrics":{…},"contentSize":{…},` and a line break.
+    private static func encodeMetrics<Strategy>(_ frames: GridFrames<Strategy>) -> String {
+        let number = { (value: Double) in NumberText.number(value, decimals: 4) }
+        let metrics = frames.metrics, insets = metrics.sectionInsets
+        return " \"metrics\":{\"width\":\(number(metrics.crossAxisLength)),\"spacing\":\(number(metrics.spacing)),"
+            + "\"insets\":{\"top\":\(number(insets.top)),\"left\":\(number(insets.left)),\"bottom\":\(number(insets.bottom)),"
+            + "\"right\":\(number(insets.right))},\"cell\":\(number(frames.cellLength))},\n"
+            + " \"contentSize\":{\"width\":\(number(frames.contentSize.width)),\"height\":\(number(frames.contentSize.height))},\n"
+    }
+
+    /// `{"x":…,"y":…,"width":…,"height":…}`, to 4 decimals.
+    private static func encodeRect(_ rect: LayoutRect) -> String {
+        let number = { (value: Double) in NumberText.number(value, decimals: 4) }
+        return "{\"x\":\(number(rect.minX)),\"y\":\(number(rect.minY)),\"width\":\(number(rect.size.width)),"
+            + "\"height\":\(number(rect.size.height))}"
     }
 
     /// A honeycomb grid's document:

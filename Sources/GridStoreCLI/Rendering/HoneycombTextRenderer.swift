@@ -15,6 +15,9 @@ struct HoneycombTextRenderer {
     /// a grid sets this; `show` does not).
     var maximumItems: Int?
 
+    /// The widest a line may be, in characters: the terminal's width.
+    var maximumWidth = 80
+
     /// Items listed with their scale in this viewport, when set.
     var viewport: (rect: LayoutRect, scaling: EdgeScaling)?
 
@@ -22,13 +25,10 @@ struct HoneycombTextRenderer {
         guard let layout = snapshot.honeycombLayout, let configuration = snapshot.honeycomb else { return "" }
         let count = layout.itemCount
         let rings = count == 0 ? 0 : HoneycombSpiral.ring(ofPosition: count - 1) + 1
-        var text = "\(CommandLineOutput.printable(snapshot.name)) · honeycomb (\(configuration.orientation.rawValue), "
-            + "cells \(NumberText.number(configuration.elementWidth)) wide, "
-            + "\(NumberText.number(configuration.itemSpacing)) apart, \(configuration.centerItem.rawValue) item in the center) · "
-            + "revision \(snapshot.revision) · \(count) item\(count == 1 ? "" : "s") on \(rings) ring\(rings == 1 ? "" : "s")\n"
+        var text = GridHeadline.text(of: snapshot, width: maximumWidth) + "\n"
         if count == 0 { return text + "(no items)\n" }
         if let maximumItems, count > maximumItems {
-            return text + "(\(count) items are too many to draw here; 'gridstore show' draws them all)\n"
+            return text + note("(\(count) items are too many to draw here; 'gridstore show' draws them all)")
         }
         let cells = layout.cells()
         let slot = String(count - 1).count + 2
@@ -50,7 +50,15 @@ struct HoneycombTextRenderer {
             }
             for (offset, character) in label.enumerated() { map[line][labelStart + offset] = character }
         }
-        for line in map { text += String(line) + "\n" }
+        // A map wider than the terminal is cut to its middle, around the center item.
+        let mapWidth = map.map(\.count).max() ?? 0
+        let cut = max(0, (mapWidth - maximumWidth + 1) / 2)
+        for line in map {
+            text += String(line.dropFirst(cut).prefix(maximumWidth)) + "\n"
+        }
+        if cut > 0 {
+            text += note("(the middle \(maximumWidth) of \(mapWidth) columns; show --format svg draws all)")
+        }
         if let viewport {
             let visible = layout.items(in: viewport.rect)
             text += "viewport \(NumberText.rect(viewport.rect)): \(visible.count) item\(visible.count == 1 ? "" : "s") visible\n"
@@ -59,5 +67,10 @@ struct HoneycombTextRenderer {
             }
         }
         return text
+    }
+
+    /// `text` wrapped to ``maximumWidth``, ending with a newline.
+    private func note(_ text: String) -> String {
+        HelpFormatter.wrap(text, width: maximumWidth).joined(separator: "\n") + "\n"
     }
 }

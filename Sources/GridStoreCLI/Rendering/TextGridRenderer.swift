@@ -4,9 +4,12 @@ import GridStore
 /// Draws a grid with box-drawing characters, each tile labelled with its index.
 ///
 /// Cells are 11 characters wide and 2 lines tall for up to 6 columns, so a 6-column grid
-/// fits 80 columns (73 characters); with more columns they narrow down to what the
-/// largest index needs. Holes are left blank. Labels are colored by size when `useColor`
-/// is set (the command sets it for a terminal, unless `NO_COLOR` is set).
+/// fits 80 columns (73 characters); with more columns, or a narrower terminal, they narrow
+/// down, and labels that no longer fit are left out. No line is wider than ``maximumWidth``:
+/// a horizontal grid too long for it is drawn in bands, one under the other, and a grid whose
+/// columns do not fit even two characters each is drawn compactly, one character per cell
+/// (see ``CompactGridRenderer``). Holes are left blank. Labels are colored by size when
+/// `useColor` is set (the command sets it for a terminal, unless `NO_COLOR` is set).
 ///
 /// ```
 /// ┌───────────┬───────────┬───────────────────────┐
@@ -25,18 +28,25 @@ struct TextGridRenderer {
     /// The item the partial drawing is centred on: the one a command changed.
     var focus: GridIndexPath?
 
+    /// The widest a line may be, in characters: the terminal's width.
+    var maximumWidth = 80
+
+    /// When set, only these rows (cells along the scroll axis) are drawn, widened so that no
+    /// tile is cut.
+    var rows: ClosedRange<Int>?
+
+    /// When set, only this section is drawn.
+    var section: Int?
+
     /// The drawing as UTF-8 bytes, ready to write out.
     func renderBytes(_ snapshot: GridSnapshot) -> [UInt8] {
         var output: [UInt8] = []
-        let typeName = snapshot.type.map { "\($0.rawValue) (\(snapshot.columns) columns)" } ?? "custom (\(snapshot.columns) columns)"
-        append("\(CommandLineOutput.printable(snapshot.name)) · \(typeName) · \(snapshot.direction.rawValue) · "
-               + "revision \(snapshot.revision) · \(snapshot.totalItemCount) item\(snapshot.totalItemCount == 1 ? "" : "s")\n",
-               to: &output)
+        append(GridHeadline.text(of: snapshot, width: maximumWidth) + "\n", to: &output)
         let sections = snapshot.layout.sections
         if sections.isEmpty { append("(no sections)\n", to: &output) }
         let largestIndex = max(1, sections.map { $0.count }.max() ?? 1) - 1
-        let metrics = CellMetrics(columns: snapshot.columns, largestLabel: decimalLength(largestIndex))
-        for (index, section) in sections.enumerated() {
+        let metrics = CellMetrics(columns: snapshot.columns, largestLabel: decimalLength(largestIndex), maximumWidth: maximumWidth)
+        for (index, section) in sections.enumerated() where self.section == nil || self.section == index {
             if sections.count > 1 {
                 append("section \(index) · \(section.count) item\(section.count == 1 ? "" : "s")\n", to: &output)
             }
@@ -49,28 +59,44 @@ struct TextGridRenderer {
             if rows.lowerBound > 0 {
                 append("⋮ \(unit) 0 to \(rows.lowerBound - 1) not shown\n", to: &output)
             }
-            draw(section, rows: rows, direction: snapshot.direction, metrics: metrics, into: &output)
+            if let metrics {
+                for band in bands(of: section, rows: rows, direction: snapshot.direction, metrics: metrics) {
+                    if band != rows { append("\(unit) \(band.lowerBound) to \(band.upperBound - 1):\n", to: &output) }
+                    draw(section, rows: band, direction: snapshot.direction, metrics: metrics, into: &output)
+                }
+            } else {
+                CompactGridRenderer(maximumWidth: maximumWidth)
+                    .draw(section, rows: rows, direction: snapshot.direction, into: &output)
+            }
             if rows.upperBound < section.extent {
-                append("⋮ \(unit) \(rows.upperBound) to \(section.extent - 1) not shown; 'gridstore show' draws them all\n",
-                       to: &output)
+                let note = "⋮ \(unit) \(rows.upperBound) to \(section.extent - 1) not shown; 'gridstore show --rows A..B' draws others"
+                append(HelpFormatter.wrap(note, width: maximumWidth - 2).joined(separator: "\n  ") + "\n", to: &output)
             }
         }
         return output
     }
 
-    /// The rows (in packing orientation) to draw: all, or at most ``maximumRows`` around the
-    /// focus, widened so that no tile is cut.
+    /// The rows (in packing orientation) to draw: ``rows``, else all, or at most
+    /// ``maximumRows`` around the focus; widened so that no tile is cut.
     private func shownRows(of section: TileGridSection<DensePacking>, index: Int) -> Range<Int> {
         let extent = section.extent
+        if let rows {
+            let lower = min(rows.lowerBound, extent), upper = min(rows.upperBound + 1, extent)
+            return Self.widened(lower..<max(lower, upper), in: section)
+        }
         guard let maximumRows, extent > maximumRows else { return 0..<extent }
         var focusRow = 0
         if let focus, focus.section == index, focus.item >= 0, focus.item < section.count {
             focusRow = section.packer[focus.item].y
         }
         let start = max(0, min(focusRow - maximumRows / 4, extent - maximumRows))
-        var rows = start..<(start + maximumRows)
-        // Widen until every tile that overlaps the rows lies wholly within them.
-        var widened = true
+        return Self.widened(start..<(start + maximumRows), in: section)
+    }
+
+    /// `rows`, widened until every tile that overlaps them lies wholly within them.
+    static func widened(_ rows: Range<Int>, in section: TileGridSection<DensePacking>) -> Range<Int> {
+        var rows = rows
+        var widened = !rows.isEmpty
         while widened {
             widened = false
             for rect in section.packer where rect.y < rows.upperBound && rect.y + rect.height > rows.lowerBound
@@ -82,13 +108,43 @@ struct TextGridRenderer {
         return rows
     }
 
+    /// `rows` split into bands that each fit ``maximumWidth`` and cut no tile: one band for a
+    /// vertical grid, whose rows run down the screen; as many as needed for a horizontal one.
+    private func bands(of section: TileGridSection<DensePacking>, rows: Range<Int>, direction: ScrollDirection,
+                       metrics: CellMetrics) -> [Range<Int>] {
+        guard direction == .horizontal else { return [rows] }
+        return Self.bands(of: section, rows: rows, fitting: max(1, (maximumWidth - 1) / metrics.width))
+    }
+
+    /// `rows` split into bands of at most `fitting` rows (fewer where a tile would be cut).
+    static func bands(of section: TileGridSection<DensePacking>, rows: Range<Int>, fitting: Int) -> [Range<Int>] {
+        // A row boundary no tile crosses.
+        var crossed = [Bool](repeating: false, count: section.extent + 1)
+        for rect in section.packer where rect.height > 1 {
+            for row in (rect.y + 1)..<(rect.y + rect.height) { crossed[row] = true }
+        }
+        var result: [Range<Int>] = []
+        var start = rows.lowerBound
+        while start < rows.upperBound {
+            var end = min(rows.upperBound, start + fitting)
+            while end < rows.upperBound && end > start + 1 && crossed[end] { end -= 1 }
+            result.append(start..<end)
+            start = end
+        }
+        return result
+    }
+
     /// How many characters and lines one cell takes, its boundary included.
     struct CellMetrics {
         var width: Int
         var height: Int
 
-        init(columns: Int, largestLabel: Int) {
-            width = max(largestLabel + 2, min(12, 79 / max(1, columns)))
+        /// Cells as wide as the label of the largest index needs, up to 12 characters, narrowed
+        /// to fit `maximumWidth`; `nil` when even two characters a cell do not fit.
+        init?(columns: Int, largestLabel: Int, maximumWidth: Int) {
+            let fitting = (maximumWidth - 1) / max(1, columns)
+            width = min(max(largestLabel + 2, min(12, 79 / max(1, columns))), fitting)
+            guard width >= 2 else { return nil }
             height = width >= 8 ? 3 : 2
         }
     }
@@ -149,7 +205,9 @@ struct TextGridRenderer {
         var placed: [Label] = []
         placed.reserveCapacity(shown.count)
         for (item, rect) in shown {
-            let length = min(decimalLength(item), rect.width * metrics.width - 1)
+            // A label that does not fit its tile is left out rather than cut.
+            guard decimalLength(item) <= rect.width * metrics.width - 1 else { continue }
+            let length = decimalLength(item)
             let interiorWidth = rect.width * metrics.width - 1
             let interiorHeight = rect.height * metrics.height - 1
             let line = rect.y * metrics.height + 1 + (interiorHeight - 1) / 2
