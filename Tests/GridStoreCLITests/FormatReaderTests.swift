@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import GridStoreCLI
 
@@ -150,5 +151,65 @@ struct PropertyListReaderTests {
         #expect(LegacySizeKey.indexPath(of: "r:1_s:2_s:3_grid_item_size") == nil)
         #expect(LegacySizeKey.size(named: "grid_size_middle") == .middle)
         #expect(LegacySizeKey.size(named: "middle") == nil)
+    }
+}
+
+/// The binary property list reader against Foundation's writer, and against damaged files.
+@Suite("BinaryPropertyListReader")
+struct BinaryPropertyListReaderTests {
+    func binary(_ value: Any) throws -> [UInt8] {
+        Array(try PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0))
+    }
+
+    @Test("reads what Foundation writes: strings in UTF-8 and UTF-16, numbers, booleans, arrays, dictionaries")
+    func reads() throws {
+        let value = try PropertyListReader.read(binary([
+            "a": "text", "b": "Grüße 🧩", "c": 42, "d": -7, "e": 1.5, "f": true, "g": ["x", 1], "h": ["k": "v"],
+            "i": 5_000_000_000,
+        ] as [String: Any]))
+        guard case .dictionary(let entries) = value else { Issue.record("not a dictionary"); return }
+        let byKey = Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.value) })
+        #expect(byKey["a"] == .string("text"))
+        #expect(byKey["b"] == .string("Grüße 🧩"))
+        #expect(byKey["c"] == .scalar(kind: "integer", text: "42"))
+        #expect(byKey["d"] == .scalar(kind: "integer", text: "-7"))
+        #expect(byKey["e"] == .scalar(kind: "real", text: "1.5"))
+        #expect(byKey["f"] == .boolean(true))
+        #expect(byKey["g"] == .array([.string("x"), .scalar(kind: "integer", text: "1")]))
+        #expect(byKey["h"] == .dictionary([(key: "k", value: .string("v"))]))
+        #expect(byKey["i"] == .scalar(kind: "integer", text: "5000000000"))
+    }
+
+    @Test("damaged files are refused, never crash: every truncation and 20,000 random byte changes")
+    func damaged() throws {
+        let valid = try binary(["r:0_s:0_grid_item_size": "grid_size_big", "list": [1, 2, ["deep": "x"]], "n": 3.25] as [String: Any])
+        for length in 0..<valid.count {
+            _ = try? PropertyListReader.read(Array(valid.prefix(length)))
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            var bytes = valid
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                bytes[Int.random(in: 8..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            }
+            _ = try? PropertyListReader.read(bytes)
+        }
+    }
+
+    @Test("a reference cycle and a huge declared count are refused")
+    func hostile() throws {
+        // One array (object 0) whose only element is itself.
+        var cycle = Array("bplist00".utf8) + [0xA1, 0x00]
+        let tableStart = cycle.count
+        cycle += [0x08]
+        cycle += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8)
+            + [0, 0, 0, 0, 0, 0, 0, UInt8(tableStart)]
+        #expect(throws: PropertyListError.self) { try PropertyListReader.read(cycle) }
+        var huge = Array("bplist00".utf8) + [0xAF, 0x13, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0]
+        let hugeTable = huge.count
+        huge += [0x08]
+        huge += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8)
+            + [0, 0, 0, 0, 0, 0, 0, UInt8(hugeTable)]
+        #expect(throws: PropertyListError.self) { try PropertyListReader.read(huge) }
     }
 }

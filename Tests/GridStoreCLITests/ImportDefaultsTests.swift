@@ -39,24 +39,65 @@ struct ImportDefaultsTests {
         #expect(try get("5", "0") == "small\n")
     }
 
-    @Test("a value that is not a size, a binary plist and broken XML are refused with exit 65, changing nothing")
+    @Test("a value that is not a size is skipped with a warning; broken XML is refused with exit 65, changing nothing")
     func refusals() throws {
-        let before = try CommandRunner.run(["--db", database, "export"]).standardOutput
-        let badValue = try plist(["r:0_s:0_grid_item_size": "grid_size_huge"])
+        _ = try CommandRunner.run(["--db", database, "init", "-q"])
+        let badValue = try plist(["r:0_s:0_grid_item_size": "grid_size_huge", "r:1_s:0_grid_item_size": "grid_size_big",
+                                  "r:2_s:0_grid_item_size": 7])
         let value = try CommandRunner.run(["--db", database, "import-defaults", badValue])
-        #expect(value.status == 65)
-        #expect(value.standardError == "Error: \(badValue): the value of r:0_s:0_grid_item_size is not grid_size_small, grid_size_middle or grid_size_big\n")
+        #expect(value.status == 0)
+        #expect(value.standardOutput == "imported 1 size(s) into grid 'default' (revision 1)\n")
+        let warnings = value.standardError.split(separator: "\n").sorted()
+        #expect(warnings == [
+            "warning: \(badValue): skipped r:0_s:0_grid_item_size: its value is not grid_size_small, grid_size_middle or grid_size_big",
+            "warning: \(badValue): skipped r:2_s:0_grid_item_size: its value is not grid_size_small, grid_size_middle or grid_size_big",
+        ])
+        #expect(try CommandRunner.run(["--db", database, "get", "1"]).standardOutput == "big\n")
 
-        let binary = directory.file("binary.plist")
-        _ = FileManager.default.createFile(atPath: binary, contents: try PropertyListSerialization.data(
-            fromPropertyList: ["r:0_s:0_grid_item_size": "grid_size_big"], format: .binary, options: 0))
-        let binaryResult = try CommandRunner.run(["--db", database, "import-defaults", binary])
-        #expect(binaryResult.status == 65)
-        #expect(binaryResult.standardError.contains("binary property list; convert it to XML first (plutil -convert xml1 FILE)"))
-
+        let before = try CommandRunner.run(["--db", database, "export"]).standardOutput
         let broken = try CommandRunner.run(["--db", database, "import-defaults", "-"], input: Data("<plist><dict><key>a</key>".utf8))
         #expect(broken.status == 65)
-        #expect(broken.standardError.hasPrefix("Error: standard input is not a valid XML property list: line 1:"))
+        #expect(broken.standardError.hasPrefix("Error: standard input is not a valid property list: line 1:"))
+        let truncated = try CommandRunner.run(["--db", database, "import-defaults", "-"], input: Data("bplist00\u{0}".utf8))
+        #expect(truncated.status == 65)
+        #expect(truncated.standardError.hasPrefix("Error: standard input is not a valid property list: line 1: not a valid binary"))
         #expect(try CommandRunner.run(["--db", database, "export"]).standardOutput == before)
+    }
+
+    @Test("a binary property list, as an iOS app's preferences file is, imports as the XML one does")
+    func binary() throws {
+        let values: [String: Any] = [
+            "r:0_s:0_grid_item_size": "grid_size_big", "r:3_s:0_grid_item_size": "grid_size_middle",
+            "r:1_s:1_grid_item_size": "grid_size_middle", "AppleLanguages": ["en", "fr"], "launchCount": 300_000,
+            "ratio": 0.5, "flag": true, "blob": Data([1, 2, 3]), "when": Date(timeIntervalSince1970: 0),
+            "name": "Grüße 🧩", "nested": ["deep": [1, 2, ["x": "y"]]],
+        ]
+        let binary = directory.file("binary.plist")
+        _ = FileManager.default.createFile(atPath: binary, contents: try PropertyListSerialization.data(
+            fromPropertyList: values, format: .binary, options: 0))
+        let result = try CommandRunner.run(["--db", database, "import-defaults", binary])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput
+                == "imported 3 size(s) into grid 'default' (revision 1); ignored 8 other key(s); added section 1, grew section 1 to 2 items\n")
+        #expect(try CommandRunner.run(["--db", database, "get", "0"]).standardOutput == "big\n")
+        #expect(try CommandRunner.run(["--db", database, "get", "1", "--section", "1"]).standardOutput == "middle\n")
+    }
+
+    @Test("--items drops the keys of items the app no longer has, for all sections or per section")
+    func itemLimit() throws {
+        let path = try plist([
+            "r:0_s:0_grid_item_size": "grid_size_big", "r:19_s:0_grid_item_size": "grid_size_big",
+            "r:7_s:0_grid_item_size": "grid_size_middle", "r:2_s:1_grid_item_size": "grid_size_middle",
+            "r:0_s:2_grid_item_size": "grid_size_middle",
+        ])
+        _ = try CommandRunner.run(["--db", database, "init", "--items", "8", "-q"])
+        let all = try CommandRunner.run(["--db", database, "import-defaults", path, "--items", "8"])
+        #expect(all.standardOutput == "imported 4 size(s) into grid 'default' (revision 1); dropped 1 key(s) past --items; "
+                + "added section 1, grew section 1 to 3 items, added section 2, grew section 2 to 1 items\n")
+        #expect(try CommandRunner.run(["--db", database, "sections"]).standardOutput.hasPrefix("section 0: 8 items"))
+        let perSection = try CommandRunner.run(["--db", database, "--grid", "other", "import-defaults", path, "--items", "8,2"])
+        #expect(perSection.standardOutput.contains("imported 2 size(s)"))
+        #expect(perSection.standardOutput.contains("dropped 3 key(s) past --items"))
+        #expect(try CommandRunner.run(["--db", database, "import-defaults", path, "--items", "8,x"]).status == 64)
     }
 }

@@ -31,9 +31,9 @@ struct PropertyListError: Error, Equatable, CustomStringConvertible {
     var description: String { "line \(line): \(message)" }
 }
 
-/// Reads XML property lists, the format Foundation's `UserDefaults` writes (Apple's
-/// `PropertyList-1.0.dtd`): a `<plist>` holding one value. Binary property lists are refused
-/// with a hint to convert them.
+/// Reads property lists, the format Foundation's `UserDefaults` writes: XML (Apple's
+/// `PropertyList-1.0.dtd`, a `<plist>` holding one value), or binary (`bplist00`, read by
+/// ``BinaryPropertyListReader``), which is what an iOS app's preferences file is.
 struct PropertyListReader {
     static let maximumDepth = 256
 
@@ -44,9 +44,11 @@ struct PropertyListReader {
 
     /// The property list's top value.
     static func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+        if bytes.starts(with: BinaryPropertyListReader.magic) {
+            return try BinaryPropertyListReader.read(bytes)
+        }
         if bytes.starts(with: Array("bplist".utf8)) {
-            throw PropertyListError(
-                message: "this is a binary property list; convert it to XML first (plutil -convert xml1 FILE)", line: 1)
+            throw PropertyListError(message: "this binary property list is not of version 00, the one gridstore reads", line: 1)
         }
         var reader = PropertyListReader(bytes)
         if reader.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.position = 3 }
