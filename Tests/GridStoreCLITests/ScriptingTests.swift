@@ -168,4 +168,31 @@ struct ScriptingTests {
             """)
         #expect(!FileManager.default.fileExists(atPath: marker))
     }
+
+    @Test("an import that takes over a second shows its progress on a terminal's standard error, and clears it")
+    func progress() throws {
+        _ = try gridstore("--grid", "big", "init", "--items", "400000", "-q")
+        let document = directory.file("big.json")
+        #expect(try CommandRunner.shell("$GRIDSTORE --db '\(database)' --grid big export > '\(document)'").status == 0)
+        let onTerminal = try CommandRunner.shell("""
+            script -qec "$GRIDSTORE --db '\(database)' --grid copy import '\(document)'" /dev/null
+            """)
+        #expect(onTerminal.standardOutput.contains("importing \(document): "))
+        #expect(onTerminal.standardOutput.contains("\r\u{1B}[Kimported 400000 item(s)"))
+        let piped = try gridstore("--grid", "copy2", "import", document)
+        #expect(piped.standardError.isEmpty)
+    }
+
+    @Test("labels are colored by size on a terminal, as the SVG colors the tiles, and not with NO_COLOR")
+    func colors() throws {
+        _ = try gridstore("init", "--items", "3", "-q")
+        _ = try gridstore("set", "1", "middle", "-q")
+        _ = try gridstore("set", "2", "big", "-q")
+        let colored = try CommandRunner.shell("env -u NO_COLOR TERM=xterm script -qec \"$GRIDSTORE --db '\(database)' show\" /dev/null")
+        #expect(colored.standardOutput.contains("\u{1B}[1;34m0\u{1B}[0m"))
+        #expect(colored.standardOutput.contains("\u{1B}[1;32m1\u{1B}[0m"))
+        #expect(colored.standardOutput.contains("\u{1B}[1;33m2\u{1B}[0m"))
+        let plain = try CommandRunner.shell("NO_COLOR=1 script -qec \"$GRIDSTORE --db '\(database)' show\" /dev/null")
+        #expect(!plain.standardOutput.contains("\u{1B}["))
+    }
 }

@@ -11,7 +11,8 @@ struct ShowCommand: GridStoreCommand {
     static let format = CommandSpec.Option(name: "format", valueName: "text|json|svg", help: "The output format (default: text).")
     static let width = CommandSpec.Option(
         name: "width", valueName: "PX",
-        help: "SVG: pixels across the scroll axis (default: 360). JSON: adds each item's pixel frame for a container this wide.")
+        help: "SVG: pixels across the scroll axis (default: 360, or 28 a column past 12). JSON: adds each item's pixel frame "
+            + "for a container this wide.")
     static let spacing = CommandSpec.Option(name: "spacing", valueName: "PX",
                                             help: "SVG and JSON with --width: pixels between cells (SVG default: 4; JSON: 0).")
     static let insets = CommandSpec.Option(name: "insets", valueName: "T,L,B,R",
@@ -167,7 +168,8 @@ struct ShowCommand: GridStoreCommand {
         case .json:
             context.console.write(try framed(snapshot) { () throws(LayoutConfigurationError) in try GridDocument.encode(snapshot, metrics: metrics) })
         case .svg:
-            let renderer = SVGGridRenderer(crossAxisLength: metrics?.crossAxisLength ?? 360, spacing: metrics?.spacing ?? 4)
+            let length = widthGiven ? metrics?.crossAxisLength ?? 360 : SVGGridRenderer.defaultCrossAxisLength(columns: snapshot.columns)
+            let renderer = SVGGridRenderer(crossAxisLength: length, spacing: metrics?.spacing ?? 4)
             context.console.write(try framed(snapshot) { () throws(LayoutConfigurationError) in try renderer.render(snapshot) })
         }
     }

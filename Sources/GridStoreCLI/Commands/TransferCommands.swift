@@ -39,7 +39,11 @@ struct ImportCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
+        let progress = ProgressLine("importing \(InputFile.displayName(source))")
+        defer { progress.finish() }
+        progress.step("reading")
         let bytes = try InputFile.read(source)
+        progress.step("checking \(NumberText.count(bytes.count)) bytes")
         let decoded: GridDocument.Decoded
         do {
             decoded = try GridDocument.decode(bytes)
@@ -49,6 +53,7 @@ struct ImportCommand: GridStoreCommand {
         guard let name = context.explicitGridName ?? decoded.name else {
             throw CommandLineError.badInput("\(InputFile.displayName(source)) names no grid; add \"grid\" to it or give --grid")
         }
+        progress.step("writing \(NumberText.count(decoded.content.sections.reduce(0) { $0 + $1.count })) items")
         let database = try context.openDatabase()
         let snapshot: GridSnapshot
         do {

@@ -15,4 +15,15 @@ enum NumberText {
     static func rect(_ rect: LayoutRect) -> String {
         [rect.minX, rect.minY, rect.size.width, rect.size.height].map { number($0) }.joined(separator: ",")
     }
+
+    /// `count` with thousands separated by commas: `1,000,000`.
+    static func count(_ count: Int) -> String {
+        let digits = Array(String(count.magnitude))
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { text += "," }
+            text.append(digit)
+        }
+        return (count < 0 ? "-" : "") + text
+    }
 }

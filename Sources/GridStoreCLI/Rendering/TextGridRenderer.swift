@@ -370,9 +370,10 @@ private enum Glyph {
 
     static func color(_ size: TileSize) -> [UInt8] {
         switch size {
-        case .small: Array("\u{1B}[1m".utf8)
-        case .middle: Array("\u{1B}[1;36m".utf8)
-        case .big: Array("\u{1B}[1;35m".utf8)
+        // Blue, green and yellow (orange on most palettes), as the SVG colors the tiles.
+        case .small: Array("\u{1B}[1;34m".utf8)
+        case .middle: Array("\u{1B}[1;32m".utf8)
+        case .big: Array("\u{1B}[1;33m".utf8)
         }
     }
 }

@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// A one-line progress report on standard error for work that takes over a second, as git
+/// shows while it clones: `importing grid.json: writing 1,000,000 items… 3 s`.
+///
+/// Only when standard error is a terminal; nothing is written for quick work, to a pipe or
+/// a file. A thread of its own redraws the line twice a second, so a long step still shows
+/// its time; ``finish()`` clears the line before the command's own output is written.
+final class ProgressLine: Sendable {
+    /// How long work runs before the line appears.
+    static let delayMilliseconds = 1_000
+
+    private struct State {
+        var step: String
+        var started: Int
+        var shown = false
+        var finished = false
+    }
+
+    private let title: String
+    private let state: Mutex<State>
+    private let isEnabled: Bool
+
+    /// Starts reporting `title` (such as `importing grid.json`), if standard error is a terminal.
+    init(_ title: String, enabled: Bool = isatty(STDERR_FILENO) == 1) {
+        self.title = title
+        isEnabled = enabled
+        state = Mutex(State(step: "starting", started: Self.nowMilliseconds()))
+        guard enabled else { return }
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        if pthread_create(&thread, nil, { context in
+            let line = Unmanaged<ProgressLine>.fromOpaque(context!).takeRetainedValue()
+            line.redrawUntilFinished()
+            return nil
+        }, context) == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<ProgressLine>.fromOpaque(context).release()
+        }
+    }
+
+    /// Names the step now running: `reading`, `checking 812 items`, `writing`.
+    func step(_ step: String) {
+        state.withLock { $0.step = step }
+    }
+
+    /// Ends the report, clearing the line if it was shown.
+    func finish() {
+        let shown = state.withLock { state -> Bool in
+            state.finished = true
+            return state.shown
+        }
+        if shown { Self.write("\r\u{1B}[K") }
+    }
+
+    private func redrawUntilFinished() {
+        var last = ""
+        while true {
+            usleep(250_000)
+            let line: String? = state.withLock { state in
+                if state.finished { return nil }
+                let elapsed = Self.nowMilliseconds() - state.started
+                guard elapsed >= Self.delayMilliseconds else { return "" }
+                state.shown = true
+                return "\r\u{1B}[K\(title): \(state.step)… \(elapsed / 1_000) s"
+            }
+            guard let line else { return }
+            if !line.isEmpty && line != last { Self.write(line) }
+            last = line
+        }
+    }
+
+    private static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+    }
+
+    private static func nowMilliseconds() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return time.tv_sec * 1_000 + time.tv_nsec / 1_000_000
+    }
+}
