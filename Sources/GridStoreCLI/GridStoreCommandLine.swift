@@ -12,6 +12,7 @@ public enum GridStoreCommandLine {
         ItemsCommand.self, InsertCommand.self, DeleteCommand.self, MoveCommand.self, SwapCommand.self,
         SectionsCommand.self, ResetCommand.self, GridsCommand.self, DropCommand.self,
         ExportCommand.self, ImportCommand.self, ImportDefaultsCommand.self, CopyCommand.self, CheckCommand.self, MigrateCommand.self,
+        CompletionsCommand.self,
     ]
 
     /// The top-level usage line.

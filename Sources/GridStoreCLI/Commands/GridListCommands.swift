@@ -10,17 +10,29 @@ struct GridsCommand: GridStoreCommand {
             With --format json: {"grids":[{"name":"default","type":"more","columns":6,"direction":"vertical",
             "sections":1,"items":12,"revision":0,"updated":"2026-11-30T08:11:23.531Z"}]}.
             """,
-        options: [ValueFormat.option],
+        options: [ValueFormat.option, names],
         usesGrid: false)
 
+    /// `--names`: one name a line, for scripts and shell completion.
+    static let names = CommandSpec.Option(name: "names", help: "Print only the grids' names, one a line.")
+
     let format: ValueFormat
+    let namesOnly: Bool
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         format = try ValueFormat(arguments, command: Self.spec)
+        namesOnly = arguments.flag(Self.names)
+        if namesOnly && arguments.value(ValueFormat.option) != nil {
+            throw .usage("give --names or --format, not both", command: Self.spec)
+        }
     }
 
     func run(in context: CommandContext) throws {
         let summaries = try Grid.list(in: context.openExistingDatabase())
+        if namesOnly {
+            for summary in summaries { context.console.write(CommandLineOutput.printable(summary.name) + "\n") }
+            return
+        }
         if format == .json {
             let grids = summaries.map { summary in
                 "{\"name\":\(JSONText.quoted(summary.name)),\"type\":\"\(summary.type?.rawValue ?? "custom")\","
