@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GridLayout
 import GridStore
 
@@ -66,7 +63,7 @@ extension CommandContext {
     var usesColor: Bool {
         guard console.environment["NO_COLOR"].map({ $0.isEmpty }) ?? true else { return false }
         guard console.environment["TERM"] != "dumb" else { return false }
-        return isatty(STDOUT_FILENO) == 1
+        return Platform.isTerminal(.standardOutput)
     }
 }
 

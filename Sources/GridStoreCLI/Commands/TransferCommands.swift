@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GridLayout
 import GridStore
 
@@ -65,42 +62,5 @@ struct ImportCommand: GridStoreCommand {
         if quiet { return }
         context.console.write("imported \(snapshot.totalItemCount) item(s) in \(snapshot.layout.sections.count) section(s) "
                               + "into grid '\(CommandLineOutput.printable(name))' (revision \(snapshot.revision))\n")
-    }
-}
-
-/// Reads an input file named on the command line, or standard input for `-`.
-enum InputFile {
-    /// The largest input read: larger files are refused rather than exhausting memory.
-    static let maximumBytes = 512 * 1024 * 1024
-
-    static func displayName(_ path: String) -> String {
-        path == "-" ? "standard input" : CommandLineOutput.printable(path)
-    }
-
-    static func read(_ path: String) throws(CommandLineError) -> [UInt8] {
-        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw .failure("cannot read \(displayName(path)): \(String(cString: strerror(errno)))")
-        }
-        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        var info = stat()
-        if fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            throw .failure("cannot read \(displayName(path)): it is a directory")
-        }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .failure("cannot read \(displayName(path)): \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[..<count])
-            if bytes.count > maximumBytes {
-                throw .badInput("\(displayName(path)) is larger than \(maximumBytes / 1024 / 1024) MiB")
-            }
-        }
-        return bytes
     }
 }

@@ -98,27 +98,33 @@ struct BinaryPropertyListReader {
             let raw = try slice(position, units * 2)
             let utf16 = stride(from: raw.startIndex, to: raw.endIndex, by: 2).map { UInt16(raw[$0]) << 8 | UInt16(raw[$0 + 1]) }
             return .string(String(decoding: utf16, as: UTF16.self))
-        case 0xA, 0xC:
+        case 0xA, 0xC, 0xD:
             let elements = try count(low, at: &position, of: index)
-            let references = try self.references(elements, at: position)
-            var values: [PropertyListValue] = []
-            for reference in references { values.append(try value(reference, depth: depth + 1, path: &path)) }
-            return .array(values)
-        case 0xD:
-            let entries = try count(low, at: &position, of: index)
-            let keys = try references(entries, at: position)
-            let values = try references(entries, at: position + entries * referenceSize)
-            var dictionary: [(key: String, value: PropertyListValue)] = []
-            for (key, value) in zip(keys, values) {
-                guard case .string(let name) = try self.value(key, depth: depth + 1, path: &path) else {
-                    throw Self.failure("a key of object \(index) is not a string")
-                }
-                dictionary.append((name, try self.value(value, depth: depth + 1, path: &path)))
-            }
-            return .dictionary(dictionary)
+            return try collection(index, isDictionary: kind == 0xD, elements: elements, at: position, depth: depth, path: &path)
         default:
             throw Self.failure("object \(index) has the unknown marker \(marker)")
         }
+    }
+
+    /// An array or set (`elements` references at `position`), or a dictionary (`elements` key
+    /// references, then as many value references).
+    private func collection(_ index: Int, isDictionary: Bool, elements: Int, at position: Int, depth: Int,
+                            path: inout Set<Int>) throws(PropertyListError) -> PropertyListValue {
+        let first = try references(elements, at: position)
+        guard isDictionary else {
+            var values: [PropertyListValue] = []
+            for reference in first { values.append(try value(reference, depth: depth + 1, path: &path)) }
+            return .array(values)
+        }
+        let values = try references(elements, at: position + elements * referenceSize)
+        var dictionary: [(key: String, value: PropertyListValue)] = []
+        for (key, value) in zip(first, values) {
+            guard case .string(let name) = try self.value(key, depth: depth + 1, path: &path) else {
+                throw Self.failure("a key of object \(index) is not a string")
+            }
+            dictionary.append((name, try self.value(value, depth: depth + 1, path: &path)))
+        }
+        return .dictionary(dictionary)
     }
 
     /// The length an object's marker gives (`low`), or, when it is 15, the integer after it.

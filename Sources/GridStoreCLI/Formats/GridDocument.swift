@@ -118,6 +118,21 @@ enum GridDocument {
     ///   sections or items out of order.
     static func decode(_ bytes: [UInt8]) throws(DocumentError) -> Decoded {
         var reader = JSONReader(bytes)
+        var fields = Fields()
+        do throws(JSONError) {
+            try reader.beginObject()
+            while let key = try reader.nextKey() {
+                try read(key, from: &reader, into: &fields)
+            }
+            try reader.expectEnd()
+        } catch {
+            throw .malformed(error)
+        }
+        return try fields.decoded()
+    }
+
+    /// The top-level values of a document, as read so far.
+    private struct Fields {
         var name: String?
         var type: String?
         var columns: Int?
@@ -125,74 +140,62 @@ enum GridDocument {
         var defaultSize = TileSize.small
         var sections: [[TileSize?]]?
         var totalItems = 0
-        var layout = "tiles"
+        var layout = GridKind.tiles
         var elementWidth = 60.0, itemSpacing = 6.0
         var orientation = HoneycombConfiguration.Orientation.pointyTop
         var center = HoneycombConfiguration.CenterItem.first
         var honeycombItems: Int?
-        do throws(JSONError) {
-            try reader.beginObject()
-            while let key = try reader.nextKey() {
-                switch key {
-                case "grid": name = try reader.readString()
-                case "type": type = try reader.readString()
-                case "columns": columns = try reader.readInteger()
-                case "direction":
-                    let start = reader.mark()
-                    let value = try reader.readString()
-                    guard let parsed = ScrollDirection(rawValue: value) else {
-                        throw reader.error("\"direction\" is vertical or horizontal, not \"\(ValueParser.abbreviated(value))\"", at: start)
-                    }
-                    direction = parsed
-                case "defaultSize": defaultSize = try readSize(&reader, what: "\"defaultSize\"")
-                case "sections": sections = try readSections(&reader, totalItems: &totalItems)
-                case "layout":
-                    let start = reader.mark()
-                    layout = try reader.readString()
-                    guard layout == "tiles" || layout == "honeycomb" else {
-                        throw reader.error("\"layout\" is tiles or honeycomb, not \"\(ValueParser.abbreviated(layout))\"", at: start)
-                    }
-                case "elementWidth": elementWidth = try reader.readNumber()
-                case "itemSpacing": itemSpacing = try reader.readNumber()
-                case "orientation":
-                    let start = reader.mark()
-                    let value = try reader.readString()
-                    guard let parsed = HoneycombConfiguration.Orientation(rawValue: value) else {
-                        throw reader.error("\"orientation\" is pointy-top or flat-top, not \"\(ValueParser.abbreviated(value))\"", at: start)
-                    }
-                    orientation = parsed
-                case "center":
-                    let start = reader.mark()
-                    let value = try reader.readString()
-                    guard let parsed = HoneycombConfiguration.CenterItem(rawValue: value) else {
-                        throw reader.error("\"center\" is first or last, not \"\(ValueParser.abbreviated(value))\"", at: start)
-                    }
-                    center = parsed
-                case "items": honeycombItems = try readHoneycombItems(&reader)
-                default: try reader.skipValue()
+
+        /// The grid the fields describe.
+        func decoded() throws(DocumentError) -> Decoded {
+            if layout == .honeycomb {
+                guard let honeycombItems else { throw .invalid("the honeycomb document has no \"items\" array") }
+                let configuration: HoneycombConfiguration
+                do {
+                    configuration = try HoneycombConfiguration(elementWidth: elementWidth, itemSpacing: itemSpacing,
+                                                               orientation: orientation, centerItem: center)
+                } catch {
+                    throw .invalid(error.description)
                 }
+                return Decoded(name: name, content: GridContent(honeycomb: configuration, itemCount: honeycombItems))
             }
-            try reader.expectEnd()
-        } catch {
-            throw .malformed(error)
+            guard let sections else { throw .invalid("the document has no \"sections\" array") }
+            let resolvedColumns = try resolveColumns(type: type, columns: columns)
+            // Items of the default size keep no size of their own, as in a grid made by gridstore.
+            let content = GridContent(columns: resolvedColumns, direction: direction, defaultSize: defaultSize,
+                                      sections: sections.map { $0.map { $0 == defaultSize ? nil : $0 } })
+            return Decoded(name: name, content: content)
         }
-        if layout == "honeycomb" {
-            guard let honeycombItems else { throw .invalid("the honeycomb document has no \"items\" array") }
-            let configuration: HoneycombConfiguration
-            do {
-                configuration = try HoneycombConfiguration(elementWidth: elementWidth, itemSpacing: itemSpacing,
-                                                           orientation: orientation, centerItem: center)
-            } catch {
-                throw .invalid(error.description)
-            }
-            return Decoded(name: name, content: GridContent(honeycomb: configuration, itemCount: honeycombItems))
+    }
+
+    /// Reads the value of the top-level `key` into `fields`; unknown keys are skipped.
+    private static func read(_ key: String, from reader: inout JSONReader, into fields: inout Fields) throws(JSONError) {
+        switch key {
+        case "grid": fields.name = try reader.readString()
+        case "type": fields.type = try reader.readString()
+        case "columns": fields.columns = try reader.readInteger()
+        case "direction": fields.direction = try readChoice(&reader, key: key, choices: "vertical or horizontal")
+        case "defaultSize": fields.defaultSize = try readSize(&reader, what: "\"defaultSize\"")
+        case "sections": fields.sections = try readSections(&reader, totalItems: &fields.totalItems)
+        case "layout": fields.layout = try readChoice(&reader, key: key, choices: "tiles or honeycomb")
+        case "elementWidth": fields.elementWidth = try reader.readNumber()
+        case "itemSpacing": fields.itemSpacing = try reader.readNumber()
+        case "orientation": fields.orientation = try readChoice(&reader, key: key, choices: "pointy-top or flat-top")
+        case "center": fields.center = try readChoice(&reader, key: key, choices: "first or last")
+        case "items": fields.honeycombItems = try readHoneycombItems(&reader)
+        default: try reader.skipValue()
         }
-        guard let sections else { throw .invalid("the document has no \"sections\" array") }
-        let resolvedColumns = try resolveColumns(type: type, columns: columns)
-        // Items of the default size keep no size of their own, as in a grid made by gridstore.
-        let content = GridContent(columns: resolvedColumns, direction: direction, defaultSize: defaultSize,
-                                  sections: sections.map { $0.map { $0 == defaultSize ? nil : $0 } })
-        return Decoded(name: name, content: content)
+    }
+
+    /// A string that is one of `T`'s raw values; `choices` lists them for the error.
+    private static func readChoice<T: RawRepresentable>(_ reader: inout JSONReader, key: String, choices: String)
+        throws(JSONError) -> T where T.RawValue == String {
+        let start = reader.mark()
+        let value = try reader.readString()
+        guard let parsed = T(rawValue: value) else {
+            throw reader.error("\"\(key)\" is \(choices), not \"\(ValueParser.abbreviated(value))\"", at: start)
+        }
+        return parsed
     }
 
     private static func readSections(_ reader: inout JSONReader, totalItems: inout Int) throws(JSONError) -> [[TileSize?]] {

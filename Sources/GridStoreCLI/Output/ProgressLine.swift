@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
 
 /// A one-line progress report on standard error for work that takes over a second, as git
@@ -22,25 +19,13 @@ final class ProgressLine: Sendable {
 
     private let title: String
     private let state: Mutex<State>
-    private let isEnabled: Bool
 
     /// Starts reporting `title` (such as `importing grid.json`), if standard error is a terminal.
-    init(_ title: String, enabled: Bool = isatty(STDERR_FILENO) == 1) {
+    init(_ title: String, enabled: Bool = Platform.isTerminal(.standardError)) {
         self.title = title
-        isEnabled = enabled
-        state = Mutex(State(step: "starting", started: Self.nowMilliseconds()))
+        state = Mutex(State(step: "starting", started: Platform.monotonicMilliseconds()))
         guard enabled else { return }
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        if pthread_create(&thread, nil, { context in
-            let line = Unmanaged<ProgressLine>.fromOpaque(context!).takeRetainedValue()
-            line.redrawUntilFinished()
-            return nil
-        }, context) == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<ProgressLine>.fromOpaque(context).release()
-        }
+        Platform.startThread { [self] in redrawUntilFinished() }
     }
 
     /// Names the step now running: `reading`, `checking 812 items`, `writing`.
@@ -60,10 +45,10 @@ final class ProgressLine: Sendable {
     private func redrawUntilFinished() {
         var last = ""
         while true {
-            usleep(250_000)
+            Platform.sleep(milliseconds: 250)
             let line: String? = state.withLock { state in
                 if state.finished { return nil }
-                let elapsed = Self.nowMilliseconds() - state.started
+                let elapsed = Platform.monotonicMilliseconds() - state.started
                 guard elapsed >= Self.delayMilliseconds else { return "" }
                 state.shown = true
                 return "\r\u{1B}[K\(title): \(state.step)… \(elapsed / 1_000) s"
@@ -75,13 +60,6 @@ final class ProgressLine: Sendable {
     }
 
     private static func write(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
-    }
-
-    private static func nowMilliseconds() -> Int {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return time.tv_sec * 1_000 + time.tv_nsec / 1_000_000
+        try? Platform.writeAll(Array(text.utf8), to: .standardError)
     }
 }

@@ -163,78 +163,115 @@ struct TextGridRenderer {
                       metrics: CellMetrics, into output: inout [UInt8]) {
         // The drawn part's size in cells, in the orientation it is drawn.
         let across = section.packer.columns
-        let along = rows.count
-        let (width, height) = direction == .vertical ? (across, along) : (along, across)
+        let (width, height) = direction == .vertical ? (across, rows.count) : (rows.count, across)
         // Each shown tile, in the drawing's orientation and relative to the first shown row.
         var shown: [(item: Int, rect: CellRect)] = []
         for (item, packed) in section.packer.enumerated() where packed.y >= rows.lowerBound && packed.y < rows.upperBound {
             let shifted = CellRect(x: packed.x, y: packed.y - rows.lowerBound, width: packed.width, height: packed.height)
             shown.append((item, direction == .vertical ? shifted : shifted.transposed))
         }
-        var owner = [Int32](repeating: -1, count: width * height)
-        for (item, rect) in shown {
-            for y in rect.y..<(rect.y + rect.height) {
-                let row = y * width
-                for x in rect.x..<(rect.x + rect.width) { owner[row + x] = Int32(item) }
+        let boundaries = Boundaries(width: width, height: height, tiles: shown)
+        let labels = LineLabels(shown, sizes: section.sizes, metrics: metrics, canvasHeight: height * metrics.height + 1,
+                                length: decimalLength)
+        writeLines(boundaries, labels: labels, metrics: metrics, into: &output)
+    }
+
+    /// Where lines are drawn: between two different tiles, and between a tile and empty space.
+    struct Boundaries {
+        let width: Int
+        let height: Int
+        /// `vertical[y * (width + 1) + x]`: a line between cells (x - 1, y) and (x, y).
+        private(set) var vertical: [Bool]
+        /// `horizontal[y * width + x]`: a line between cells (x, y - 1) and (x, y).
+        private(set) var horizontal: [Bool]
+
+        init(width: Int, height: Int, tiles: [(item: Int, rect: CellRect)]) {
+            self.width = width
+            self.height = height
+            var owner = [Int32](repeating: -1, count: width * height)
+            for (item, rect) in tiles {
+                for y in rect.y..<(rect.y + rect.height) {
+                    for x in rect.x..<(rect.x + rect.width) { owner[y * width + x] = Int32(item) }
+                }
             }
-        }
-        // A boundary is drawn where two different tiles meet, or a tile meets empty space.
-        // vertical[y * (width + 1) + x]: between cells (x - 1, y) and (x, y).
-        var vertical = [Bool](repeating: false, count: (width + 1) * height)
-        for y in 0..<height {
-            var left: Int32 = -1
-            for x in 0...width {
-                let right = x < width ? owner[y * width + x] : -1
-                vertical[y * (width + 1) + x] = left != right
-                left = right
+            vertical = [Bool](repeating: false, count: (width + 1) * height)
+            for y in 0..<height {
+                var left: Int32 = -1
+                for x in 0...width {
+                    let right = x < width ? owner[y * width + x] : -1
+                    vertical[y * (width + 1) + x] = left != right
+                    left = right
+                }
             }
-        }
-        // horizontal[y * width + x]: between cells (x, y - 1) and (x, y).
-        var horizontal = [Bool](repeating: false, count: width * (height + 1))
-        for y in 0...height {
-            for x in 0..<width {
-                let above = y > 0 ? owner[(y - 1) * width + x] : -1
-                let below = y < height ? owner[y * width + x] : -1
-                horizontal[y * width + x] = above != below
+            horizontal = [Bool](repeating: false, count: width * (height + 1))
+            for y in 0...height {
+                for x in 0..<width {
+                    let above = y > 0 ? owner[(y - 1) * width + x] : -1
+                    let below = y < height ? owner[y * width + x] : -1
+                    horizontal[y * width + x] = above != below
+                }
             }
         }
 
-        // Labels, grouped by the line they are on: labels[lineStarts[l]..<lineStarts[l + 1]] are on line l.
-        let canvasHeight = height * metrics.height + 1
-        var lineStarts = [Int](repeating: 0, count: canvasHeight + 1)
-        var placed: [Label] = []
-        placed.reserveCapacity(shown.count)
-        for (item, rect) in shown {
-            // A label that does not fit its tile is left out rather than cut.
-            guard decimalLength(item) <= rect.width * metrics.width - 1 else { continue }
-            let length = decimalLength(item)
-            let interiorWidth = rect.width * metrics.width - 1
-            let interiorHeight = rect.height * metrics.height - 1
-            let line = rect.y * metrics.height + 1 + (interiorHeight - 1) / 2
-            let column = rect.x * metrics.width + 1 + max(0, (interiorWidth - length) / 2)
-            placed.append(Label(line: line, column: column, item: item, length: length, size: section.sizes[item]))
-            lineStarts[line + 1] += 1
+        /// The junction at the corner of cell (x, y): which of its four arms are drawn.
+        func junction(x: Int, y: Int) -> UInt8 {
+            var mask: UInt8 = 0
+            if y > 0 && vertical[(y - 1) * (width + 1) + x] { mask |= Glyph.up }
+            if y < height && vertical[y * (width + 1) + x] { mask |= Glyph.down }
+            if x > 0 && horizontal[y * width + x - 1] { mask |= Glyph.left }
+            if x < width && horizontal[y * width + x] { mask |= Glyph.right }
+            return mask
         }
-        var widestLine = 0
-        for line in 0..<canvasHeight {
-            widestLine = max(widestLine, lineStarts[line + 1])
-            lineStarts[line + 1] += lineStarts[line]
-        }
-        var labels = placed
-        var next = lineStarts
-        for label in placed {
-            labels[next[label.line]] = label
-            next[label.line] += 1
-        }
-        // Within a line, labels from left to right.
-        for line in 0..<canvasHeight where lineStarts[line + 1] - lineStarts[line] > 1 {
-            labels[lineStarts[line]..<lineStarts[line + 1]].sort { $0.column < $1.column }
+    }
+
+    /// The labels, grouped by the line they are on, left to right within a line.
+    struct LineLabels {
+        /// `labels[lineStarts[l]..<lineStarts[l + 1]]` are on line `l`.
+        private(set) var labels: [Label] = []
+        private(set) var lineStarts: [Int]
+        /// The most labels on one line.
+        private(set) var widestLine = 0
+
+        init(_ tiles: [(item: Int, rect: CellRect)], sizes: [TileSize], metrics: CellMetrics, canvasHeight: Int,
+             length: (Int) -> Int) {
+            lineStarts = [Int](repeating: 0, count: canvasHeight + 1)
+            var placed: [Label] = []
+            placed.reserveCapacity(tiles.count)
+            for (item, rect) in tiles {
+                let interiorWidth = rect.width * metrics.width - 1
+                // A label that does not fit its tile is left out rather than cut.
+                guard length(item) <= interiorWidth else { continue }
+                let interiorHeight = rect.height * metrics.height - 1
+                let line = rect.y * metrics.height + 1 + (interiorHeight - 1) / 2
+                let column = rect.x * metrics.width + 1 + max(0, (interiorWidth - length(item)) / 2)
+                placed.append(Label(line: line, column: column, item: item, length: length(item), size: sizes[item]))
+                lineStarts[line + 1] += 1
+            }
+            for line in 0..<canvasHeight {
+                widestLine = max(widestLine, lineStarts[line + 1])
+                lineStarts[line + 1] += lineStarts[line]
+            }
+            labels = placed
+            var next = lineStarts
+            for label in placed {
+                labels[next[label.line]] = label
+                next[label.line] += 1
+            }
+            for line in 0..<canvasHeight where lineStarts[line + 1] - lineStarts[line] > 1 {
+                labels[lineStarts[line]..<lineStarts[line + 1]].sort { $0.column < $1.column }
+            }
         }
 
-        let canvasWidth = width * metrics.width + 1
+        func on(line: Int) -> ArraySlice<Label> { labels[lineStarts[line]..<lineStarts[line + 1]] }
+    }
+
+    /// Writes every line of the canvas: boundaries, then the labels over them, as UTF-8.
+    private func writeLines(_ boundaries: Boundaries, labels: LineLabels, metrics: CellMetrics, into output: inout [UInt8]) {
+        let width = boundaries.width
+        let canvasWidth = width * metrics.width + 1, canvasHeight = boundaries.height * metrics.height + 1
         var line = [UInt8](repeating: Glyph.space, count: canvasWidth)
         // Room for every code as a 3-byte glyph and every label's color escapes.
-        var encoded = [UInt8](repeating: 0, count: canvasWidth * 3 + widestLine * Glyph.colorBytes)
+        var encoded = [UInt8](repeating: 0, count: canvasWidth * 3 + labels.widestLine * Glyph.colorBytes)
         // Grown geometrically: reserving just what this section needs would copy the whole
         // drawing once per section, quadratic in the number of sections.
         let needed = output.count + canvasHeight * (canvasWidth * 3 + 1)
@@ -244,28 +281,21 @@ struct TextGridRenderer {
             let isBoundary = lineIndex % metrics.height == 0
             for gx in 0...width {
                 let column = gx * metrics.width
+                let fill: UInt8
                 if isBoundary {
-                    var mask: UInt8 = 0
-                    if gy > 0 && vertical[(gy - 1) * (width + 1) + gx] { mask |= Glyph.up }
-                    if gy < height && vertical[gy * (width + 1) + gx] { mask |= Glyph.down }
-                    if gx > 0 && horizontal[gy * width + gx - 1] { mask |= Glyph.left }
-                    if gx < width && horizontal[gy * width + gx] { mask |= Glyph.right }
+                    let mask = boundaries.junction(x: gx, y: gy)
                     line[column] = mask == 0 ? Glyph.space : Glyph.box | mask
-                    if gx < width {
-                        let fill = horizontal[gy * width + gx] ? Glyph.horizontalLine : Glyph.space
-                        for offset in 1..<metrics.width { line[column + offset] = fill }
-                    }
+                    fill = gx < width && boundaries.horizontal[gy * width + gx] ? Glyph.horizontalLine : Glyph.space
                 } else {
-                    line[column] = vertical[gy * (width + 1) + gx] ? Glyph.verticalLine : Glyph.space
-                    if gx < width {
-                        for offset in 1..<metrics.width { line[column + offset] = Glyph.space }
-                    }
+                    line[column] = boundaries.vertical[gy * (width + 1) + gx] ? Glyph.verticalLine : Glyph.space
+                    fill = Glyph.space
+                }
+                if gx < width {
+                    for offset in 1..<metrics.width { line[column + offset] = fill }
                 }
             }
-            let lineLabels = labels[lineStarts[lineIndex]..<lineStarts[lineIndex + 1]]
-            for label in lineLabels {
-                writeDecimal(label.item, length: label.length, into: &line, at: label.column)
-            }
+            let lineLabels = labels.on(line: lineIndex)
+            for label in lineLabels { writeDecimal(label.item, length: label.length, into: &line, at: label.column) }
             var end = canvasWidth
             while end > 0 && line[end - 1] == Glyph.space { end -= 1 }
             let written = encoded.withUnsafeMutableBufferPointer { bytes in

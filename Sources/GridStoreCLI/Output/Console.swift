@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Where a command's output goes: collected in memory, written out once at the end.
 ///
 /// Collecting keeps a large grid's output to a single write and lets tests read
@@ -63,56 +55,28 @@ final class Console {
            Pager.show(standardOutputBytes, environment: environment) {
             standardOutputBytes = []
         }
-        let outputError = Self.writeAll(standardOutputBytes, to: STDOUT_FILENO)
-        var error = standardError
-        let errorError = error.withUTF8 { Self.writeAll($0, to: STDERR_FILENO) }
+        var outputFailure: Platform.Failure?
+        do { try Platform.writeAll(standardOutputBytes, to: .standardOutput) } catch { outputFailure = error }
+        var errorFailure: Platform.Failure?
+        do { try Platform.writeAll(Array(standardError.utf8), to: .standardError) } catch { errorFailure = error }
         standardOutputBytes = []
         standardError = ""
-        if let code = outputError {
-            return code == EPIPE ? .brokenPipe : .failed(stream: "standard output", reason: String(cString: strerror(code)))
+        if let outputFailure {
+            return outputFailure.isBrokenPipe ? .brokenPipe : .failed(stream: "standard output", reason: outputFailure.message)
         }
-        if let code = errorError, code != EPIPE {
-            return .failed(stream: "standard error", reason: String(cString: strerror(code)))
+        if let errorFailure, !errorFailure.isBrokenPipe {
+            return .failed(stream: "standard error", reason: errorFailure.message)
         }
         return .written
     }
 
-    /// Writes `bytes` whole, retrying interrupted writes.
-    ///
-    /// - Returns: The `errno` of a failed write, or `nil`.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
-        bytes.withUnsafeBufferPointer { writeAll($0, to: descriptor) }
-    }
-
-    private static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32? {
-        var offset = 0
-        while offset < buffer.count {
-            let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += written
-        }
-        return nil
-    }
-
     /// Writes one line to standard error, ignoring failure: for the last word when output failed.
     static func writeErrorLine(_ line: String) {
-        _ = writeAll(Array((line + "\n").utf8), to: STDERR_FILENO)
+        try? Platform.writeAll(Array((line + "\n").utf8), to: .standardError)
     }
 
     /// The process's environment variables.
     static func processEnvironment() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let pair = String(cString: entry)
-            if let equals = pair.firstIndex(of: "=") {
-                result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
+        Platform.environment()
     }
 }

@@ -1,0 +1,25 @@
+/// Reads an input file named on the command line, or standard input for `-`.
+enum InputFile {
+    /// The largest input read: larger files are refused rather than exhausting memory.
+    static let maximumBytes = 512 * 1024 * 1024
+
+    /// How errors name the input: its path, or `standard input`.
+    static func displayName(_ path: String) -> String {
+        path == "-" ? "standard input" : CommandLineOutput.printable(path)
+    }
+
+    /// The whole input.
+    ///
+    /// - Throws: A failure (exit 1) when it cannot be read or is a directory; bad input
+    ///   (exit 65) when it is larger than ``maximumBytes``.
+    static func read(_ path: String) throws(CommandLineError) -> [UInt8] {
+        let bytes: [UInt8]?
+        do {
+            bytes = try Platform.readAll(path: path == "-" ? nil : path, limit: maximumBytes)
+        } catch {
+            throw .failure("cannot read \(displayName(path)): \(error.message)")
+        }
+        guard let bytes else { throw .badInput("\(displayName(path)) is larger than \(maximumBytes / 1024 / 1024) MiB") }
+        return bytes
+    }
+}
