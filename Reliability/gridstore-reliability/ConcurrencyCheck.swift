@@ -84,17 +84,18 @@ enum ConcurrencyCheck {
         }
     }
 
-    /// One of the changes the suite makes: toggle, set, insert, delete, move, type, items.
+    /// One of the changes the suite makes: toggle, insert, delete, type toggle. Each always
+    /// changes the grid when it succeeds (a change that changes nothing adds no revision), so
+    /// the grid's revision must equal the number of successes exactly; `set`, `move` and
+    /// `items`, which may change nothing, are exercised by the fuzz check.
     static func randomChange(_ generator: inout SeededGenerator) -> [String] {
         let index = { (generator: inout SeededGenerator) in String(Int.random(in: 0..<45, using: &generator)) }
         switch Int.random(in: 0..<10, using: &generator) {
-        case 0, 1, 2: return ["toggle", index(&generator)]
-        case 3: return ["set", index(&generator), ["small", "middle", "big"].randomElement(using: &generator)!]
-        case 4: return ["insert", index(&generator), "--size", ["small", "middle", "big"].randomElement(using: &generator)!]
-        case 5: return ["delete", index(&generator)]
-        case 6: return ["move", index(&generator), index(&generator)]
-        case 7: return ["type", ["less", "more", "toggle"].randomElement(using: &generator)!]
-        default: return ["items", String(Int.random(in: 30...60, using: &generator))]
+        case 0, 1, 2, 3: return ["toggle", index(&generator)]
+        case 4, 5: return ["insert", index(&generator), "--size", ["small", "middle", "big"].randomElement(using: &generator)!]
+        case 6, 7: return ["delete", index(&generator)]
+        case 8: return ["type", "toggle"]
+        default: return ["insert", "0"]
         }
     }
 }

@@ -108,7 +108,8 @@ enum HostileFileCheck {
                 try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
                 chmod(locked, 0o555)
                 return locked + "/new.sqlite"
-            }, commands: [["toggle", "1"], ["show"]], status: 1, message: "Permission denied", unprivileged: true),
+            // (`show` creates nothing: it says there is no database, as for any missing file.)
+            }, commands: [["toggle", "1"], ["init"]], status: 1, message: "Permission denied", unprivileged: true),
             Case(name: "read-only folder, existing file", prepare: { folder, runner in
                 let locked = folder + "/locked-existing"
                 try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)

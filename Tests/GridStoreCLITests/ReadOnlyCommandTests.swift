@@ -49,6 +49,23 @@ struct ReadOnlyCommandTests {
         #expect(try gridstore(at: database, "get", "1").standardOutput == "middle\n")
     }
 
+    @Test("a refused change on a missing database file leaves no file behind")
+    func refusedFirstChange() throws {
+        let database = directory.file("new.sqlite")
+        let document = #"{"grid":"x","columns":4,"sections":[{"items":[{"size":"small"}]}]}"#
+        for (arguments, input) in [(["toggle", "99"], nil), (["delete", "12"], nil), (["sections", "remove", "3"], nil),
+                                   (["--grid", "bad\u{1}name", "toggle", "1"], nil), (["import", "-"], document.replacingOccurrences(of: "4", with: "99")),
+                                   (["copy", directory.file("none.sqlite"), database], nil)] as [([String], String?)] {
+            let result = try CommandRunner.run(["--db", database] + arguments, input: input.map { Data($0.utf8) })
+            #expect(result.status != 0, "\(arguments)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "\(arguments)")
+        }
+        let source = directory.file("source.sqlite")
+        _ = try CommandRunner.run(["--db", source, "init", "-q"])
+        #expect(try CommandRunner.run(["--grid", "nope", "copy", source, database]).status == 1)
+        #expect(!FileManager.default.fileExists(atPath: database))
+    }
+
     @Test("a mistyped command is answered with the closest one")
     func commandTypo() throws {
         let result = try CommandRunner.run(["togle", "1"])

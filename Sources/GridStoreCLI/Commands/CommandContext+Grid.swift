@@ -1,5 +1,6 @@
 import GridLayout
 import GridStore
+import GridStorePostgreSQL
 
 /// Arguments several commands share.
 enum SharedArguments {
@@ -36,8 +37,19 @@ extension CommandContext {
     /// as text, whole when it is small, else the rows around `focus` (the item the command
     /// changed); as its JSON document; or not at all.
     func edit(focus: GridIndexPath? = nil, output: ChangeOutput, _ body: (inout GridEditor) throws -> Void) throws {
-        let snapshot = try openGrid().update(body)
-        printChanged(snapshot, focus: focus, output: output)
+        printChanged(try update(body), focus: focus, output: output)
+    }
+
+    /// Applies `body` to the grid as one change, creating the grid, and the database file, when
+    /// missing. A change that would be refused is refused before a missing file is created,
+    /// so a refused command leaves no file behind.
+    func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
+        let location = try databaseLocation()
+        if PostgreSQLLocation(location) == nil, try !GridDatabase.exists(at: location) {
+            try GridLimits.validate(name: gridName)
+            try GridEditor.tryEdits(on: GridContent(GridOptions()), named: gridName, body)
+        }
+        return try openGrid().update(body)
     }
 
     /// Prints a grid a command just changed, as ``edit(focus:output:_:)`` does.

@@ -34,6 +34,10 @@ struct CopyCommand: GridStoreCommand {
             throw CommandLineError.failure("\(CommandLineOutput.printable(source)) does not exist")
         }
         let from = try GridDatabase(location: source)
+        // A grid the source lacks is refused before a missing target file is created.
+        if let name = context.explicitGridName, try !Grid.exists(named: name, in: from) {
+            throw GridError.gridNotFound(name)
+        }
         let to = try GridDatabase(location: target)
         let copied = try Grid.copy(from: from, to: to, names: context.explicitGridName.map { [$0] }, replacing: replacing)
         if quiet { return }

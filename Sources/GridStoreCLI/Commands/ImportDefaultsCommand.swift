@@ -84,7 +84,7 @@ struct ImportDefaultsCommand: GridStoreCommand {
         var grown: [String] = []
         let snapshot: GridSnapshot
         do {
-            snapshot = try context.openGrid().update { editor in
+            snapshot = try context.update { editor in
                 grown = []
                 let needed = sizes.keys.reduce(into: [Int: Int]()) { $0[$1.section] = max($0[$1.section] ?? 0, $1.item + 1) }
                 for (section, count) in needed.sorted(by: { $0.key < $1.key }) {

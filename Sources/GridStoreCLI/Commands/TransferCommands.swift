@@ -51,10 +51,12 @@ struct ImportCommand: GridStoreCommand {
             throw CommandLineError.badInput("\(InputFile.displayName(source)) names no grid; add \"grid\" to it or give --grid")
         }
         progress.step("writing \(NumberText.count(decoded.content.sections.reduce(0) { $0 + $1.count })) items")
-        let database = try context.openDatabase()
         let snapshot: GridSnapshot
         do {
             try GridLimits.validate(name: name)
+            // Checked before a missing database file is created, so a refused import leaves none.
+            try GridEditor.tryEdits(on: decoded.content, named: name) { _ in }
+            let database = try context.openDatabase()
             snapshot = try Grid(named: name, in: database, creatingWith: GridOptions()).replaceContent(decoded.content)
         } catch let error as GridError {
             throw CommandLineError.badInput("\(InputFile.displayName(source)) cannot be imported: \(error)")
