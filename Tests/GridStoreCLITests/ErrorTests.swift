@@ -73,7 +73,7 @@ struct ErrorTests {
     @Test("a failed command leaves the database as it was, and a refused first use leaves no grid")
     func failedCommandsChangeNothing() throws {
         #expect(try CommandRunner.run(["--db", database, "toggle", "12"]).status == 64)
-        #expect(try CommandRunner.run(["--db", database, "grids"]).standardOutput.hasPrefix("no grids yet"))
+        #expect(!FileManager.default.fileExists(atPath: database))
         _ = try CommandRunner.run(["--db", database, "set", "2", "big"])
         let before = try CommandRunner.run(["--db", database, "export"]).standardOutput
         for arguments in [["toggle", "12"], ["delete", "-1"], ["columns", "65"], ["items", "-3"], ["move", "0", "12"],
