@@ -35,7 +35,7 @@ enum ValueFormat: String, CaseIterable, Equatable {
 
     /// Reads `--format`.
     init(_ arguments: ParsedArguments, command: CommandSpec) throws(CommandLineError) {
-        self = try arguments.choice(Self.option.name, default: ValueFormat.text, for: command)
+        self = try arguments.choice(Self.option, default: ValueFormat.text, for: command)
     }
 }
 

@@ -13,23 +13,18 @@ struct ParsedArguments: Equatable {
     /// The names of the options the command accepts: asking for another is a programming error.
     var acceptedNames: Set<String> = []
 
-    /// The value of the option `name`, if given.
-    func value(_ name: String) -> String? {
-        assert(acceptedNames.isEmpty || acceptedNames.contains(name), "--\(name) is not an option of this command")
-        return values[name]
-    }
-
-    /// The value of `option`, if given.
-    func value(_ option: CommandSpec.Option) -> String? { value(option.name) }
-
-    /// Whether the flag `name` was given.
-    func flag(_ name: String) -> Bool {
-        assert(acceptedNames.isEmpty || acceptedNames.contains(name), "--\(name) is not an option of this command")
-        return flags.contains(name)
+    /// The value of `option`, if given. Options are named by their spec's constants, so a
+    /// misspelt name cannot compile; one the command does not accept stops a debug build.
+    func value(_ option: CommandSpec.Option) -> String? {
+        assert(acceptedNames.isEmpty || acceptedNames.contains(option.name), "--\(option.name) is not an option of this command")
+        return values[option.name]
     }
 
     /// Whether the flag `option` was given.
-    func flag(_ option: CommandSpec.Option) -> Bool { flag(option.name) }
+    func flag(_ option: CommandSpec.Option) -> Bool {
+        assert(acceptedNames.isEmpty || acceptedNames.contains(option.name), "--\(option.name) is not an option of this command")
+        return flags.contains(option.name)
+    }
 
     /// The positional argument at `index`, if given.
     func positional(_ index: Int) -> String? {

@@ -10,12 +10,15 @@ struct CheckCommand: GridStoreCommand {
             only mislead readers of the placements view. Without --repair nothing is written and differences
             exit 1; with it they are rewritten in one transaction (revisions stay). --grid checks one grid.
             """,
-        options: [.init(name: "repair", help: "Rewrite the placements that differ.")])
+        options: [repair])
+
+    /// `--repair`.
+    static let repair = CommandSpec.Option(name: "repair", help: "Rewrite the placements that differ.")
 
     let repairing: Bool
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
-        repairing = arguments.flag("repair")
+        repairing = arguments.flag(Self.repair)
     }
 
     func run(in context: CommandContext) throws {

@@ -82,7 +82,7 @@ extension CommandContext {
 extension ParsedArguments {
     /// `--section S`, or 0.
     func section(for command: CommandSpec) throws(CommandLineError) -> Int {
-        guard let text = value("section") else { return 0 }
+        guard let text = value(SharedOptions.section) else { return 0 }
         return try ValueParser.integer(text, name: "--section", in: 0...Int.max, command: command)
     }
 
@@ -96,26 +96,27 @@ extension ParsedArguments {
         GridIndexPath(item: try index(position, name: name, for: command), section: try section(for: command))
     }
 
-    /// The value of option `--name` as a whole number in `range`, or `fallback` when it is not given.
-    func integer(_ name: String, in range: ClosedRange<Int>, default fallback: Int,
+    /// The value of `option` as a whole number in `range`, or `fallback` when it is not given.
+    func integer(_ option: CommandSpec.Option, in range: ClosedRange<Int>, default fallback: Int,
                  for command: CommandSpec) throws(CommandLineError) -> Int {
-        guard let text = value(name) else { return fallback }
-        return try ValueParser.integer(text, name: "--\(name)", in: range, command: command)
+        guard let text = value(option) else { return fallback }
+        return try ValueParser.integer(text, name: "--\(option.name)", in: range, command: command)
     }
 
-    /// The value of option `--name` as a decimal number in `range`, or `fallback` when it is not given.
-    func number(_ name: String, in range: ClosedRange<Double>, default fallback: Double,
+    /// The value of `option` as a decimal number in `range`, or `fallback` when it is not given.
+    func number(_ option: CommandSpec.Option, in range: ClosedRange<Double>, default fallback: Double,
                 for command: CommandSpec) throws(CommandLineError) -> Double {
-        guard let text = value(name) else { return fallback }
-        return try ValueParser.number(text, name: "--\(name)", in: range, command: command)
+        guard let text = value(option) else { return fallback }
+        return try ValueParser.number(text, name: "--\(option.name)", in: range, command: command)
     }
 
-    /// The value of option `--name` as one of the raw values of `T`, or `fallback` when it is not given.
-    func choice<T: RawRepresentable & CaseIterable>(_ name: String, default fallback: T,
+    /// The value of `option` as one of the raw values of `T`, or `fallback` when it is not given.
+    func choice<T: RawRepresentable & CaseIterable>(_ option: CommandSpec.Option, default fallback: T,
                                                     for command: CommandSpec) throws(CommandLineError) -> T
         where T.RawValue == String {
-        guard let text = value(name) else { return fallback }
-        return try ValueParser.choice(text, name: "--\(name)", choices: T.allCases.map { ($0.rawValue, $0) }, command: command)
+        guard let text = value(option) else { return fallback }
+        return try ValueParser.choice(text, name: "--\(option.name)", choices: T.allCases.map { ($0.rawValue, $0) },
+                                      command: command)
     }
 
     /// The positional argument at `position` as a tile size.

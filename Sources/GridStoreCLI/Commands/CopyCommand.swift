@@ -15,7 +15,10 @@ struct CopyCommand: GridStoreCommand {
             .init(name: "from-db", help: "The database to copy from: a file or a postgresql:// URI."),
             .init(name: "to-db", help: "The database to copy to: a file or a postgresql:// URI."),
         ],
-        options: [.init(name: "force", help: "Replace grids of the same name in the target."), QuietOption.option])
+        options: [force, QuietOption.option])
+
+    /// `--force`.
+    static let force = CommandSpec.Option(name: "force", help: "Replace grids of the same name in the target.")
 
     let source: String
     let target: String
@@ -25,7 +28,7 @@ struct CopyCommand: GridStoreCommand {
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         source = arguments.positionals[0]
         target = arguments.positionals[1]
-        replacing = arguments.flag("force")
+        replacing = arguments.flag(Self.force)
         quiet = arguments.flag(QuietOption.option)
     }
 

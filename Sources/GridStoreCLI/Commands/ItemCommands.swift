@@ -33,8 +33,10 @@ struct InsertCommand: GridStoreCommand {
         name: "insert",
         abstract: "Insert an item; later items and their sizes move up by one.",
         arguments: [.init(name: "index", help: "Where the new item goes, from 0 to the item count (to append).")],
-        options: [.init(name: "size", valueName: "S", help: "The new item's size (default: the grid's default size)."),
-                  SharedOptions.section] + ChangeOutput.options)
+        options: [size, SharedOptions.section] + ChangeOutput.options)
+
+    /// `--size S`.
+    static let size = CommandSpec.Option(name: "size", valueName: "S", help: "The new item's size (default: the grid's default size).")
 
     let path: GridIndexPath
     let size: TileSize?
@@ -43,7 +45,7 @@ struct InsertCommand: GridStoreCommand {
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         path = try arguments.indexPath(0, name: "index", for: Self.spec)
         output = try ChangeOutput(arguments, command: Self.spec)
-        size = try arguments.value("size").map { text throws(CommandLineError) in
+        size = try arguments.value(Self.size).map { text throws(CommandLineError) in
             try ValueParser.size(text, name: "--size", command: Self.spec)
         }
     }

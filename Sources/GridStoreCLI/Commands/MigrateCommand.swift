@@ -10,17 +10,19 @@ struct MigrateCommand: GridStoreCommand {
             Every command migrates the database when it opens it; this one does only that.
             With --status nothing is written: a database that does not exist is not created.
             """,
-        options: [.init(name: "status", help: "List applied and pending migrations instead of applying them."),
-                  .init(name: "format", valueName: "text|json", help: "With --status: text (the default) or json."),
+        options: [status, .init(name: "format", valueName: "text|json", help: "With --status: text (the default) or json."),
                   QuietOption.option],
         usesGrid: false)
+
+    /// `--status`.
+    static let status = CommandSpec.Option(name: "status", help: "List applied and pending migrations instead of applying them.")
 
     let statusOnly: Bool
     let format: ValueFormat
     let quiet: Bool
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
-        statusOnly = arguments.flag("status")
+        statusOnly = arguments.flag(Self.status)
         format = try ValueFormat(arguments, command: Self.spec)
         quiet = arguments.flag(QuietOption.option)
         if arguments.value(ValueFormat.option) != nil && !statusOnly {

@@ -9,8 +9,10 @@ struct SectionsCommand: GridStoreCommand {
         discussion: "Removing a section removes its items; later sections move down by one.",
         arguments: [.init(name: "action", help: "list (the default), add or remove.", isOptional: true),
                     .init(name: "section", help: "For remove: the section, from 0.", isOptional: true)],
-        options: [.init(name: "items", valueName: "N", help: "For add: the new section's item count (default: 12).")]
-            + ChangeOutput.options)
+        options: [items] + ChangeOutput.options)
+
+    /// `--items N`.
+    static let items = CommandSpec.Option(name: "items", valueName: "N", help: "For add: the new section's item count (default: 12).")
 
     enum Action { case list, add(items: Int), remove(Int) }
     let action: Action
@@ -20,7 +22,7 @@ struct SectionsCommand: GridStoreCommand {
         let spec = Self.spec
         output = try ChangeOutput(arguments, command: spec)
         let name = arguments.positional(0) ?? "list"
-        if name != "add" && arguments.value("items") != nil {
+        if name != "add" && arguments.value(Self.items) != nil {
             throw .usage("--items goes with 'sections add'", command: spec)
         }
         switch name {
@@ -30,7 +32,7 @@ struct SectionsCommand: GridStoreCommand {
                 if output == .quiet { throw .usage("--quiet goes with add or remove", command: spec) }
                 action = .list
             } else {
-                action = .add(items: try arguments.integer("items", in: 0...GridLimits.maximumItems, default: 12, for: spec))
+                action = .add(items: try arguments.integer(Self.items, in: 0...GridLimits.maximumItems, default: 12, for: spec))
             }
         case "remove":
             guard arguments.positional(1) != nil else { throw .usage("missing <section>: the section to remove, from 0", command: spec) }

@@ -51,7 +51,7 @@ struct ShowCommand: GridStoreCommand {
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         let spec = Self.spec
-        format = try arguments.choice(Self.format.name, default: Format.text, for: spec)
+        format = try arguments.choice(Self.format, default: Format.text, for: spec)
         try Self.refuseOptions(notApplyingTo: format, arguments)
         metrics = try Self.frameMetrics(arguments, format: format)
         rowRange = try arguments.value(Self.rows).map { text throws(CommandLineError) in try Self.rowRange(text) }
@@ -83,8 +83,8 @@ struct ShowCommand: GridStoreCommand {
     /// The pixel measurements for SVG, or for JSON with `--width`.
     private static func frameMetrics(_ arguments: ParsedArguments, format: Format) throws(CommandLineError) -> FrameMetrics? {
         guard format == .svg || arguments.value(width) != nil else { return nil }
-        let length = try arguments.integer(width.name, in: 16...100_000, default: 360, for: spec)
-        let gap = try arguments.integer(spacing.name, in: 0...1_000, default: format == .svg ? 4 : 0, for: spec)
+        let length = try arguments.integer(width, in: 16...100_000, default: 360, for: spec)
+        let gap = try arguments.integer(spacing, in: 0...1_000, default: format == .svg ? 4 : 0, for: spec)
         var edges = EdgeInsets()
         if let text = arguments.value(insets) {
             let parts = text.split(separator: ",", omittingEmptySubsequences: false)
@@ -136,8 +136,8 @@ struct ShowCommand: GridStoreCommand {
             let range: ClosedRange<Double> = name == "w" || name == "h" ? 0...1e9 : -1e9...1e9
             values.append(try ValueParser.number(String(part), name: "--viewport's \(name)", in: range, command: spec))
         }
-        let distance = try arguments.number(edgeDistance.name, in: 0.001...1e9, default: 70, for: spec)
-        let scale = try arguments.number(minimumScale.name, in: 0...1, default: 0.4, for: spec)
+        let distance = try arguments.number(edgeDistance, in: 0.001...1e9, default: 70, for: spec)
+        let scale = try arguments.number(minimumScale, in: 0...1, default: 0.4, for: spec)
         do {
             return (LayoutRect(x: values[0], y: values[1], width: values[2], height: values[3]),
                     try EdgeScaling(edgeDistance: distance, minimumScaleFactor: scale))
