@@ -119,6 +119,15 @@ public final class SQLiteConnection {
         _ = sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_PASSIVE, nil, nil)
     }
 
+    /// Copies committed changes from the write-ahead log into the database file and, when no
+    /// reader still uses the log, empties it (`TRUNCATE`), so the next process to open the
+    /// database has no log to scan. Waits for nobody: with a reader on the log it stops after
+    /// the copy, and it never takes the database-file lock a closing checkpoint takes.
+    public func checkpointAndEmptyLog() {
+        sqlite3_busy_timeout(handle, 0)
+        _ = sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+    }
+
     /// Whether the connection can only read, because of its open mode or the file's permissions.
     public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 

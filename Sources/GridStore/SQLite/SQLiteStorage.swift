@@ -14,10 +14,10 @@ import Synchronization
 ///   write lock that long before failing;
 /// - `foreign_keys=ON`: deleting a grid deletes its sections, sizes and placements;
 /// - a persistent write-ahead log, so short-lived processes do not create and delete the
-///   `-wal` and `-shm` files each time; it is moved into the database by passive checkpoints
-///   (every 1,000 pages, and when a connection that wrote goes away), never by the exclusive
-///   checkpoint SQLite runs when the last connection closes, so closing takes no lock a
-///   reader could run into.
+///   `-wal` and `-shm` files each time; it is moved into the database by checkpoints that
+///   wait for nobody (every 1,000 pages, and, emptying it, when a connection that wrote goes
+///   away), never by the checkpoint SQLite runs when the last connection closes, whose
+///   database-file lock a reader could run into.
 ///
 /// A new file is built complete under a temporary name and then linked into place, so
 /// no process ever sees a half-created database; it has mode 0600, like the property
@@ -90,10 +90,11 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     }
 
     /// Leaves the database file complete on its own after the writes of this connection (a
-    /// copy of the file without its `-wal` has them), as far as no reader still needs the log;
-    /// the connection then closes without a checkpoint of its own, which would lock readers out.
+    /// copy of the file without its `-wal` has them) and the log empty, as far as no reader
+    /// still needs it; the connection then closes without SQLite's closing checkpoint, which
+    /// takes the database-file lock and so locks readers out.
     deinit {
-        if hasWritten.load(ordering: .relaxed) { connection.checkpointPassively() }
+        if hasWritten.load(ordering: .relaxed) { connection.checkpointAndEmptyLog() }
     }
 
     /// Runs `body` with the connection in a read transaction: it sees one consistent state of the database.
