@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "gridstore",
+    // Synchronization's Mutex and Atomic, which the libraries use, need these Apple platforms;
+    // on Linux every Swift 6 toolchain has them.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "GridLayout", targets: ["GridLayout"]),
         .library(name: "GridStore", targets: ["GridStore"]),

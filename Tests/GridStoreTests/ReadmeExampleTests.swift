@@ -17,9 +17,13 @@ struct ReadmeExampleTests {
 
         // Keep sizes like UserDefaults, in SQLite.
         let sizes = try DatabaseGridSizeRepository(path: directory.file("sizes.sqlite"))
+        sizes.register(defaultSize: .middle)
+        try sizes.setItemCount(20, inSection: 0)
         try sizes.set(.big, at: GridIndexPath(item: 2))
         try sizes.insertItem(at: GridIndexPath(item: 0))
         #expect(try sizes.size(at: GridIndexPath(item: 3)) == .big)
+        #expect(try sizes.size(at: GridIndexPath(item: 4)) == .middle)
+        #expect(try sizes.itemCount(inSection: 0) == 21)
 
         // A grid document; every update is one transaction and one revision.
         let database = try GridDatabase(path: directory.file("grids.sqlite"))

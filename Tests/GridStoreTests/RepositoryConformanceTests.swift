@@ -45,7 +45,58 @@ struct RepositoryConformanceTests {
         #expect(try repository.size(at: Self.path3) == .big)
         try repository.removeSize(at: Self.path3)
         #expect(try repository.size(at: Self.path3) == .middle)
-        #expect(try repository.dictionaryRepresentation().isEmpty)
+        // As UserDefaults' dictionaryRepresentation includes the registration domain: every item.
+        let all = try repository.dictionaryRepresentation()
+        #expect(all.count == 17 && all.values.allSatisfy { $0 == .middle })
+    }
+
+    @Test("register(defaultSize:) is volatile: never written, no revision, packs only this instance", arguments: Kind.all)
+    func volatileRegistration(kind: Kind) throws {
+        let directory = TemporaryDirectory()
+        let repository = try kind.make(in: directory)
+        let revision = try repository.snapshot().revision
+        for _ in 0..<3 { try repository.register(defaultSize: .middle) }
+        #expect(repository.registeredDefaultSize == .middle)
+        let snapshot = try repository.snapshot()
+        #expect(snapshot.revision == revision)
+        #expect(snapshot.defaultSize == .middle)
+        #expect(try snapshot.placement(at: GridIndexPath(item: 1)) == CellRect(x: 2, y: 0, width: 2, height: 2))
+        // A toggle cycles from the size the instance shows: middle → big.
+        try repository.update { try $0.toggle(at: GridIndexPath(item: 0)) }
+        #expect(try repository.size(at: GridIndexPath(item: 0)) == .big)
+        #expect(try repository.snapshot().revision == revision + 1)
+        if let stored = repository as? DatabaseGridSizeRepository {
+            // Another instance on the same grid sees the stored default, and the stored toggle.
+            let other = try DatabaseGridSizeRepository(suiteName: "suite", database: stored.grid.database)
+            #expect(other.registeredDefaultSize == nil)
+            #expect(try other.size(at: GridIndexPath(item: 1)) == .small)
+            #expect(try other.size(at: GridIndexPath(item: 0)) == .big)
+            #expect(try other.snapshot().defaultSize == .small)
+            try other.setDefaultSize(.big)
+            #expect(try other.size(at: GridIndexPath(item: 1)) == .big)
+            #expect(try other.snapshot().revision == revision + 2)
+            // The registration still wins in the instance that made it.
+            #expect(try repository.size(at: GridIndexPath(item: 1)) == .middle)
+        }
+    }
+
+    @Test("item counts are asked and set as the app's data source decides", arguments: Kind.all)
+    func itemCounts(kind: Kind) throws {
+        let directory = TemporaryDirectory()
+        let repository = try kind.make(in: directory)
+        #expect(try repository.sectionCount() == 2)
+        #expect(try repository.itemCount(inSection: 0) == 12)
+        #expect(try repository.itemCount(inSection: 1) == 5)
+        #expect(throws: GridError.sectionOutOfRange(2, sectionCount: 2)) { try repository.itemCount(inSection: 2) }
+        try repository.setItemCount(20, inSection: 0)
+        try repository.set(.big, at: GridIndexPath(item: 19))
+        #expect(try repository.itemCount(inSection: 0) == 20)
+        #expect(throws: GridError.itemOutOfRange(GridIndexPath(item: 20), itemCount: 20, allowsEnd: false)) {
+            try repository.set(.big, at: GridIndexPath(item: 20))
+        }
+        #expect(throws: GridError.invalidItemCount(-5)) { try repository.setItemCount(-5, inSection: 0) }
+        try repository.setItemCount(3, inSection: 1)
+        #expect(try repository.itemCount(inSection: 1) == 3)
     }
 
     @Test("dictionaryRepresentation holds exactly the sizes set; removeAll clears them", arguments: Kind.all)
@@ -134,6 +185,26 @@ struct RepositoryConformanceTests {
         #expect(try snapshot.placement(at: GridIndexPath(item: 0)) == CellRect(x: 0, y: 0, width: 4, height: 2))
         #expect(try snapshot.placement(at: GridIndexPath(item: 1)) == CellRect(x: 4, y: 0, width: 2, height: 2))
         #expect(try snapshot.placement(at: GridIndexPath(item: 2)) == CellRect(x: 0, y: 2, width: 2, height: 2))
+    }
+
+    @Test("a change that changes nothing adds no revision and wakes no observer", arguments: Kind.all)
+    func noOpChanges(kind: Kind) throws {
+        let directory = TemporaryDirectory()
+        let repository = try kind.make(in: directory)
+        try repository.set(.big, at: GridIndexPath(item: 0))
+        let revision = try repository.snapshot().revision
+        try repository.set(.big, at: GridIndexPath(item: 0))
+        try repository.swap(GridIndexPath(item: 1), GridIndexPath(item: 2))
+        try repository.update { editor in
+            for _ in 0..<3 { try editor.toggle(at: GridIndexPath(item: 5)) }
+        }
+        try repository.update { try $0.setType(.more) }
+        #expect(try repository.snapshot().revision == revision)
+        if let grid = (repository as? DatabaseGridSizeRepository)?.grid {
+            #expect(try !grid.hasChanged(since: revision))
+        }
+        try repository.update { try $0.toggle(at: GridIndexPath(item: 5)) }
+        #expect(try repository.snapshot().revision == revision + 1)
     }
 
     @Test("many threads at once lose no update", arguments: Kind.all)

@@ -157,13 +157,18 @@ public final class Grid: Sendable {
     ///   example when another process holds the lock past the timeout.
     @discardableResult
     public func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
+        try update(assumingDefaultSize: nil, body)
+    }
+
+    /// ``update(_:)`` as an instance with the registered default size `assumed` sees the grid
+    /// (see ``GridSizeRepository/register(defaultSize:)``); the stored default is kept.
+    package func update(assumingDefaultSize assumed: TileSize?, _ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
         let result = try database.backend.write { transaction -> (Int64, GridSnapshot) in
             let (id, old) = try current(transaction, creatingIfMissing: true)!
-            var editor = GridEditor(old)
-            try body(&editor)
-            var new = editor.snapshot
+            let edited = try GridEditor.edit(old, assumingDefaultSize: assumed, body)
+            var new = edited.snapshot
             new.revision = old.revision + 1
-            var changes = GridChangeSet(old: old, new: new, changes: editor.changes)
+            var changes = GridChangeSet(old: old, new: new, changes: edited.changes)
             if changes.leavesUnchanged(old) { return (id, old) }
             // Only chunks that differ are written, which is right only while the stored chunks
             // are what `old` says: when their keys or lengths say otherwise (a hand edit), all

@@ -20,19 +20,24 @@ public struct GridEditor: Sendable {
     /// What the edits touched.
     private(set) var changes = GridChanges()
 
+    /// Whether the edits set the default size.
+    private(set) var setsDefaultSize = false
+
     init(_ snapshot: GridSnapshot) {
         self.snapshot = snapshot
     }
 
     // MARK: Sizes
 
-    /// Cycles the item's size small → middle → big → small and sets it explicitly.
+    /// Cycles the item's size small → middle → big → small. The item keeps a size of its own,
+    /// except when the cycle reaches the default size: then it has the default again, so a full
+    /// cycle leaves the grid as it was (and, in one change, writes nothing).
     ///
     /// - Returns: The new size.
     @discardableResult
     public mutating func toggle(at path: GridIndexPath) throws(GridError) -> TileSize {
         let size = try snapshot.size(at: path).toggled()
-        try setSize(size, at: path)
+        try setSize(size == snapshot.defaultSize ? nil : size, at: path)
         return size
     }
 
@@ -84,6 +89,7 @@ public struct GridEditor: Sendable {
         snapshot.defaultSize = size
         relayout()
         changes.markSettings()
+        setsDefaultSize = true
     }
 
     /// Exchanges the sizes of two items, as the original's drag and drop did.
@@ -278,5 +284,23 @@ extension GridEditor {
                                  _ body: (inout GridEditor) throws -> Void) throws {
         var editor = GridEditor(try GridSnapshot(name: name, revision: 0, content: content))
         try body(&editor)
+    }
+}
+
+extension GridEditor {
+    /// Applies `body` to `stored` as an instance with the registered default size `assumed`
+    /// sees it (items without a size of their own have that size, so a toggle cycles from it),
+    /// and returns the state to store: with the stored default size again, unless `body` set one.
+    package static func edit(_ stored: GridSnapshot, assumingDefaultSize assumed: TileSize?,
+                             _ body: (inout GridEditor) throws -> Void) throws -> (snapshot: GridSnapshot, changes: GridChanges) {
+        guard let assumed, assumed != stored.defaultSize, stored.kind == .tiles else {
+            var editor = GridEditor(stored)
+            try body(&editor)
+            return (editor.snapshot, editor.changes)
+        }
+        var editor = GridEditor(stored.withDefaultSize(assumed))
+        try body(&editor)
+        let edited = editor.snapshot
+        return (editor.setsDefaultSize ? edited : edited.withDefaultSize(stored.defaultSize), editor.changes)
     }
 }

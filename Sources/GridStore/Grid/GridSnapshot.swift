@@ -45,6 +45,12 @@ public struct GridSnapshot: Sendable {
                   defaultSize: content.defaultSize, explicitSizes: content.sections, honeycomb: content.honeycomb)
     }
 
+    /// The same grid with `size` for the items that have no size of their own, re-packed.
+    func withDefaultSize(_ size: TileSize) -> GridSnapshot {
+        GridSnapshot(name: name, revision: revision, configuration: configuration, defaultSize: size,
+                     explicitSizes: explicitSizes, honeycomb: honeycomb)
+    }
+
     /// How the grid is laid out.
     public var kind: GridKind { honeycomb == nil ? .tiles : .honeycomb }
 

@@ -1,3 +1,5 @@
+import GridLayout
+
 /// A ``GridSizeRepository`` that keeps one named grid in a gridstore database, like
 /// `UserDefaults(suiteName:)`: an SQLite file, or a PostgreSQL server.
 ///
@@ -22,14 +24,23 @@ public final class DatabaseGridSizeRepository: GridSizeRepository {
         try DatabaseGridSizeRepository(path: DatabaseLocation.standard)
     }
 
+    /// This instance's registration domain (see ``register(defaultSize:)``).
+    private let registration = RegisteredDefaultSize()
+
     public func snapshot() throws -> GridSnapshot {
-        try grid.snapshot()
+        registration.apply(to: try grid.snapshot())
     }
 
     @discardableResult
     public func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
-        try grid.update(body)
+        registration.apply(to: try grid.update(assumingDefaultSize: registration.size, body))
     }
+
+    public func register(defaultSize: TileSize) {
+        registration.register(defaultSize)
+    }
+
+    public var registeredDefaultSize: TileSize? { registration.size }
 }
 
 /// The earlier name of ``DatabaseGridSizeRepository``, from when gridstore stored only SQLite files.

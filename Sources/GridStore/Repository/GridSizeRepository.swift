@@ -15,8 +15,9 @@ import GridLayout
 /// it in memory. Both are
 /// safe to use from many threads at once.
 ///
-/// Everything is built on two requirements, ``snapshot()`` and ``update(_:)``; the
-/// others have default implementations in terms of them.
+/// Everything is built on ``snapshot()``, ``update(_:)`` and the registration domain
+/// (``register(defaultSize:)``, ``registeredDefaultSize``); the others have default
+/// implementations in terms of them.
 ///
 /// ```swift
 /// let sizes = try DatabaseGridSizeRepository.standard()
@@ -44,10 +45,34 @@ public protocol GridSizeRepository: Sendable {
     /// Removes the item's own size, so it has the default size again.
     func removeSize(at indexPath: GridIndexPath) throws
 
-    /// Sets the size of items that have none of their own.
+    /// Registers the size of items that have none of their own, for this repository instance
+    /// only, as `UserDefaults.register(defaults:)` does: nothing is written, no revision is
+    /// added, no observer is woken, other instances and processes do not see it, and it is
+    /// gone when the instance is. Free to call at every launch. ``snapshot()`` packs with it.
     func register(defaultSize: TileSize) throws
 
-    /// Every size set explicitly, by index path (items with the default size are absent).
+    /// The size ``register(defaultSize:)`` registered in this instance, if any.
+    var registeredDefaultSize: TileSize? { get }
+
+    /// Sets the grid's stored default size: the size of items without one of their own, for
+    /// every instance and process, as one change and one revision.
+    func setDefaultSize(_ size: TileSize) throws
+
+    /// The number of sections.
+    func sectionCount() throws -> Int
+
+    /// The number of items in `section`.
+    ///
+    /// - Throws: ``GridError/sectionOutOfRange(_:sectionCount:)`` when there is no such section.
+    func itemCount(inSection section: Int) throws -> Int
+
+    /// Makes `section` hold `count` items, as the app's data source says: new items at the end
+    /// get the default size; removed items take their sizes with them.
+    func setItemCount(_ count: Int, inSection section: Int) throws
+
+    /// Every size set explicitly, by index path; with a registered default size (see
+    /// ``register(defaultSize:)``), every other item too, with that size, as
+    /// `UserDefaults.dictionaryRepresentation()` includes the registration domain.
     func dictionaryRepresentation() throws -> [GridIndexPath: TileSize]
 
     /// Removes every item's own size.
@@ -83,12 +108,34 @@ extension GridSizeRepository {
         try update { try $0.setSize(nil, at: indexPath) }
     }
 
-    public func register(defaultSize: TileSize) throws {
-        try update { try $0.setDefaultSize(defaultSize) }
+    public func setDefaultSize(_ size: TileSize) throws {
+        try update { try $0.setDefaultSize(size) }
+    }
+
+    public func sectionCount() throws -> Int {
+        try snapshot().itemCounts.count
+    }
+
+    public func itemCount(inSection section: Int) throws -> Int {
+        let counts = try snapshot().itemCounts
+        guard counts.indices.contains(section) else { throw GridError.sectionOutOfRange(section, sectionCount: counts.count) }
+        return counts[section]
+    }
+
+    public func setItemCount(_ count: Int, inSection section: Int) throws {
+        try update { try $0.setItemCount(count, inSection: section) }
     }
 
     public func dictionaryRepresentation() throws -> [GridIndexPath: TileSize] {
-        try snapshot().explicitSizesByPath
+        let snapshot = try snapshot()
+        guard let registered = registeredDefaultSize else { return snapshot.explicitSizesByPath }
+        var sizes: [GridIndexPath: TileSize] = [:]
+        for (section, items) in snapshot.explicitSizes.enumerated() {
+            for (item, size) in items.enumerated() {
+                sizes[GridIndexPath(item: item, section: section)] = size ?? registered
+            }
+        }
+        return sizes
     }
 
     public func removeAll() throws {

@@ -1,3 +1,4 @@
+import GridLayout
 import Synchronization
 
 /// A ``GridSizeRepository`` that keeps its grid in memory: for tests, previews and
@@ -14,19 +15,29 @@ public final class InMemoryGridSizeRepository: GridSizeRepository {
         state = Mutex(try GridSnapshot(name: name, revision: 0, content: GridContent(options)))
     }
 
+    /// This instance's registration domain (see ``register(defaultSize:)``).
+    private let registration = RegisteredDefaultSize()
+
+    public func register(defaultSize: TileSize) {
+        registration.register(defaultSize)
+    }
+
+    public var registeredDefaultSize: TileSize? { registration.size }
+
     public func snapshot() throws -> GridSnapshot {
-        state.withLock { $0 }
+        registration.apply(to: state.withLock { $0 })
     }
 
     @discardableResult
     public func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
-        try state.withLock { current in
-            var editor = GridEditor(current)
-            try body(&editor)
-            var new = editor.snapshot
+        registration.apply(to: try state.withLock { current in
+            let edited = try GridEditor.edit(current, assumingDefaultSize: registration.size, body)
+            var new = edited.snapshot
+            // As in a database: a change that changes nothing adds no revision.
+            if GridChangeSet(old: current, new: new, changes: edited.changes).leavesUnchanged(current) { return current }
             new.revision = current.revision + 1
             current = new
             return new
-        }
+        })
     }
 }

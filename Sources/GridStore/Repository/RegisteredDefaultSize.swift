@@ -1,0 +1,41 @@
+import GridLayout
+import Synchronization
+
+/// A repository's registration domain, as `UserDefaults.register(defaults:)` keeps one: a
+/// default size that lives only in this repository instance, is never written, adds no
+/// revision and wakes no observer, and packs the items without a size of their own in the
+/// snapshots this instance returns.
+final class RegisteredDefaultSize: Sendable {
+    private struct State {
+        var size: TileSize?
+        /// The last stored snapshot seen and the one derived from it with `size`.
+        var cache: (stored: GridSnapshot, derived: GridSnapshot)?
+    }
+
+    private let state = Mutex(State())
+
+    /// The registered size, if any.
+    var size: TileSize? { state.withLock { $0.size } }
+
+    /// Registers `size` (`nil` forgets the registration).
+    func register(_ size: TileSize?) {
+        state.withLock { $0 = State(size: size, cache: nil) }
+    }
+
+    /// `stored` as this instance sees it: packed with the registered default where items have
+    /// no size of their own. Unchanged without a registration, or for a honeycomb.
+    func apply(to stored: GridSnapshot) -> GridSnapshot {
+        state.withLock { state in
+            guard let size = state.size, size != stored.defaultSize, stored.kind == .tiles else { return stored }
+            // A grid's revision changes exactly when its content does.
+            if let cache = state.cache, cache.stored.revision == stored.revision, cache.stored.name == stored.name,
+               cache.stored.configuration == stored.configuration, cache.stored.itemCounts == stored.itemCounts {
+                return cache.derived
+            }
+            let derived = GridSnapshot(name: stored.name, revision: stored.revision, configuration: stored.configuration,
+                                       defaultSize: size, explicitSizes: stored.explicitSizes)
+            state.cache = (stored, derived)
+            return derived
+        }
+    }
+}
