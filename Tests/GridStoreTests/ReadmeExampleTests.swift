@@ -18,23 +18,23 @@ struct ReadmeExampleTests {
         // Keep sizes like UserDefaults, in SQLite.
         let sizes = try DatabaseGridSizeRepository(path: directory.file("sizes.sqlite"))
         sizes.register(defaultSize: .middle)
-        try sizes.setItemCount(20, inSection: 0)
-        try sizes.set(.big, at: GridIndexPath(item: 2))
-        try sizes.insertItem(at: GridIndexPath(item: 0))
-        #expect(try sizes.size(at: GridIndexPath(item: 3)) == .big)
-        #expect(try sizes.size(at: GridIndexPath(item: 4)) == .middle)
-        #expect(try sizes.itemCount(inSection: 0) == 21)
+        try await sizes.setItemCount(20, inSection: 0)
+        try await sizes.set(.big, at: GridIndexPath(item: 2))
+        try await sizes.insertItem(at: GridIndexPath(item: 0))
+        #expect(try await sizes.size(at: GridIndexPath(item: 3)) == .big)
+        #expect(try await sizes.size(at: GridIndexPath(item: 4)) == .middle)
+        #expect(try await sizes.itemCount(inSection: 0) == 21)
 
         // A grid document; every update is one transaction and one revision.
         let database = try GridDatabase(path: directory.file("grids.sqlite"))
         let phone = try Grid(named: "phone", in: database, creatingWith: GridOptions(type: .more))
-        let snapshot = try phone.update { editor in
+        let snapshot = try await phone.update { editor in
             try editor.toggle(at: GridIndexPath(item: 3))
             try editor.moveItem(from: GridIndexPath(item: 0), to: GridIndexPath(item: 5))
         }
         #expect(snapshot.revision == 1)
-        for try await latest in phone.changes() {
-            #expect(latest.revision == 1)
+        for try await change in phone.changes() {
+            #expect(change.revision == 1 && change.isInitial)
             break
         }
 

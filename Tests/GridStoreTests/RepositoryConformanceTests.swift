@@ -211,7 +211,7 @@ struct RepositoryConformanceTests {
     func threads(kind: Kind) async throws {
         let directory = TemporaryDirectory()
         let repository = try kind.make(in: directory)
-        let start = try repository.snapshot().revision
+        let start = try await repository.snapshot().revision
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {
                 group.addTask {
@@ -225,6 +225,6 @@ struct RepositoryConformanceTests {
             }
             try await group.waitForAll()
         }
-        #expect(try repository.snapshot().revision == start + 200)
+        #expect(try await repository.snapshot().revision == start + 200)
     }
 }

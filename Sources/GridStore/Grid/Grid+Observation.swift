@@ -1,44 +1,32 @@
+import GridLayout
+
 extension Grid {
     /// Whether the grid changed since `revision`, in this process or any other.
+    ///
+    /// - Throws: ``GridError/gridNotFound(_:)`` when the grid does not exist: observing never creates it.
     public func hasChanged(since revision: Int) throws -> Bool {
         try currentRevision() != revision
     }
 
-    /// The grid's states as it changes: the current one first, then a new one whenever
-    /// the revision moves, whichever process changed it.
+    /// The grid's changes: the current state first, then one ``GridChange`` (the new state,
+    /// and the items whose size or place changed) whenever the revision moves, whichever
+    /// process changed it. See ``GridChangeSequence``.
     ///
-    /// gridstore polls the revision (one indexed read) every `interval`; a change made by
-    /// another process is seen within one interval. Several changes within one interval
-    /// arrive as one snapshot of the latest state. The stream ends with an error if the
-    /// grid is dropped or the database fails, and stops polling when the consumer stops
-    /// iterating.
+    /// A change made by another process is seen within one `interval`; several changes within
+    /// one interval, or while the consumer is busy, arrive as one.
     ///
     /// ```swift
-    /// for try await snapshot in grid.changes() {
-    ///     redraw(snapshot.layout)
+    /// for try await change in grid.changes() {
+    ///     redraw(change.snapshot.layout, items: change.moved)
     /// }
     /// ```
-    public func changes(pollingEvery interval: Duration = .milliseconds(100)) -> AsyncThrowingStream<GridSnapshot, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    var last = try snapshot()
-                    continuation.yield(last)
-                    while !Task.isCancelled {
-                        try await Task.sleep(for: interval)
-                        if try currentRevision() != last.revision {
-                            last = try snapshot()
-                            continuation.yield(last)
-                        }
-                    }
-                    continuation.finish()
-                } catch is CancellationError {
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+    public func changes(pollingEvery interval: Duration = .milliseconds(100)) -> GridChangeSequence {
+        GridChangeSequence(
+            interval: interval,
+            token: { GridChangeSequence.Token(revision: try self.currentRevision(), registeredDefault: nil) },
+            load: {
+                let snapshot = try self.storedSnapshot()
+                return (snapshot, GridChangeSequence.Token(revision: snapshot.revision, registeredDefault: nil))
+            })
     }
 }

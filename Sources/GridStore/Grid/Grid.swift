@@ -117,11 +117,25 @@ public final class Grid: Sendable {
 
     /// The grid's current revision: it changes exactly when the grid does, whichever process
     /// changed it. Cheaper than ``snapshot()``.
+    ///
+    /// - Throws: ``GridError/gridNotFound(_:)`` when the grid does not exist: asking never
+    ///   creates it (a grid another process dropped stays dropped).
     public func currentRevision() throws -> Int {
         let revision = try database.backend.read { transaction in
             try transaction.header(named: name)?.header().revision
         }
-        return try revision ?? snapshot().revision
+        guard let revision else { throw GridError.gridNotFound(name) }
+        return revision
+    }
+
+    /// The stored state, never creating the grid.
+    ///
+    /// - Throws: ``GridError/gridNotFound(_:)`` when the grid does not exist.
+    func storedSnapshot() throws -> GridSnapshot {
+        guard let snapshot = try database.backend.read({ try current($0, creatingIfMissing: false)?.snapshot }) else {
+            throw GridError.gridNotFound(name)
+        }
+        return snapshot
     }
 
     /// The current state, from the cache when its revision is still the stored one.

@@ -41,6 +41,19 @@ public final class DatabaseGridSizeRepository: GridSizeRepository {
     }
 
     public var registeredDefaultSize: TileSize? { registration.size }
+
+    /// The changes, checked by reading the revision alone every `interval`.
+    public func changes(pollingEvery interval: Duration = .milliseconds(100)) -> GridChangeSequence {
+        let grid = grid, registration = registration
+        return GridChangeSequence(
+            interval: interval,
+            token: { GridChangeSequence.Token(revision: try grid.currentRevision(), registeredDefault: registration.size) },
+            load: {
+                let registered = registration.size
+                let snapshot = registration.apply(to: try grid.storedSnapshot())
+                return (snapshot, GridChangeSequence.Token(revision: snapshot.revision, registeredDefault: registered))
+            })
+    }
 }
 
 /// The earlier name of ``DatabaseGridSizeRepository``, from when gridstore stored only SQLite files.

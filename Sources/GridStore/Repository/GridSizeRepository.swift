@@ -70,6 +70,11 @@ public protocol GridSizeRepository: Sendable {
     /// get the default size; removed items take their sizes with them.
     func setItemCount(_ count: Int, inSection section: Int) throws
 
+    /// The grid's changes as this instance sees them: the current state, then one
+    /// ``GridChange`` whenever it changes, by any process, or when this instance registers
+    /// another default size. See ``GridChangeSequence``.
+    func changes(pollingEvery interval: Duration) -> GridChangeSequence
+
     /// Every size set explicitly, by index path; with a registered default size (see
     /// ``register(defaultSize:)``), every other item too, with that size, as
     /// `UserDefaults.dictionaryRepresentation()` includes the registration domain.
@@ -106,6 +111,16 @@ extension GridSizeRepository {
 
     public func removeSize(at indexPath: GridIndexPath) throws {
         try update { try $0.setSize(nil, at: indexPath) }
+    }
+
+    /// The changes, checked by reading the whole state every `interval` (a repository with a
+    /// cheaper check, such as ``DatabaseGridSizeRepository``, provides its own).
+    public func changes(pollingEvery interval: Duration = .milliseconds(100)) -> GridChangeSequence {
+        let load: @Sendable () throws -> (GridSnapshot, GridChangeSequence.Token) = {
+            let snapshot = try self.snapshot()
+            return (snapshot, GridChangeSequence.Token(revision: snapshot.revision, registeredDefault: self.registeredDefaultSize))
+        }
+        return GridChangeSequence(interval: interval, token: { try load().1 }, load: load)
     }
 
     public func setDefaultSize(_ size: TileSize) throws {

@@ -1,0 +1,45 @@
+import GridLayout
+
+/// `async` forms of ``Grid``'s reads and changes. They do the same work, on a thread of
+/// gridstore's own (see ``GridChangeSequence``), so a caller on Swift's cooperative pool is
+/// suspended, not blocked, while SQLite waits for another process's lock.
+extension Grid {
+    /// The grid's current state.
+    public func snapshot() async throws -> GridSnapshot {
+        try await BlockingWork.run { try self.snapshot() }
+    }
+
+    /// The grid's current revision, never creating the grid.
+    public func currentRevision() async throws -> Int {
+        try await BlockingWork.run { try self.currentRevision() }
+    }
+
+    /// Applies the edits `body` makes, in one transaction, as one revision (see ``update(_:)``).
+    @discardableResult
+    public func update(_ body: @escaping @Sendable (inout GridEditor) throws -> Void) async throws -> GridSnapshot {
+        try await BlockingWork.run { try self.update(body) }
+    }
+
+    /// Cycles the item's size small → middle → big → small.
+    @discardableResult
+    public func toggle(at path: GridIndexPath) async throws -> GridSnapshot {
+        try await BlockingWork.run { try self.toggle(at: path) }
+    }
+
+    /// Sets the item's size; `nil` returns it to the default size.
+    @discardableResult
+    public func setSize(_ size: TileSize?, at path: GridIndexPath) async throws -> GridSnapshot {
+        try await BlockingWork.run { try self.setSize(size, at: path) }
+    }
+
+    /// Replaces the grid's settings and sizes with `content`, as an import does.
+    @discardableResult
+    public func replaceContent(_ content: GridContent) async throws -> GridSnapshot {
+        try await BlockingWork.run { try self.replaceContent(content) }
+    }
+
+    /// Every grid in the database, by name.
+    public static func list(in database: GridDatabase) async throws -> [GridSummary] {
+        try await BlockingWork.run { try list(in: database) }
+    }
+}

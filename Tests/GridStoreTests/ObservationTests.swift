@@ -1,0 +1,122 @@
+import Foundation
+import GridLayout
+import Synchronization
+import Testing
+@testable import GridStore
+
+/// `changes()` on grids and repositories, and the `async` forms: what changed is listed,
+/// slow consumers are coalesced, observing never creates, and waiting never blocks the pool.
+@Suite("Observation and async")
+struct ObservationTests {
+    let directory = TemporaryDirectory()
+
+    @Test("each change lists the items resized and moved since the state the observer saw", arguments: Backend.all)
+    func diffs(backend: Backend) async throws {
+        let grid = try Grid(named: "g", in: GridDatabase(location: backend.database(in: directory)),
+                            creatingWith: GridOptions(type: .less, sectionItemCounts: [8]))
+        _ = try await grid.snapshot()
+        var changes = grid.changes(pollingEvery: .milliseconds(5)).makeAsyncIterator()
+        let first = try #require(try await changes.next())
+        #expect(first.isInitial && first.resized.isEmpty && first.moved.isEmpty)
+        try await grid.toggle(at: GridIndexPath(item: 1))
+        let change = try #require(try await changes.next())
+        #expect(!change.isInitial)
+        #expect(change.resized == [GridIndexPath(item: 1)])
+        // Item 1 grows to 2x2 (its rectangle changes); it pushes item 3 to the second row.
+        #expect(change.moved.contains(GridIndexPath(item: 1)))
+        #expect(change.moved.contains(GridIndexPath(item: 3)))
+        #expect(!change.moved.contains(GridIndexPath(item: 0)))
+        try await grid.update { try $0.insertItem(at: GridIndexPath(item: 8)) }
+        #expect(try await changes.next()?.recountedSections == [0])
+    }
+
+    @Test("a slow consumer gets the latest state with everything that changed since it last looked")
+    func coalesced() async throws {
+        let grid = try Grid(named: "g", in: GridDatabase(path: directory.file("g.sqlite")))
+        _ = try await grid.snapshot()
+        var changes = grid.changes(pollingEvery: .milliseconds(5)).makeAsyncIterator()
+        _ = try await changes.next()
+        for item in 0..<5 { try await grid.toggle(at: GridIndexPath(item: item)) }
+        let change = try #require(try await changes.next())
+        #expect(change.revision == 5)
+        #expect(change.resized == (0..<5).map { GridIndexPath(item: $0) })
+    }
+
+    @Test("observing never creates a grid; a dropped grid ends the stream with gridNotFound", arguments: Backend.all)
+    func dropped(backend: Backend) async throws {
+        let database = try GridDatabase(location: backend.database(in: directory))
+        let grid = try Grid(named: "g", in: database)   // may be created by a change, not by looking
+        #expect(throws: GridError.gridNotFound("g")) { try grid.currentRevision() }
+        #expect(throws: GridError.gridNotFound("g")) { try grid.hasChanged(since: 0) }
+        var missing = grid.changes(pollingEvery: .milliseconds(5)).makeAsyncIterator()
+        await #expect(throws: GridError.gridNotFound("g")) { _ = try await missing.next() }
+        #expect(try await Grid.list(in: database).isEmpty)
+        try await grid.toggle(at: GridIndexPath(item: 0))
+        var changes = grid.changes(pollingEvery: .milliseconds(5)).makeAsyncIterator()
+        _ = try await changes.next()
+        try Grid.drop(named: "g", in: database)
+        await #expect(throws: GridError.gridNotFound("g")) { _ = try await changes.next() }
+        #expect(try await Grid.list(in: database).isEmpty)
+    }
+
+    @Test("a repository's changes: another process's change, and this instance's registered default", arguments: Backend.all)
+    func repositoryChanges(backend: Backend) async throws {
+        let database = try GridDatabase(location: backend.database(in: directory))
+        let repository = try DatabaseGridSizeRepository(suiteName: "s", database: database)
+        let other = try DatabaseGridSizeRepository(suiteName: "s", database: database)
+        try await repository.set(.big, at: GridIndexPath(item: 0))
+        var changes = repository.changes(pollingEvery: .milliseconds(5)).makeAsyncIterator()
+        #expect(try await changes.next()?.revision == 1)
+        try await other.set(.middle, at: GridIndexPath(item: 2))
+        #expect(try await changes.next()?.resized == [GridIndexPath(item: 2)])
+        repository.register(defaultSize: .middle)
+        let registered = try #require(try await changes.next())
+        #expect(registered.revision == 2 && registered.settingsChanged)
+        #expect(registered.snapshot.defaultSize == .middle)
+        let inMemory = try InMemoryGridSizeRepository()
+        var memoryChanges = inMemory.changes(pollingEvery: .milliseconds(5)).makeAsyncIterator()
+        _ = try await memoryChanges.next()
+        try await inMemory.set(.big, at: GridIndexPath(item: 3))
+        #expect(try await memoryChanges.next()?.resized == [GridIndexPath(item: 3)])
+    }
+
+    @Test("async calls do their database work on threads of gridstore's own, many waiting at once")
+    func offThePool() async throws {
+        let path = directory.file("g.sqlite")
+        let grid = try Grid(named: "g", in: GridDatabase(path: path))
+        _ = try await grid.snapshot()
+        // Another connection holds the write lock while far more writers than the pool has
+        // threads wait for it: on the pool, only as many as it has threads could wait at once.
+        let holder = try SQLiteConnection(path: path, mode: .readWrite)
+        try holder.execute("BEGIN IMMEDIATE")
+        let waiting = Tally()
+        let count = 48
+        let writers = (0..<count).map { item in
+            Task {
+                try await Grid(named: "g", in: GridDatabase(path: path)).update { editor in
+                    // Runs once the lock is granted; counts how many got that far before the first finished.
+                    waiting.add()
+                    try editor.toggle(at: GridIndexPath(item: item % 12))
+                }
+            }
+        }
+        // Every writer reaches SQLite's wait: a blocking thread each. Give them time, then release.
+        var started = 0
+        for _ in 0..<200 where started < count {
+            try await Task.sleep(for: .milliseconds(20))
+            started = BlockingWork.running.load(ordering: .relaxed)
+        }
+        #expect(started >= count)
+        try holder.execute("COMMIT")
+        for writer in writers { _ = try await writer.value }
+        #expect(waiting.value >= count)
+        #expect(try await grid.currentRevision() == count)
+    }
+}
+
+/// A count shared between tasks.
+final class Tally: Sendable {
+    private let count = Atomic(0)
+    func add() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
+}
