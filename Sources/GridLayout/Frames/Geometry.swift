@@ -1,5 +1,5 @@
 /// A point in pixels (or points), with y growing downwards.
-public struct LayoutPoint: Hashable, Sendable, CustomStringConvertible {
+public struct LayoutPoint: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The horizontal coordinate.
     public var x: Double
     /// The vertical coordinate.
@@ -15,7 +15,7 @@ public struct LayoutPoint: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A width and a height.
-public struct LayoutSize: Hashable, Sendable, CustomStringConvertible {
+public struct LayoutSize: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The horizontal extent.
     public var width: Double
     /// The vertical extent.
@@ -34,7 +34,7 @@ public struct LayoutSize: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A rectangle: an origin (its top-left corner) and a size.
-public struct LayoutRect: Hashable, Sendable, CustomStringConvertible {
+public struct LayoutRect: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The top-left corner.
     public var origin: LayoutPoint
     /// The width and height.
@@ -71,7 +71,7 @@ public struct LayoutRect: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Space around a section's tiles, as a collection view's section insets.
-public struct EdgeInsets: Hashable, Sendable {
+public struct EdgeInsets: Codable, Hashable, Sendable {
     /// Space above.
     public var top: Double
     /// Space on the left.

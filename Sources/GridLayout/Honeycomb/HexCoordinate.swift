@@ -4,7 +4,7 @@
 /// For rows of cells ("pointy-top", the default), `q` runs along a row and `r` counts
 /// rows; for columns ("flat-top"), `q` counts columns and `r` runs along one. All
 /// arithmetic is on integers, so positions never drift off the lattice.
-public struct HexCoordinate: Hashable, Sendable, CustomStringConvertible {
+public struct HexCoordinate: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The axial column.
     public var q: Int
     /// The axial row.

@@ -1,5 +1,5 @@
 /// A cell position: column `x` and row `y`, from 0.
-public struct CellPosition: Hashable, Sendable, CustomStringConvertible {
+public struct CellPosition: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The column, from 0.
     public var x: Int
     /// The row, from 0.
@@ -18,7 +18,7 @@ public struct CellPosition: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A rectangle of whole cells: its top-left cell (`x`, `y`) and its size in cells.
-public struct CellRect: Hashable, Sendable, CustomStringConvertible {
+public struct CellRect: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The leftmost column.
     public var x: Int
     /// The top row.

@@ -1,5 +1,5 @@
 /// The position of an item: its section and its index within the section, both from 0.
-public struct GridIndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct GridIndexPath: Codable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The section, from 0.
     public var section: Int
     /// The item's index within its section, from 0.

@@ -1,5 +1,5 @@
 /// Why a grid configuration or frame geometry was rejected.
-public enum LayoutConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum LayoutConfigurationError: Codable, Error, Sendable, Equatable, CustomStringConvertible {
     /// The column count is outside 1 to ``GridConfiguration/maximumColumns``.
     case columnsOutOfRange(Int)
     /// A size's span is not 1 to ``TileSpan/maximumLength`` cells each way.

@@ -1,5 +1,5 @@
 /// What ``Grid/checkPlacements(in:names:repairing:)`` found in one grid.
-public struct PlacementCheck: Sendable, Hashable {
+public struct PlacementCheck: Codable, Sendable, Hashable {
     /// The grid's name.
     public let grid: String
     /// Each difference between the stored placements and a fresh pack of the stored sizes, as

@@ -2,7 +2,7 @@ import GridLayout
 
 /// One element of a grid's ``GridChangeSequence``: the grid's state now, and which items
 /// changed since the state the observer saw before.
-public struct GridChange: Sendable {
+public struct GridChange: Sendable, Hashable, Codable {
     /// The grid's state now.
     public let snapshot: GridSnapshot
     /// Whether this is the first element: the state when observing began (nothing is listed as changed).

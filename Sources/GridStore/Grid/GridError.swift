@@ -3,7 +3,7 @@ import GridLayout
 /// Why a grid operation was refused.
 ///
 /// A refused operation changes nothing: not the sizes, not the placements, not the revision.
-public enum GridError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConvertible {
     /// No grid has this name.
     case gridNotFound(String)
     /// A grid with this name exists already.

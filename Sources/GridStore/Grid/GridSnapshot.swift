@@ -1,7 +1,7 @@
 import GridLayout
 
 /// How a grid places its items.
-public enum GridKind: String, CaseIterable, Sendable, Hashable {
+public enum GridKind: String, CaseIterable, Sendable, Hashable, Codable {
     /// Tiles of three sizes, densely packed in rows or columns.
     case tiles
     /// Items on hexagonal rings around a center item (see ``HoneycombLayout``).

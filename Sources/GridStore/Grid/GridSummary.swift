@@ -1,7 +1,7 @@
 import GridLayout
 
 /// A one-line description of a stored grid, for listings.
-public struct GridSummary: Sendable, Hashable {
+public struct GridSummary: Codable, Sendable, Hashable {
     /// The grid's name.
     public let name: String
     /// The number of columns.
