@@ -1,3 +1,4 @@
+import GridStore
 /// Turns argument text into typed values, with errors that say what is valid.
 enum ValueParser {
     /// A whole number within `range`.
@@ -57,8 +58,6 @@ enum ValueParser {
 
     /// User text shortened for an error message, so a huge argument stays one readable line.
     static func abbreviated(_ text: String, limit: Int = 40) -> String {
-        let singleLine = String(text.map { $0.isNewline ? " " : $0 })
-        guard singleLine.count > limit else { return singleLine }
-        return singleLine.prefix(limit) + "… (\(text.utf8.count) bytes)"
+        TextExcerpt.abbreviated(text, limit: limit)
     }
 }

@@ -1,7 +1,7 @@
 import GridLayout
-import GridStore
 
-/// The JSON form of a grid that `show --format json` and `export` write and `import` reads.
+/// The JSON document of a grid: what `gridstore show --format json` and `export` write and
+/// `import` reads, for apps that export, import and validate grids without the command line.
 ///
 /// ```
 /// {"grid":"default","type":"more","columns":6,"direction":"vertical","revision":7,"defaultSize":"small",
@@ -12,15 +12,15 @@ import GridStore
 ///
 /// Positions are in cells; for a horizontal grid `x` runs along the scroll axis. `type` is
 /// `custom` for a column count other than 4 and 6.
-enum GridDocument {
+public enum GridDocument {
     /// The document for `snapshot`, ending with a newline.
     ///
     /// - Parameter viewport: For a honeycomb, a viewport whose visible items get a `"scale"`.
     /// - Parameter metrics: When given, each item also gets its pixel `"frame"` and the document
     ///   the `"contentSize"` and the `"metrics"` they were computed with, as ``GridFrames`` computes them.
     /// - Throws: ``LayoutConfigurationError`` when `metrics` leave no room for the columns.
-    static func encode(_ snapshot: GridSnapshot, viewport: (rect: LayoutRect, scaling: EdgeScaling)? = nil,
-                       metrics: FrameMetrics? = nil) throws(LayoutConfigurationError) -> String {
+    package static func encode(_ snapshot: GridSnapshot, viewport: (rect: LayoutRect, scaling: EdgeScaling)? = nil,
+                               metrics: FrameMetrics? = nil) throws(LayoutConfigurationError) -> String {
         if snapshot.kind == .honeycomb { return encodeHoneycomb(snapshot, viewport: viewport) }
         let frames = try metrics.map { metrics throws(LayoutConfigurationError) in try GridFrames(grid: snapshot.layout, metrics: metrics) }
         var text = "{\"grid\":\(JSONText.quoted(snapshot.name)),\"type\":\"\(snapshot.type?.rawValue ?? "custom")\","
@@ -44,9 +44,17 @@ enum GridDocument {
         return text + "]}\n"
     }
 
-    /// The document of a grid of tiles, whose encoding cannot fail without metrics.
-    static func encode(_ snapshot: GridSnapshot) -> String {
+    /// The document of `snapshot`, ending with a newline.
+    public static func encode(_ snapshot: GridSnapshot) -> String {
         (try? encode(snapshot, viewport: nil, metrics: nil)) ?? ""
+    }
+
+    /// The document of `snapshot` with each item's pixel `"frame"`, the `"contentSize"` and the
+    /// `"metrics"`, as ``GridFrames`` computes them for `metrics`.
+    ///
+    /// - Throws: ``LayoutConfigurationError`` when `metrics` leave no room for the columns.
+    public static func encode(_ snapshot: GridSnapshot, frames metrics: FrameMetrics) throws(LayoutConfigurationError) -> String {
+        try encode(snapshot, viewport: nil, metrics: metrics)
     }
 
     /// ` "metrics":{…},"contentSize":{…},` and a line break.
@@ -73,7 +81,7 @@ enum GridDocument {
     ///  "orientation":"pointy-top","center":"first","contentSize":{"width":198,"height":184.75},
     ///  "items":[{"index":0,"ring":0,"q":0,"r":0,"frame":{"x":69,"y":57.11,"width":60,"height":69.28}}, ...]}
     /// ```
-    static func encodeHoneycomb(_ snapshot: GridSnapshot, viewport: (rect: LayoutRect, scaling: EdgeScaling)?) -> String {
+    package static func encodeHoneycomb(_ snapshot: GridSnapshot, viewport: (rect: LayoutRect, scaling: EdgeScaling)?) -> String {
         guard let layout = snapshot.honeycombLayout, let configuration = snapshot.honeycomb else { return "{}\n" }
         let number = { (value: Double) in NumberText.number(value, decimals: 4) }
         var text = "{\"grid\":\(JSONText.quoted(snapshot.name)),\"layout\":\"honeycomb\",\"revision\":\(snapshot.revision),"
@@ -106,17 +114,31 @@ enum GridDocument {
     }
 
     /// A grid read from a document: its name, if it gives one, and its content.
-    struct Decoded {
-        var name: String?
-        var content: GridContent
+    public struct Decoded: Sendable, Hashable {
+        /// The document's `"grid"`, if it has one.
+        public var name: String?
+        /// The settings and sizes, ready for ``Grid/replaceContent(_:)``.
+        public var content: GridContent
+
+        /// Checks the content as a grid (limits, columns, spans, a honeycomb's one section),
+        /// as storing it would, without storing it.
+        public func validate() throws(GridError) {
+            _ = try content.validatedConfiguration()
+            if let name { try GridLimits.validate(name: name) }
+        }
     }
 
     /// Reads a document. Positions, extents and the revision are ignored: they are recomputed.
     /// Unknown keys are ignored, so documents of later versions still import.
     ///
-    /// - Throws: ``DocumentError`` for malformed JSON, wrong types, unknown sizes, and
+    /// - Throws: ``GridDocumentError`` for malformed JSON, wrong types, unknown sizes, and
     ///   sections or items out of order.
-    static func decode(_ bytes: [UInt8]) throws(DocumentError) -> Decoded {
+    public static func decode(_ text: String) throws(GridDocumentError) -> Decoded {
+        try decode(Array(text.utf8))
+    }
+
+    /// Reads a document from its UTF-8 bytes, as ``decode(_:)`` reads its text.
+    public static func decode(_ bytes: [UInt8]) throws(GridDocumentError) -> Decoded {
         var reader = JSONReader(bytes)
         var fields = Fields()
         do throws(JSONError) {
@@ -147,7 +169,7 @@ enum GridDocument {
         var honeycombItems: Int?
 
         /// The grid the fields describe.
-        func decoded() throws(DocumentError) -> Decoded {
+        func decoded() throws(GridDocumentError) -> Decoded {
             if layout == .honeycomb {
                 guard let honeycombItems else { throw .invalid("the honeycomb document has no \"items\" array") }
                 let configuration: HoneycombConfiguration
@@ -193,7 +215,7 @@ enum GridDocument {
         let start = reader.mark()
         let value = try reader.readString()
         guard let parsed = T(rawValue: value) else {
-            throw reader.error("\"\(key)\" is \(choices), not \"\(ValueParser.abbreviated(value))\"", at: start)
+            throw reader.error("\"\(key)\" is \(choices), not \"\(TextExcerpt.abbreviated(value))\"", at: start)
         }
         return parsed
     }
@@ -282,17 +304,17 @@ enum GridDocument {
         let start = reader.mark()
         let value = try reader.readString()
         guard let size = TileSize(rawValue: value) else {
-            throw reader.error("\(what) is \"\(ValueParser.abbreviated(value))\"; sizes are small, middle and big", at: start)
+            throw reader.error("\(what) is \"\(TextExcerpt.abbreviated(value))\"; sizes are small, middle and big", at: start)
         }
         return size
     }
 
-    private static func resolveColumns(type: String?, columns: Int?) throws(DocumentError) -> Int {
+    private static func resolveColumns(type: String?, columns: Int?) throws(GridDocumentError) -> Int {
         switch (type, columns) {
         case (nil, nil):
             throw .invalid("the document gives neither \"type\" nor \"columns\"")
         case (let type?, _) where !["less", "more", "custom"].contains(type):
-            throw .invalid("\"type\" is less, more or custom, not \"\(ValueParser.abbreviated(type))\"")
+            throw .invalid("\"type\" is less, more or custom, not \"\(TextExcerpt.abbreviated(type))\"")
         case ("custom", nil):
             throw .invalid("a \"custom\" type needs \"columns\"")
         case (let type?, nil):
@@ -305,14 +327,15 @@ enum GridDocument {
     }
 }
 
-/// Why an import document was refused.
-enum DocumentError: Error, Equatable, CustomStringConvertible {
+/// Why a grid document was refused.
+public enum GridDocumentError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The JSON is malformed or has a wrong type, size or order.
     case malformed(JSONError)
     /// The JSON is well formed but does not describe a grid.
     case invalid(String)
 
-    var description: String {
+    /// What is wrong, with the line and column for malformed JSON.
+    public var description: String {
         switch self {
         case .malformed(let error): error.description
         case .invalid(let message): message

@@ -1,9 +1,9 @@
 import GridLayout
 
 /// Numbers and rectangles as gridstore's JSON, SVG and text outputs print them.
-enum NumberText {
+package enum NumberText {
     /// `value` rounded to at most `decimals` decimals, without trailing zeros: `60`, `57.11`.
-    static func number(_ value: Double, decimals: Int = 2) -> String {
+    package static func number(_ value: Double, decimals: Int = 2) -> String {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let rounded = (value * scale).rounded() / scale
@@ -12,12 +12,12 @@ enum NumberText {
     }
 
     /// `x,y,w,h`.
-    static func rect(_ rect: LayoutRect) -> String {
+    package static func rect(_ rect: LayoutRect) -> String {
         [rect.minX, rect.minY, rect.size.width, rect.size.height].map { number($0) }.joined(separator: ",")
     }
 
     /// `count` with thousands separated by commas: `1,000,000`.
-    static func count(_ count: Int) -> String {
+    package static func count(_ count: Int) -> String {
         let digits = Array(String(count.magnitude))
         var text = ""
         for (index, digit) in digits.enumerated() {

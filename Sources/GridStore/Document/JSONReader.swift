@@ -1,12 +1,20 @@
 /// A malformed JSON document: what is wrong and where.
-struct JSONError: Error, Equatable, CustomStringConvertible {
+public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong.
-    var message: String
+    public var message: String
     /// The 1-based line and column of the problem.
-    var line: Int
-    var column: Int
+    public var line: Int
+    /// The 1-based column (in bytes) of the problem.
+    public var column: Int
 
-    var description: String { "line \(line), column \(column): \(message)" }
+    /// `line 3, column 14: …`.
+    public var description: String { "line \(line), column \(column): \(message)" }
+
+    package init(message: String, line: Int, column: Int) {
+        self.message = message
+        self.line = line
+        self.column = column
+    }
 }
 
 /// Reads a JSON document (RFC 8259) value by value, without building a tree.
@@ -23,9 +31,9 @@ struct JSONError: Error, Equatable, CustomStringConvertible {
 /// }
 /// try reader.expectEnd()
 /// ```
-struct JSONReader {
+package struct JSONReader {
     /// The kinds of JSON values.
-    enum Kind: String {
+    package enum Kind: String {
         case object, array, string, number, boolean, null
     }
 
@@ -37,7 +45,7 @@ struct JSONReader {
     /// The open arrays and objects, innermost last, each with whether a member was read yet.
     private var containers: [(isObject: Bool, started: Bool)] = []
 
-    init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         self.bytes = bytes
         // A byte order mark is allowed to be ignored (RFC 8259, section 8.1).
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
@@ -46,7 +54,7 @@ struct JSONReader {
     // MARK: Structure
 
     /// The kind of the next value.
-    mutating func peekKind() throws(JSONError) -> Kind {
+    package mutating func peekKind() throws(JSONError) -> Kind {
         skipWhitespace()
         guard position < bytes.count else { throw error("the document ends where a value was expected") }
         switch bytes[position] {
@@ -61,13 +69,13 @@ struct JSONReader {
     }
 
     /// Consumes `{`.
-    mutating func beginObject() throws(JSONError) {
+    package mutating func beginObject() throws(JSONError) {
         try expectKind(.object)
         try open()
     }
 
     /// Consumes the next key and its colon, or the closing `}` (returning `nil`).
-    mutating func nextKey() throws(JSONError) -> String? {
+    package mutating func nextKey() throws(JSONError) -> String? {
         skipWhitespace()
         guard position < bytes.count else { throw error("the document ends before an object is closed with '}'") }
         if consume(UInt8(ascii: "}")) {
@@ -89,13 +97,13 @@ struct JSONReader {
     }
 
     /// Consumes `[`.
-    mutating func beginArray() throws(JSONError) {
+    package mutating func beginArray() throws(JSONError) {
         try expectKind(.array)
         try open()
     }
 
     /// Prepares to read the next element, or consumes the closing `]` (returning `false`).
-    mutating func nextElement() throws(JSONError) -> Bool {
+    package mutating func nextElement() throws(JSONError) -> Bool {
         skipWhitespace()
         guard position < bytes.count else { throw error("the document ends before an array is closed with ']'") }
         if consume(UInt8(ascii: "]")) {
@@ -110,7 +118,7 @@ struct JSONReader {
     }
 
     /// Checks that nothing but white space follows the document's value.
-    mutating func expectEnd() throws(JSONError) {
+    package mutating func expectEnd() throws(JSONError) {
         skipWhitespace()
         guard position == bytes.count else { throw error("unexpected text after the document's end") }
     }
@@ -118,7 +126,7 @@ struct JSONReader {
     // MARK: Values
 
     /// Reads a string.
-    mutating func readString() throws(JSONError) -> String {
+    package mutating func readString() throws(JSONError) -> String {
         try expectKind(.string)
         position += 1
         var result: [UInt8] = []
@@ -147,7 +155,7 @@ struct JSONReader {
     }
 
     /// Reads a whole number; fractions, exponents and values beyond 64 bits are refused.
-    mutating func readInteger() throws(JSONError) -> Int {
+    package mutating func readInteger() throws(JSONError) -> Int {
         try expectKind(.number)
         let start = position
         let negative = consume(UInt8(ascii: "-"))
@@ -180,7 +188,7 @@ struct JSONReader {
     }
 
     /// Reads a number, which may have a fraction and an exponent.
-    mutating func readNumber() throws(JSONError) -> Double {
+    package mutating func readNumber() throws(JSONError) -> Double {
         try expectKind(.number)
         let start = position
         try skipNumber()
@@ -192,7 +200,7 @@ struct JSONReader {
     }
 
     /// Skips one value of any kind, however nested.
-    mutating func skipValue() throws(JSONError) {
+    package mutating func skipValue() throws(JSONError) {
         let depth = containers.count
         repeat {
             switch try peekKind() {
@@ -344,18 +352,18 @@ struct JSONReader {
     }
 
     /// Where the next value starts (after white space), for errors about it found later.
-    mutating func mark() -> Int {
+    package mutating func mark() -> Int {
         skipWhitespace()
         return position
     }
 
     /// An error at the current position.
-    func error(_ message: String) -> JSONError {
+    package func error(_ message: String) -> JSONError {
         error(message, at: position)
     }
 
     /// An error at `offset`, a position from ``mark()``.
-    func error(_ message: String, at offset: Int) -> JSONError {
+    package func error(_ message: String, at offset: Int) -> JSONError {
         let position = min(offset, bytes.count)
         var line = 1
         var lineStart = 0

@@ -1,10 +1,8 @@
-import GridStore
-
 /// Writes JSON text.
-enum JSONText {
+package enum JSONText {
     /// `text` as a JSON string literal, quotes included; control characters (C1 and
     /// bidirectional controls too) are written as `\u` escapes, so the JSON is safe to show.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
