@@ -33,6 +33,11 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// A statement ran past gridstore's time limit and was stopped; nothing was changed.
     case timeLimitExceeded(path: String, seconds: Int)
+    /// The file was deleted, or another file put at its path, while the database was open.
+    case replaced(path: String)
+    /// The path cannot name a database file: empty, with a NUL character, or SQLite's
+    /// special `:memory:` (use ``InMemoryGridSizeRepository`` for a grid kept in memory).
+    case invalidPath(String, reason: String)
 
     public var description: String {
         switch self {
@@ -67,6 +72,11 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
         case .timeLimitExceeded(let path, let seconds):
             return "a statement on \(path) ran longer than \(seconds) seconds and was stopped, changing nothing; "
                 + "the file may hold SQL that gridstore did not write"
+        case .replaced(let path):
+            return "the database file \(path) was deleted or replaced while it was open; nothing was read or written "
+                + "through the old file; open the database again"
+        case .invalidPath(let path, let reason):
+            return "'\(path)' cannot name a database file: \(reason)"
         }
     }
 }

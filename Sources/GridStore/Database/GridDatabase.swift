@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An open gridstore database: an SQLite file, or (through `GridStorePostgreSQL`) a
 /// PostgreSQL server. ``Grid`` and the repositories work the same on either.
 ///
@@ -22,6 +24,10 @@ public final class GridDatabase: Sendable {
 
     /// The storage the grids are read from and written to.
     package let backend: any GridStorageBackend
+
+    /// The grids a change is running on, with the thread running it: a change of the same grid
+    /// asked for inside that change's closure is refused, since it would be overwritten.
+    package let gridsBeingChanged = Mutex<[String: Set<UInt>]>([:])
 
     /// Opens the database of `backend`.
     package init(backend: any GridStorageBackend) {

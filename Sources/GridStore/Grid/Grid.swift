@@ -177,6 +177,15 @@ public final class Grid: Sendable {
     /// ``update(_:)`` as an instance with the registered default size `assumed` sees the grid
     /// (see ``GridSizeRepository/register(defaultSize:)``); the stored default is kept.
     package func update(assumingDefaultSize assumed: TileSize?, _ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
+        let thread = ConnectionGate.currentThread
+        let nested = database.gridsBeingChanged.withLock { changing in !changing[name, default: []].insert(thread).inserted }
+        if nested { throw GridError.reentrantCall }
+        defer {
+            database.gridsBeingChanged.withLock { changing in
+                changing[name]?.remove(thread)
+                if changing[name]?.isEmpty == true { changing[name] = nil }
+            }
+        }
         let result = try database.backend.write { transaction -> (Int64, GridSnapshot) in
             let (id, old) = try current(transaction, creatingIfMissing: true)!
             let edited = try GridEditor.edit(old, assumingDefaultSize: assumed, body)

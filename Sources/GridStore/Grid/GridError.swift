@@ -27,6 +27,10 @@ public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConverti
     case notTiles(operation: String, grid: String?)
     /// The stored grid is inconsistent (for example, edited by hand).
     case corrupted(String)
+    /// A change was asked for inside a read's closure on the same database, or inside a
+    /// change's closure of the same grid (reads, and changes of other grids, inside a change's
+    /// closure join its transaction and commit with it).
+    case reentrantCall
 
     public var description: String {
         switch self {
@@ -59,6 +63,9 @@ public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConverti
             return "\(name) is a honeycomb: its items have no sizes and it has one section, so it cannot \(operation)"
         case .corrupted(let reason):
             return "the stored grid is inconsistent: \(reason)"
+        case .reentrantCall:
+            return "a change was asked for inside a read of the same database, or inside a change of the same grid; "
+                + "make it after that call returns, or with the editor the change's closure was given"
         }
     }
 }

@@ -50,8 +50,17 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
 
     package let migrationsAppliedOnOpen: [Migration]
 
-    private let lock = Mutex(())
+    /// The main connection, used for changes and, when it is free, for reads.
     private let connection: SQLiteConnection
+    private let gate = ConnectionGate()
+    /// A second connection, opened the first time a read finds the main one busy (a change
+    /// waiting for another process's lock), so reads never queue behind a waiting change.
+    private nonisolated(unsafe) var readerConnection: SQLiteConnection?
+    private let readerGate = ConnectionGate()
+    /// The file the connection opened, to notice it being deleted or replaced.
+    private let identity: FileIdentity?
+    /// This process's writers of the file, served in arrival order.
+    private let writers: WriterQueue?
 
     /// Whether a write was committed through this connection, so its log is checkpointed at the end.
     private let hasWritten = Atomic(false)
@@ -63,6 +72,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     package init(path: String, migrations: MigrationSet = .gridStore, applyingMigrations: Bool = true) throws {
         self.path = path
         self.migrations = migrations
+        try Self.validate(path: path)
         let runner = MigrationRunner(migrations: migrations, applicationID: Self.applicationID)
         var created: [Migration] = []
         if applyingMigrations, FileSystem.entry(at: path) == .missing {
@@ -87,6 +97,8 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
             created + (applyingMigrations ? try runner.migrate(connection, knownStatus: status) : [])
         }
         self.connection = connection
+        identity = FileIdentity.of(path)
+        writers = identity.map(WriterQueue.forFile)
     }
 
     /// Leaves the database file complete on its own after the writes of this connection (a
@@ -97,34 +109,101 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         if hasWritten.load(ordering: .relaxed) { connection.checkpointAndEmptyLog() }
     }
 
-    /// Runs `body` with the connection in a read transaction: it sees one consistent state of the database.
+    /// Runs `body` with a connection in a read transaction: it sees one consistent state of
+    /// the database, and cannot write (`query_only`).
+    ///
+    /// A read made inside another call's closure on this thread joins that call's transaction.
+    /// Otherwise it uses the main connection when it is free, else the second connection, so
+    /// it never waits for a change that waits for another process.
     package func readConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try withConnection { connection in
-            try connection.transaction(.deferred) { try body(connection) }
+        if gate.heldByCurrentThread != nil { return try body(connection) }
+        if readerGate.heldByCurrentThread != nil, let readerConnection { return try body(readerConnection) }
+        if let result = try gate.withLockIfAvailable(for: .read, { try readTransaction(on: connection, body) }) {
+            return result
         }
+        return try readerGate.withLock(for: .read) { try readTransaction(on: try openReader(), body) }
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): all of its changes are
     /// committed together, or none when it throws.
     ///
+    /// A change made inside another change's closure on this thread joins its transaction (the
+    /// two commit together); inside a read's closure it is refused with ``GridError/reentrantCall``.
+    /// This process's writers of the file take turns in arrival order before they ask SQLite.
+    ///
     /// - Throws: What `body` throws; ``DatabaseFileError/readOnly(path:)`` when the file
     ///   cannot be written; ``SQLiteError`` when the write lock stays busy past the timeout.
     package func writeConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try withConnection { connection in
-            if connection.isReadOnly { throw DatabaseFileError.readOnly(path: path) }
-            do {
-                let result = try connection.transaction(.immediate) { try body(connection) }
-                hasWritten.store(true, ordering: .relaxed)
-                return result
-            } catch let error as SQLiteError where error.isReadOnly {
-                throw DatabaseFileError.readOnly(path: path)
+        switch gate.heldByCurrentThread {
+        case .write?: return try body(connection)
+        case .read?: throw GridError.reentrantCall
+        case nil: if readerGate.heldByCurrentThread != nil { throw GridError.reentrantCall }
+        }
+        func write() throws -> T {
+            try self.gate.withLock(for: .write) {
+                try Self.withTimeLimit(self.connection) {
+                    try self.checkFile(on: self.connection)
+                    if self.connection.isReadOnly { throw DatabaseFileError.readOnly(path: self.path) }
+                    do {
+                        let result = try self.connection.transaction(.immediate) { try body(self.connection) }
+                        self.hasWritten.store(true, ordering: .relaxed)
+                        return result
+                    } catch let error as SQLiteError where error.isReadOnly {
+                        throw DatabaseFileError.readOnly(path: self.path)
+                    }
+                }
             }
+        }
+        guard let writers else { return try write() }
+        return try writers.inTurn(write)
+    }
+
+    /// Runs `body` with the main connection outside any transaction.
+    func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if gate.heldByCurrentThread != nil { return try body(connection) }
+        return try gate.withLock(for: .read) { try Self.withTimeLimit(connection) { try body(connection) } }
+    }
+
+    /// A read transaction on `connection`, which may not write.
+    private func readTransaction<T>(on connection: SQLiteConnection, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        try Self.withTimeLimit(connection) {
+            try checkFile(on: connection)
+            try connection.executeCached("PRAGMA query_only = 1")
+            defer { try? connection.executeCached("PRAGMA query_only = 0") }
+            return try connection.transaction(.deferred) { try body(connection) }
         }
     }
 
-    /// Runs `body` with the connection outside any transaction, holding the lock.
-    func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try lock.withLock { _ in try Self.withTimeLimit(connection) { try body(connection) } }
+    /// The second connection, opened on first use (holding ``readerGate``).
+    private func openReader() throws -> SQLiteConnection {
+        if let readerConnection { return readerConnection }
+        let opened = try Self.openExisting(at: path, changingFile: false) { _ in }
+        readerConnection = opened
+        return opened
+    }
+
+    /// Refuses a path that cannot name a database file before anything touches the disk.
+    static func validate(path: String) throws(DatabaseFileError) {
+        if path.isEmpty { throw .invalidPath(path, reason: "it is empty") }
+        if path.utf8.contains(0) {
+            throw .invalidPath(path.replacing("\0", with: "\\0"), reason: "it contains a NUL character, which no file name can")
+        }
+        if path == ":memory:" {
+            throw .invalidPath(path, reason: "gridstore keeps its databases in files, and this would be a file of that name; "
+                               + "for a grid kept in memory use InMemoryGridSizeRepository")
+        }
+    }
+
+    /// Refuses to go on when the file at the path is no longer the one opened: deleted,
+    /// or replaced (by a rename, or a new file), while this database was open.
+    ///
+    /// The write-ahead log at `<path>-wal` is still this connection's: on `connection` (the
+    /// main one), it is moved into the old file and emptied at once, so a process that opens
+    /// the new file does not read the old file's changes as its own.
+    private func checkFile(on connection: SQLiteConnection? = nil) throws {
+        guard let identity, FileIdentity.of(path) != identity else { return }
+        if connection === self.connection { connection?.checkpointAndEmptyLog() }
+        throw DatabaseFileError.replaced(path: path)
     }
 
     /// Runs `body` within ``operationTimeLimitMilliseconds``.

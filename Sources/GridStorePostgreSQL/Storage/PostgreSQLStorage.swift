@@ -18,7 +18,7 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
     package let location: String
     package let migrationsAppliedOnOpen: [Migration]
     let migrations: MigrationSet
-    private let lock = Mutex(())
+    private let gate = ConnectionGate()
     private let connection: PostgreSQLConnection
 
     /// Connects to `location`, applying pending migrations unless `applyingMigrations` is `false`.
@@ -35,7 +35,11 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
     }
 
     package func read<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        try withConnection { connection in
+        // Inside another call's closure on this thread: join its transaction.
+        if let held = gate.heldByCurrentThread {
+            return try body(PostgreSQLGridTransaction(connection, locksGrids: held == .write))
+        }
+        return try withConnection { connection in
             try transaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
                 try body(PostgreSQLGridTransaction(connection, locksGrids: false))
             }
@@ -43,7 +47,12 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
     }
 
     package func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        try withConnection { connection in
+        switch gate.heldByCurrentThread {
+        case .write?: return try body(PostgreSQLGridTransaction(connection, locksGrids: true))
+        case .read?: throw GridError.reentrantCall
+        case nil: break
+        }
+        return try withConnection(for: .write) { connection in
             var attempt = 1
             while true {
                 do {
@@ -61,8 +70,9 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
     }
 
     /// Runs `body` with the connection, reconnecting first if the server went away since the last call.
-    package func withConnection<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
-        try lock.withLock { _ in
+    package func withConnection<T>(for use: ConnectionGate.Use = .read, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
+        if gate.heldByCurrentThread != nil { return try body(connection) }
+        return try gate.withLock(for: use) {
             if !connection.isOpen { try connection.reconnect() }
             return try body(connection)
         }

@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The lock that gives one thread at a time a database connection, and knows which thread
+/// holds it and for what: so a call made from inside another call's closure on the same
+/// connection (an `update {}` that reads or changes another grid of the same database) joins
+/// the running transaction, or is refused with ``GridError/reentrantCall``, instead of trapping
+/// on a lock its own thread holds.
+package final class ConnectionGate: Sendable {
+    /// What the holder does with the connection.
+    package enum Use: Int, Sendable {
+        case read = 1, write = 2
+    }
+
+    private let mutex = Mutex(())
+    private let owner = Atomic<UInt>(0)
+    private let use = Atomic<Int>(0)
+
+    package init() {}
+
+    /// How the calling thread holds the gate, or `nil` when it does not.
+    package var heldByCurrentThread: Use? {
+        owner.load(ordering: .acquiring) == Self.currentThread ? Use(rawValue: use.load(ordering: .relaxed)) : nil
+    }
+
+    /// Runs `body` holding the gate for `use`, waiting for it if another thread holds it.
+    package func withLock<T>(for use: Use, _ body: () throws -> T) throws -> T {
+        var result: Result<T, any Error>?
+        mutex.withLock { _ in
+            result = Result { try holding(use, body) }
+        }
+        return try result!.get()
+    }
+
+    /// Runs `body` holding the gate for `use` if no thread holds it; `nil` without running it otherwise.
+    package func withLockIfAvailable<T>(for use: Use, _ body: () throws -> T) throws -> T? {
+        var result: Result<T, any Error>?
+        mutex.withLockIfAvailable { _ in
+            result = Result { try holding(use, body) }
+        }
+        return try result?.get()
+    }
+
+    private func holding<T>(_ use: Use, _ body: () throws -> T) throws -> T {
+        self.use.store(use.rawValue, ordering: .relaxed)
+        owner.store(Self.currentThread, ordering: .releasing)
+        defer { owner.store(0, ordering: .releasing) }
+        return try body()
+    }
+
+    /// The calling thread's identity.
+    static var currentThread: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
+}
+
+/// Writers of one database file in this process, served in the order they arrived, before
+/// any of them asks SQLite for its lock: SQLite's busy handler sleeps and retries, so among
+/// threads of one process a waiter could lose every race until its timeout.
+package final class WriterQueue: @unchecked Sendable {
+    // @unchecked: the pthread mutex and condition guard `next` and `serving`.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var next: UInt64 = 0
+    private var serving: UInt64 = 0
+
+    private init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        condition.deallocate()
+    }
+
+    /// Runs `body` when every writer that arrived before has finished.
+    package func inTurn<T>(_ body: () throws -> T) throws -> T {
+        pthread_mutex_lock(mutex)
+        let ticket = next
+        next += 1
+        while serving != ticket { pthread_cond_wait(condition, mutex) }
+        pthread_mutex_unlock(mutex)
+        defer {
+            pthread_mutex_lock(mutex)
+            serving += 1
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
+        }
+        return try body()
+    }
+
+    /// The queues, one per file (its device and inode), shared by every ``GridDatabase`` of the process.
+    private static let queues = Mutex<[FileIdentity: WriterQueue]>([:])
+
+    /// The queue of the file `identity`.
+    package static func forFile(_ identity: FileIdentity) -> WriterQueue {
+        queues.withLock { queues in
+            if let queue = queues[identity] { return queue }
+            let queue = WriterQueue()
+            queues[identity] = queue
+            return queue
+        }
+    }
+}
+
+/// Which file a path names: its device and inode, unchanged by renames of other paths to it.
+package struct FileIdentity: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// The identity of the file at `path` now, following symbolic links; `nil` when there is none.
+    package static func of(_ path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import GridLayout
+import Synchronization
+import Testing
+@testable import GridStore
+import GridStorePostgreSQL
+
+/// The library under an app's hands: nested calls, readers beside waiting writers, read-only
+/// reads, files that move, and paths that are not files.
+@Suite("The library under an app's hands")
+struct LibraryRobustnessTests {
+    let directory = TemporaryDirectory()
+
+    @Test("a change of another grid inside a change's closure joins its transaction and commits with it", arguments: Backend.all)
+    func nestedChanges(backend: Backend) throws {
+        let database = try GridDatabase(location: backend.database(in: directory))
+        let phone = try Grid(named: "phone", in: database), tablet = try Grid(named: "tablet", in: database)
+        try phone.setSize(.big, at: GridIndexPath(item: 0))
+        _ = try tablet.snapshot()
+        // Copying sizes from one grid into another, from inside a change: both in one transaction.
+        try phone.update { editor in
+            let sizes = try Grid.list(in: database).map(\.name)
+            #expect(sizes == ["phone", "tablet"])
+            try tablet.update { try $0.setSize(editor.snapshot.size(at: GridIndexPath(item: 0)), at: GridIndexPath(item: 0)) }
+            try editor.toggle(at: GridIndexPath(item: 1))
+        }
+        #expect(try tablet.snapshot().size(at: GridIndexPath(item: 0)) == .big)
+        #expect(try phone.snapshot().size(at: GridIndexPath(item: 1)) == .middle)
+        // When the outer change fails, the inner one is rolled back with it.
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try phone.update { _ in
+                try tablet.update { try $0.toggle(at: GridIndexPath(item: 5)) }
+                throw Refused()
+            }
+        }
+        #expect(try tablet.snapshot().size(at: GridIndexPath(item: 5)) == .small)
+        #expect(try tablet.snapshot().revision == 1)
+    }
+
+    @Test("a change of the same grid inside its own change is refused, never trapped or lost", arguments: Backend.all)
+    func sameGridNested(backend: Backend) throws {
+        let database = try GridDatabase(location: backend.database(in: directory))
+        let grid = try Grid(named: "g", in: database)
+        let other = try Grid(named: "g", in: database)
+        _ = try grid.snapshot()
+        #expect(throws: GridError.reentrantCall) {
+            try grid.update { _ in try other.toggle(at: GridIndexPath(item: 0)) }
+        }
+        #expect(try grid.snapshot().revision == 0)
+        // A read of the same grid inside its change sees the state before the change.
+        try grid.update { editor in
+            try editor.toggle(at: GridIndexPath(item: 0))
+            #expect(try other.snapshot().revision == 0)
+        }
+        #expect(try other.snapshot().revision == 1)
+    }
+
+    @Test("reads join a read; a change inside a read is refused; reads cannot write")
+    func readsAreReadOnly() throws {
+        let database = try GridDatabase(path: directory.file("g.sqlite"))
+        let grid = try Grid(named: "g", in: database)
+        _ = try grid.snapshot()
+        let names = try database.read { _ in try Grid.list(in: database).map(\.name) }
+        #expect(names == ["g"])
+        #expect(throws: GridError.reentrantCall) {
+            try database.read { _ in try grid.toggle(at: GridIndexPath(item: 0)) }
+        }
+        #expect(throws: SQLiteError.self) {
+            try database.read { try $0.execute("UPDATE grids SET revision = 99") }
+        }
+        #expect(try grid.snapshot().revision == 0)
+        try grid.toggle(at: GridIndexPath(item: 0))
+        #expect(try grid.snapshot().revision == 1)
+    }
+
+    @Test("a read on the same database and grid does not wait for a change waiting for another process's lock")
+    func readersDoNotQueue() throws {
+        let path = directory.file("g.sqlite")
+        let database = try GridDatabase(path: path)
+        let grid = try Grid(named: "g", in: database)
+        _ = try grid.snapshot()
+        let holder = try SQLiteConnection(path: path, mode: .readWrite)
+        try holder.execute("BEGIN IMMEDIATE")
+        let writerDone = Mutex(false)
+        let writer = Thread {
+            _ = try? grid.toggle(at: GridIndexPath(item: 0))
+            writerDone.withLock { $0 = true }
+        }
+        writer.start()
+        usleep(300_000)   // the writer is now waiting for the holder's lock, in SQLite
+        let start = ContinuousClock.now
+        #expect(try grid.snapshot().revision == 0)
+        #expect(try Grid.list(in: database).count == 1)
+        let readTook = ContinuousClock.now - start
+        #expect(!writerDone.withLock { $0 })
+        try holder.execute("COMMIT")
+        while !writerDone.withLock({ $0 }) { usleep(10_000) }
+        #expect(try grid.snapshot().revision == 1)
+        #expect(readTook < .seconds(5))
+    }
+
+    @Test("a database file deleted or replaced while open is noticed, and nothing goes to the old file")
+    func replacedFile() throws {
+        let path = directory.file("g.sqlite")
+        let database = try GridDatabase(path: path)
+        let grid = try Grid(named: "g", in: database)
+        try grid.toggle(at: GridIndexPath(item: 0))
+        // Replaced by a rename of another database over the path.
+        let other = directory.file("other.sqlite")
+        _ = try Grid(named: "g", in: GridDatabase(path: other)).snapshot()
+        #expect(rename(other, path) == 0)
+        #expect(throws: DatabaseFileError.replaced(path: path)) { try grid.toggle(at: GridIndexPath(item: 1)) }
+        #expect(throws: DatabaseFileError.replaced(path: path)) { try grid.snapshot() }
+        // Opening again sees the new file.
+        #expect(try Grid(named: "g", in: GridDatabase(path: path)).snapshot().revision == 0)
+        // Deleted.
+        let second = try GridDatabase(path: directory.file("second.sqlite"))
+        try Grid(named: "g", in: second).toggle(at: GridIndexPath(item: 0))
+        #expect(unlink(directory.file("second.sqlite")) == 0)
+        #expect(throws: DatabaseFileError.replaced(path: directory.file("second.sqlite"))) {
+            try Grid(named: "g", in: second).toggle(at: GridIndexPath(item: 0))
+        }
+    }
+
+    @Test("paths that cannot name a file are refused before anything touches the disk", arguments: [":memory:", "a\0b", ""])
+    func invalidPaths(path: String) throws {
+        // Relative paths: SQLite would make `:memory:`, or `a` (cut at the NUL) and its -wal, here.
+        let leftovers = [":memory:", "a", "a-wal", "a-shm"]
+        let existed = leftovers.filter { FileManager.default.fileExists(atPath: $0) }
+        #expect(throws: DatabaseFileError.self) { try GridDatabase(path: path) }
+        #expect(leftovers.filter { FileManager.default.fileExists(atPath: $0) } == existed)
+    }
+}
