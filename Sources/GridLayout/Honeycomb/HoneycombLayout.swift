@@ -79,6 +79,9 @@ public struct HoneycombLayout: Sendable {
     }
 
     /// The cell of `item`.
+    ///
+    /// - Precondition: `item` is from 0 to `itemCount - 1`: an index out of range is a
+    ///   programming error and traps, as an array's does.
     public func coordinate(ofItem item: Int) -> HexCoordinate {
         precondition(item >= 0 && item < itemCount, "item \(item) is outside 0..<\(itemCount)")
         return HoneycombSpiral.coordinate(ofPosition: spiralPosition(ofItem: item))
@@ -125,6 +128,8 @@ public struct HoneycombLayout: Sendable {
     }
 
     /// The frame of `item`: its hexagon's bounding box.
+    ///
+    /// - Precondition: `item` is from 0 to `itemCount - 1` (out of range, it traps as an array does).
     public func frame(ofItem item: Int) -> LayoutRect {
         frame(of: coordinate(ofItem: item))
     }

@@ -12,17 +12,27 @@ import Synchronization
 /// connection (an `update {}` that reads or changes another grid of the same database) joins
 /// the running transaction, or is refused with ``GridError/reentrantCall``, instead of trapping
 /// on a lock its own thread holds.
-package final class ConnectionGate: Sendable {
+package final class ConnectionGate: @unchecked Sendable {
+    // @unchecked: `mutex` is a pthread mutex (which ThreadSanitizer understands, where the
+    // futex of Synchronization's Mutex is invisible to it); `owner` and `use` are atomics.
+
     /// What the holder does with the connection.
     package enum Use: Int, Sendable {
         case read = 1, write = 2
     }
 
-    private let mutex = Mutex(())
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let owner = Atomic<UInt>(0)
     private let use = Atomic<Int>(0)
 
-    package init() {}
+    package init() {
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
 
     /// How the calling thread holds the gate, or `nil` when it does not.
     package var heldByCurrentThread: Use? {
@@ -31,20 +41,16 @@ package final class ConnectionGate: Sendable {
 
     /// Runs `body` holding the gate for `use`, waiting for it if another thread holds it.
     package func withLock<T>(for use: Use, _ body: () throws -> T) throws -> T {
-        var result: Result<T, any Error>?
-        mutex.withLock { _ in
-            result = Result { try holding(use, body) }
-        }
-        return try result!.get()
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try holding(use, body)
     }
 
     /// Runs `body` holding the gate for `use` if no thread holds it; `nil` without running it otherwise.
     package func withLockIfAvailable<T>(for use: Use, _ body: () throws -> T) throws -> T? {
-        var result: Result<T, any Error>?
-        mutex.withLockIfAvailable { _ in
-            result = Result { try holding(use, body) }
-        }
-        return try result?.get()
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        defer { pthread_mutex_unlock(mutex) }
+        return try holding(use, body)
     }
 
     private func holding<T>(_ use: Use, _ body: () throws -> T) throws -> T {
@@ -103,15 +109,26 @@ package final class WriterQueue: @unchecked Sendable {
     }
 
     /// The queues, one per file (its device and inode), shared by every ``GridDatabase`` of the process.
-    private static let queues = Mutex<[FileIdentity: WriterQueue]>([:])
+    private static let registry = Registry()
 
     /// The queue of the file `identity`.
     package static func forFile(_ identity: FileIdentity) -> WriterQueue {
-        queues.withLock { queues in
-            if let queue = queues[identity] { return queue }
-            let queue = WriterQueue()
-            queues[identity] = queue
-            return queue
+        registry.queue(for: identity)
+    }
+
+    /// The queues by file, behind a pthread mutex.
+    private final class Registry: @unchecked Sendable {
+        private let gate = ConnectionGate()
+        private var queues: [FileIdentity: WriterQueue] = [:]
+
+        func queue(for identity: FileIdentity) -> WriterQueue {
+            // The body cannot throw.
+            (try? gate.withLock(for: .write) { () -> WriterQueue in
+                if let queue = queues[identity] { return queue }
+                let queue = WriterQueue()
+                queues[identity] = queue
+                return queue
+            }) ?? WriterQueue()
         }
     }
 }
