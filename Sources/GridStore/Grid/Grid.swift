@@ -131,7 +131,7 @@ public final class Grid: Sendable {
     /// The stored state, never creating the grid.
     ///
     /// - Throws: ``GridError/gridNotFound(_:)`` when the grid does not exist.
-    func storedSnapshot() throws -> GridSnapshot {
+    package func storedSnapshot() throws -> GridSnapshot {
         guard let snapshot = try database.backend.read({ try current($0, creatingIfMissing: false)?.snapshot }) else {
             throw GridError.gridNotFound(name)
         }

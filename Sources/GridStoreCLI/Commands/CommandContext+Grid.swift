@@ -19,12 +19,13 @@ extension CommandContext {
         try Grid(named: gridName, in: openDatabase(), creatingWith: GridOptions())
     }
 
-    /// The grid named by `--grid`, for a command that only reads: neither the database file
-    /// nor the grid is created when missing.
+    /// The state of the grid named by `--grid`, for a command that only reads: neither the
+    /// database file nor the grid is created when missing.
     ///
     /// - Throws: ``GridError/gridNotFound(_:)`` when there is no such grid.
-    func openExistingGrid() throws -> Grid {
-        try Grid(named: gridName, in: openExistingDatabase(), creatingWith: nil)
+    func existingSnapshot() throws -> GridSnapshot {
+        // One read: the grid is looked up and loaded in the same transaction.
+        try Grid(named: gridName, in: openExistingDatabase(), creatingWith: GridOptions()).storedSnapshot()
     }
 
     /// The most rows of a section a command that changes the grid draws; `show` draws all.

@@ -45,7 +45,7 @@ struct SectionsCommand: GridStoreCommand {
     func run(in context: CommandContext) throws {
         switch action {
         case .list:
-            let snapshot = try context.openExistingGrid().snapshot()
+            let snapshot = try context.existingSnapshot()
             if output == .json {
                 context.console.write(Self.json(snapshot))
                 return

@@ -28,7 +28,7 @@ struct TypeCommand: GridStoreCommand {
     func run(in context: CommandContext) throws {
         switch change {
         case nil:
-            let snapshot = try context.openExistingGrid().snapshot()
+            let snapshot = try context.existingSnapshot()
             let type = snapshot.kind == .honeycomb ? "honeycomb" : snapshot.type?.rawValue ?? "custom"
             if output == .json {
                 context.console.write("{\"grid\":\(JSONText.quoted(snapshot.name)),\"type\":\"\(type)\""

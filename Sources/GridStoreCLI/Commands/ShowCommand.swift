@@ -147,7 +147,7 @@ struct ShowCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let snapshot = try context.openExistingGrid().snapshot()
+        let snapshot = try context.existingSnapshot()
         if snapshot.kind == .honeycomb {
             try showHoneycomb(snapshot, in: context)
             return

@@ -67,7 +67,7 @@ struct GetCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let snapshot = try context.openExistingGrid().snapshot()
+        let snapshot = try context.existingSnapshot()
         if snapshot.kind == .honeycomb { throw GridError.notTiles(operation: "have sizes", grid: snapshot.name) }
         let size = try snapshot.size(at: path)
         guard format == .json else {

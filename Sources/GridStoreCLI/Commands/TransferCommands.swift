@@ -11,7 +11,7 @@ struct ExportCommand: GridStoreCommand {
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {}
 
     func run(in context: CommandContext) throws {
-        context.console.write(GridDocument.encode(try context.openExistingGrid().snapshot()))
+        context.console.write(GridDocument.encode(try context.existingSnapshot()))
     }
 }
 
