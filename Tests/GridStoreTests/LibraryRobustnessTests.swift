@@ -1,6 +1,7 @@
 import Foundation
 import GridLayout
 import Synchronization
+import TestSupport
 import Testing
 @testable import GridStore
 import GridStorePostgreSQL
@@ -98,6 +99,30 @@ struct LibraryRobustnessTests {
         while !writerDone.withLock({ $0 }) { usleep(10_000) }
         #expect(try grid.snapshot().revision == 1)
         #expect(readTook < .seconds(5))
+    }
+
+    @Test("on PostgreSQL too, a read does not wait for a change waiting for a row lock",
+          .enabled(if: PostgreSQLTestServer.shouldTest))
+    func postgreSQLReadersDoNotQueue() throws {
+        let uri = try PostgreSQLTestServer.shared().makeDatabase()
+        let database = try GridDatabase(location: uri)
+        let grid = try Grid(named: "g", in: database)
+        _ = try grid.snapshot()
+        let holder = try PostgreSQLConnection(try #require(PostgreSQLLocation(uri)))
+        try holder.executeScript("BEGIN; SELECT 1 FROM grids WHERE name = 'g' FOR UPDATE")
+        let writerDone = Mutex(false)
+        let writer = Thread {
+            _ = try? grid.toggle(at: GridIndexPath(item: 0))
+            writerDone.withLock { $0 = true }
+        }
+        writer.start()
+        usleep(300_000)   // the writer now waits for the holder's row lock
+        #expect(try grid.snapshot().revision == 0)
+        #expect(try Grid.list(in: database).count == 1)
+        #expect(!writerDone.withLock { $0 })
+        try holder.executeScript("COMMIT")
+        while !writerDone.withLock({ $0 }) { usleep(10_000) }
+        #expect(try grid.snapshot().revision == 1)
     }
 
     @Test("a database file deleted or replaced while open is noticed, and nothing goes to the old file")

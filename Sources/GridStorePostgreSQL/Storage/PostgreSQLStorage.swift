@@ -1,5 +1,4 @@
 import GridStore
-import Synchronization
 
 /// The PostgreSQL backend: one connection to a server, shared safely between threads.
 ///
@@ -20,12 +19,19 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
     let migrations: MigrationSet
     private let gate = ConnectionGate()
     private let connection: PostgreSQLConnection
+    /// Where a second connection goes.
+    private let server: PostgreSQLLocation
+    /// A second connection, made the first time a read finds the main one busy (a change
+    /// waiting for a row lock), so reads never queue behind a waiting change.
+    private nonisolated(unsafe) var readerConnection: PostgreSQLConnection?
+    private let readerGate = ConnectionGate()
 
     /// Connects to `location`, applying pending migrations unless `applyingMigrations` is `false`.
     package init(_ location: PostgreSQLLocation, migrations: MigrationSet = .gridStorePostgreSQL,
                  applyingMigrations: Bool = true) throws {
         self.location = location.displayName
         self.migrations = migrations
+        server = location
         connection = try PostgreSQLConnection(location)
         migrationsAppliedOnOpen = applyingMigrations ? try PostgreSQLMigrationRunner(migrations: migrations).migrate(connection) : []
     }
@@ -39,10 +45,20 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
         if let held = gate.heldByCurrentThread {
             return try body(PostgreSQLGridTransaction(connection, locksGrids: held == .write))
         }
-        return try withConnection { connection in
-            try transaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+        if readerGate.heldByCurrentThread != nil, let readerConnection {
+            return try body(PostgreSQLGridTransaction(readerConnection, locksGrids: false))
+        }
+        func read(_ connection: PostgreSQLConnection) throws -> T {
+            if !connection.isOpen { try connection.reconnect() }
+            return try self.transaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
                 try body(PostgreSQLGridTransaction(connection, locksGrids: false))
             }
+        }
+        if let result = try gate.withLockIfAvailable(for: .read, { try read(connection) }) { return result }
+        // The main connection is busy (a change may be waiting for a row lock): read through a second one.
+        return try readerGate.withLock(for: .read) {
+            if readerConnection == nil { readerConnection = try PostgreSQLConnection(server) }
+            return try read(readerConnection!)
         }
     }
 
