@@ -1,3 +1,5 @@
+// The options that choose what a command prints: `--format` and `--quiet`.
+
 /// What a command that changes a grid prints when it succeeds: the re-packed grid as text,
 /// the grid's JSON document (as `show --format json` writes it), or nothing.
 enum ChangeOutput: Equatable {
