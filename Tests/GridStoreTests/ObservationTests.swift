@@ -87,13 +87,14 @@ struct ObservationTests {
         _ = try await grid.snapshot()
         // Another connection holds the write lock while far more writers than the pool has
         // threads wait for it: on the pool, only as many as it has threads could wait at once.
+        let count = 48
+        let grids = try (0..<count).map { _ in try Grid(named: "g", in: GridDatabase(path: path)) }
         let holder = try SQLiteConnection(path: path, mode: .readWrite)
         try holder.execute("BEGIN IMMEDIATE")
         let waiting = Tally()
-        let count = 48
         let writers = (0..<count).map { item in
             Task {
-                try await Grid(named: "g", in: GridDatabase(path: path)).update { editor in
+                try await grids[item].update { editor in
                     // Runs once the lock is granted; counts how many got that far before the first finished.
                     waiting.add()
                     try editor.toggle(at: GridIndexPath(item: item % 12))
@@ -101,8 +102,10 @@ struct ObservationTests {
             }
         }
         // Every writer reaches SQLite's wait: a blocking thread each. Give them time, then release.
+        // Well within the 10-second busy timeout of the first writer, however slow the machine.
         var started = 0
-        for _ in 0..<200 where started < count {
+        let deadline = ContinuousClock.now + .seconds(4)
+        while started < count && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
             started = BlockingWork.running.load(ordering: .relaxed)
         }

@@ -79,6 +79,8 @@ package final class WriterQueue: @unchecked Sendable {
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var next: UInt64 = 0
     private var serving: UInt64 = 0
+    /// Tickets whose writers gave up waiting; their turn is skipped.
+    private var abandoned: Set<UInt64> = []
 
     private init() {
         pthread_mutex_init(mutex, nil)
@@ -92,12 +94,34 @@ package final class WriterQueue: @unchecked Sendable {
         condition.deallocate()
     }
 
-    /// Runs `body` when every writer that arrived before has finished.
-    package func inTurn<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body` when every writer that arrived before has finished or given up, passing
+    /// it the milliseconds left of `timeoutMilliseconds` (counted from the call).
+    ///
+    /// - Returns: `nil` without running `body` when the turn did not come within the timeout.
+    package func inTurn<T>(timeoutMilliseconds: Int32, _ body: (_ remaining: Int32) throws -> T) throws -> T? {
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        let start = deadline
+        deadline.tv_sec += Int(timeoutMilliseconds / 1_000)
+        deadline.tv_nsec += Int(timeoutMilliseconds % 1_000) * 1_000_000
+        if deadline.tv_nsec >= 1_000_000_000 { deadline.tv_sec += 1; deadline.tv_nsec -= 1_000_000_000 }
         pthread_mutex_lock(mutex)
         let ticket = next
         next += 1
-        while serving != ticket { pthread_cond_wait(condition, mutex) }
+        var timedOut = false
+        while true {
+            // The turns of writers that gave up are passed over.
+            while abandoned.remove(serving) != nil { serving += 1 }
+            if serving == ticket || timedOut { break }
+            timedOut = pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT
+        }
+        timedOut = serving != ticket
+        if timedOut {
+            abandoned.insert(ticket)
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
+            return nil
+        }
         pthread_mutex_unlock(mutex)
         defer {
             pthread_mutex_lock(mutex)
@@ -105,7 +129,10 @@ package final class WriterQueue: @unchecked Sendable {
             pthread_cond_broadcast(condition)
             pthread_mutex_unlock(mutex)
         }
-        return try body()
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let waited = (now.tv_sec - start.tv_sec) * 1_000 + (now.tv_nsec - start.tv_nsec) / 1_000_000
+        return try body(max(1, timeoutMilliseconds - Int32(clamping: waited)))
     }
 
     /// The queues, one per file (its device and inode), shared by every ``GridDatabase`` of the process.

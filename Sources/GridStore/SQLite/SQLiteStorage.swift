@@ -139,9 +139,11 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         case .read?: throw GridError.reentrantCall
         case nil: if readerGate.heldByCurrentThread != nil { throw GridError.reentrantCall }
         }
-        func write() throws -> T {
+        func write(waitingAtMost milliseconds: Int32) throws -> T {
             try self.gate.withLock(for: .write) {
-                try Self.withTimeLimit(self.connection) {
+                // The busy timeout counts from the call, the turn in the queue included.
+                self.connection.setBusyTimeout(milliseconds: milliseconds)
+                return try Self.withTimeLimit(self.connection) {
                     try self.checkFile(on: self.connection)
                     if self.connection.isReadOnly { throw DatabaseFileError.readOnly(path: self.path) }
                     do {
@@ -154,8 +156,12 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
                 }
             }
         }
-        guard let writers else { return try write() }
-        return try writers.inTurn(write)
+        guard let writers else { return try write(waitingAtMost: Self.busyTimeoutMilliseconds) }
+        guard let result = try writers.inTurn(timeoutMilliseconds: Self.busyTimeoutMilliseconds, { try write(waitingAtMost: $0) }) else {
+            throw SQLiteError(extendedResultCode: SQLITE_BUSY, message: "database is locked",
+                              sql: "(waiting for this process's earlier writers of the file)")
+        }
+        return result
     }
 
     /// Runs `body` with the main connection outside any transaction.
