@@ -4,7 +4,7 @@ import Synchronization
 /// shows while it clones: `importing grid.json: writing 1,000,000 items… 3 s`.
 ///
 /// Only when standard error is a terminal; nothing is written for quick work, to a pipe or
-/// a file. A thread of its own redraws the line twice a second, so a long step still shows
+/// a file. A thread of its own redraws the line when its seconds change, so a long step still shows
 /// its time; ``finish()`` clears the line before the command's own output is written.
 final class ProgressLine: Sendable {
     /// How long work runs before the line appears.
