@@ -63,6 +63,8 @@ struct ScriptingTests {
         #expect((status["applied"] as? [[String: Any]])?.map { $0["state"] as? String } == ["ok", "ok"])
         #expect((status["pending"] as? [Any])?.isEmpty == true)
         #expect(try gridstore("migrate", "--format", "json").status == 64)
+        let check = try gridstore("check", "--quiet")
+        #expect(check.status == 0 && check.standardOutput.isEmpty)
         #expect(try gridstore("drop", "default", "--quiet").standardOutput.isEmpty)
     }
 

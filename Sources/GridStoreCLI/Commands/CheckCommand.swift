@@ -10,15 +10,17 @@ struct CheckCommand: GridStoreCommand {
             only mislead readers of the placements view. Without --repair nothing is written and differences
             exit 1; with it they are rewritten in one transaction (revisions stay). --grid checks one grid.
             """,
-        options: [repair])
+        options: [repair, QuietOption.option])
 
     /// `--repair`.
     static let repair = CommandSpec.Option(name: "repair", help: "Rewrite the placements that differ.")
 
     let repairing: Bool
+    let quiet: Bool
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         repairing = arguments.flag(Self.repair)
+        quiet = arguments.flag(QuietOption.option)
     }
 
     func run(in context: CommandContext) throws {
@@ -27,6 +29,7 @@ struct CheckCommand: GridStoreCommand {
         var damaged = 0
         for check in checks where !check.problems.isEmpty {
             damaged += 1
+            if quiet { continue }
             for problem in check.problems {
                 context.console.write("grid '\(CommandLineOutput.printable(check.grid))': \(problem)\n")
             }
@@ -34,9 +37,11 @@ struct CheckCommand: GridStoreCommand {
                 context.console.write("grid '\(CommandLineOutput.printable(check.grid))': placements rewritten\n")
             }
         }
-        context.console.write("checked \(checks.count) grid(s): "
-                              + (damaged == 0 ? "every placement equals a fresh pack\n"
-                                 : repairing ? "\(damaged) repaired\n" : "\(damaged) with placements that differ\n"))
+        if !quiet {
+            context.console.write("checked \(checks.count) grid(s): "
+                                  + (damaged == 0 ? "every placement equals a fresh pack\n"
+                                     : repairing ? "\(damaged) repaired\n" : "\(damaged) with placements that differ\n"))
+        }
         if damaged > 0 && !repairing {
             throw CommandLineError.failure("\(damaged) grid(s) have placements that differ from a fresh pack; "
                                            + "'gridstore check --repair' rewrites them")
