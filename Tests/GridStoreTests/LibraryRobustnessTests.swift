@@ -57,6 +57,19 @@ struct LibraryRobustnessTests {
         #expect(try other.snapshot().revision == 1)
     }
 
+    @Test("a change through another GridDatabase of the same file, inside a change, is refused at once, not after a timeout")
+    func nestedThroughAnotherDatabase() throws {
+        let path = directory.file("g.sqlite")
+        let first = try Grid(named: "a", in: GridDatabase(path: path))
+        let second = try Grid(named: "b", in: GridDatabase(path: path))
+        _ = try first.snapshot()
+        let start = ContinuousClock.now
+        #expect(throws: GridError.reentrantCall) {
+            try first.update { _ in try second.toggle(at: GridIndexPath(item: 0)) }
+        }
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
     @Test("reads join a read; a change inside a read is refused; reads cannot write")
     func readsAreReadOnly() throws {
         let database = try GridDatabase(path: directory.file("g.sqlite"))

@@ -81,6 +81,8 @@ package final class WriterQueue: @unchecked Sendable {
     private var serving: UInt64 = 0
     /// Tickets whose writers gave up waiting; their turn is skipped.
     private var abandoned: Set<UInt64> = []
+    /// The thread whose turn it is, while it writes.
+    private let holder = Atomic<UInt>(0)
 
     private init() {
         pthread_mutex_init(mutex, nil)
@@ -99,6 +101,9 @@ package final class WriterQueue: @unchecked Sendable {
     ///
     /// - Returns: `nil` without running `body` when the turn did not come within the timeout.
     package func inTurn<T>(timeoutMilliseconds: Int32, _ body: (_ remaining: Int32) throws -> T) throws -> T? {
+        // A change of this file asked for inside a change of the same file on this thread (through
+        // another GridDatabase) would wait for itself.
+        if holder.load(ordering: .acquiring) == ConnectionGate.currentThread { throw GridError.reentrantCall }
         var deadline = timespec()
         clock_gettime(CLOCK_REALTIME, &deadline)
         let start = deadline
@@ -123,7 +128,9 @@ package final class WriterQueue: @unchecked Sendable {
             return nil
         }
         pthread_mutex_unlock(mutex)
+        holder.store(ConnectionGate.currentThread, ordering: .releasing)
         defer {
+            holder.store(0, ordering: .releasing)
             pthread_mutex_lock(mutex)
             serving += 1
             pthread_cond_broadcast(condition)
