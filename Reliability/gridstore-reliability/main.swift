@@ -36,7 +36,7 @@ let started = Date()
 for (name, check) in [
     ("concurrency", ConcurrencyCheck.run), ("crash", CrashCheck.run), ("hostile files", HostileFileCheck.run),
     ("names", NameCheck.run), ("fuzz", FuzzCheck.run), ("postgresql", PostgreSQLCheck.run), ("readers", ReaderCheck.run),
-    ("in-process writers", InProcessWriterCheck.run),
+    ("in-process writers", InProcessWriterCheck.run), ("async pool", AsyncPoolCheck.run),
 ] as [(String, (ProcessRunner, String, Report) -> Void)] {
     // GRIDSTORE_RELIABILITY_ONLY=postgresql,names runs only those checks, while working on them.
     if let only = ProcessInfo.processInfo.environment["GRIDSTORE_RELIABILITY_ONLY"],

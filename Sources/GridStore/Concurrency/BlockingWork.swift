@@ -10,9 +10,12 @@ import Synchronization
 /// Runs blocking database work (SQLite waiting for a lock, a PostgreSQL round trip) on a
 /// thread of gridstore's own, so an `async` caller never holds one of Swift's cooperative
 /// threads while it waits: the app's other tasks keep running.
-enum BlockingWork {
+package enum BlockingWork {
     /// How many pieces of work are running now, for tests and diagnostics.
     static let running = Atomic(0)
+
+    /// How many pieces of work are running now.
+    package static var waiting: Int { running.load(ordering: .relaxed) }
 
     /// The result of `body`, run on a new thread while the caller is suspended.
     static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// An open gridstore database: an SQLite file, or (through `GridStorePostgreSQL`) a
 /// PostgreSQL server. ``Grid`` and the repositories work the same on either.
@@ -27,7 +26,7 @@ public final class GridDatabase: Sendable {
 
     /// The grids a change is running on, with the thread running it: a change of the same grid
     /// asked for inside that change's closure is refused, since it would be overwritten.
-    package let gridsBeingChanged = Mutex<[String: Set<UInt>]>([:])
+    package let gridsBeingChanged = Locked<[String: Set<UInt>]>([:])
 
     /// Opens the database of `backend`.
     package init(backend: any GridStorageBackend) {

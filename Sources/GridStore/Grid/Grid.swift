@@ -1,5 +1,4 @@
 import GridLayout
-import Synchronization
 
 /// A named grid in a gridstore database: its settings, sections, tile sizes and packed
 /// placements, changed only in whole transactions.
@@ -29,7 +28,7 @@ public final class Grid: Sendable {
     public let database: GridDatabase
 
     /// The last state read or written, with the grid's row id.
-    private let cache = Mutex<(id: Int64, snapshot: GridSnapshot)?>(nil)
+    private let cache = Locked<(id: Int64, snapshot: GridSnapshot)?>(nil)
 
     /// How to create the grid if it is missing; `nil` when it must exist.
     private let creationContent: GridContent?

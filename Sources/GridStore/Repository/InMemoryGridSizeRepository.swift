@@ -1,10 +1,9 @@
 import GridLayout
-import Synchronization
 
 /// A ``GridSizeRepository`` that keeps its grid in memory: for tests, previews and
 /// tools that do not need to persist sizes.
 public final class InMemoryGridSizeRepository: GridSizeRepository {
-    private let state: Mutex<GridSnapshot>
+    private let state: Locked<GridSnapshot>
 
     /// Creates a grid named `name` with `options`.
     ///
@@ -12,7 +11,7 @@ public final class InMemoryGridSizeRepository: GridSizeRepository {
     public init(name: String = "default", options: GridOptions = GridOptions()) throws {
         try GridLimits.validate(name: name)
         try options.validate()
-        state = Mutex(try GridSnapshot(name: name, revision: 0, content: GridContent(options)))
+        state = Locked(try GridSnapshot(name: name, revision: 0, content: GridContent(options)))
     }
 
     /// This instance's registration domain (see ``register(defaultSize:)``).

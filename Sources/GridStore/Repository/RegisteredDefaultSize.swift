@@ -1,5 +1,4 @@
 import GridLayout
-import Synchronization
 
 /// A repository's registration domain, as `UserDefaults.register(defaults:)` keeps one: a
 /// default size that lives only in this repository instance, is never written, adds no
@@ -12,7 +11,7 @@ final class RegisteredDefaultSize: Sendable {
         var cache: (stored: GridSnapshot, derived: GridSnapshot)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The registered size, if any.
     var size: TileSize? { state.withLock { $0.size } }

@@ -1,4 +1,4 @@
-import Synchronization
+import GridStore
 
 /// A one-line progress report on standard error for work that takes over a second, as git
 /// shows while it clones: `importing grid.json: writing 1,000,000 items… 3 s`.
@@ -18,12 +18,12 @@ final class ProgressLine: Sendable {
     }
 
     private let title: String
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Starts reporting `title` (such as `importing grid.json`), if standard error is a terminal.
     init(_ title: String, enabled: Bool = Platform.isTerminal(.standardError)) {
         self.title = title
-        state = Mutex(State(step: "starting", started: Platform.monotonicMilliseconds()))
+        state = Locked(State(step: "starting", started: Platform.monotonicMilliseconds()))
         guard enabled else { return }
         Platform.startThread { [self] in redrawUntilFinished() }
     }

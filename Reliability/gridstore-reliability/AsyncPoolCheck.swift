@@ -1,0 +1,54 @@
+import Foundation
+import GridLayout
+import GridStore
+import TestSupport
+
+/// `async` calls waiting for another connection's lock must leave Swift's cooperative pool
+/// free: more writers wait at once than the pool has threads, and a task that needs the pool
+/// still runs while they wait. Run here, in a process of its own, where no other work
+/// competes for the pool.
+enum AsyncPoolCheck {
+    static func run(_ runner: ProcessRunner, scratch: String, report: Report) {
+        let path = scratch + "/async-pool.sqlite"
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do {
+                try await check(path: path, report: report)
+            } catch {
+                report.fail("async pool: \(error)")
+            }
+            done.signal()
+        }
+        done.wait()
+    }
+
+    static func check(path: String, report: Report) async throws {
+        let count = 32
+        let grids = try (0..<count).map { _ in try Grid(named: "g", in: GridDatabase(path: path)) }
+        _ = try await grids[0].snapshot()
+        // Another process's lock, held for 3 seconds by a thread of its own.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        holder.arguments = [path, "BEGIN IMMEDIATE; SELECT 1;", ".shell sleep 3", "COMMIT;"]
+        holder.standardOutput = FileHandle.nullDevice
+        try holder.run()
+        try await Task.sleep(for: .milliseconds(500))
+        let writers = (0..<count).map { item in
+            Task { try await grids[item].toggle(at: GridIndexPath(item: item % 12)) }
+        }
+        // A task that needs the pool: it must finish while the writers still wait.
+        let probe = Task { () -> Int in
+            for _ in 0..<10 { try await Task.sleep(for: .milliseconds(10)) }
+            return BlockingWork.waiting
+        }
+        let waitingWhenProbeFinished = try await probe.value
+        holder.waitUntilExit()
+        for writer in writers { _ = try await writer.value }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        report.check(waitingWhenProbeFinished > cores,
+                     "async pool: only \(waitingWhenProbeFinished) writers waited at once with \(cores) cores")
+        report.check(try await grids[0].currentRevision() == count, "async pool: a write was lost")
+        print("async pool: \(count) writers waited on another process's lock, \(waitingWhenProbeFinished) at once, "
+              + "while a pool task ran")
+    }
+}
