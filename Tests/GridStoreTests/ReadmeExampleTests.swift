@@ -1,3 +1,4 @@
+import Foundation
 import GridLayout
 import Testing
 @testable import GridStore
@@ -36,6 +37,19 @@ struct ReadmeExampleTests {
         for try await change in phone.changes() {
             #expect(change.revision == 1 && change.isInitial)
             break
+        }
+
+        // Documents and Codable values.
+        do {
+            let grid = try Grid(named: "phone", in: GridDatabase(path: directory.file("documents.sqlite")))
+            let text = GridDocument.encode(try await grid.snapshot())
+            let decoded = try GridDocument.decode(text)
+            try decoded.validate()
+            try await Grid(named: "copy", in: grid.database).replaceContent(decoded.content)
+            #expect(try await Grid(named: "copy", in: grid.database).snapshot().content == decoded.content)
+            let data = try JSONEncoder().encode(try await grid.snapshot())
+            let decodedSnapshot = try JSONDecoder().decode(GridSnapshot.self, from: data)
+            #expect(decodedSnapshot == (try await grid.snapshot()))
         }
 
         // Items per row, as the original configured spans.
