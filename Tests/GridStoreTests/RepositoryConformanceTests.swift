@@ -228,3 +228,21 @@ struct RepositoryConformanceTests {
         #expect(try await repository.snapshot().revision == start + 200)
     }
 }
+
+@Suite("Registered default sizes")
+struct RegisteredDefaultSizeTests {
+    @Test("a grid dropped and made again with the same revision is not mistaken for the old one")
+    func recreatedGrid() throws {
+        let directory = TemporaryDirectory()
+        let database = try GridDatabase(path: directory.file("g.sqlite"))
+        let repository = try DatabaseGridSizeRepository(suiteName: "s", database: database)
+        repository.register(defaultSize: .middle)
+        try repository.set(.big, at: GridIndexPath(item: 0))
+        #expect(try repository.size(at: GridIndexPath(item: 0)) == .big)
+        try Grid.drop(named: "s", in: database)
+        let other = try DatabaseGridSizeRepository(suiteName: "s", database: database)
+        try other.set(.small, at: GridIndexPath(item: 0))   // revision 1 again, other content
+        #expect(try repository.size(at: GridIndexPath(item: 0)) == .small)
+        #expect(try repository.size(at: GridIndexPath(item: 1)) == .middle)
+    }
+}

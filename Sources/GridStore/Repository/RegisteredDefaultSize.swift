@@ -26,9 +26,12 @@ final class RegisteredDefaultSize: Sendable {
     func apply(to stored: GridSnapshot) -> GridSnapshot {
         state.withLock { state in
             guard let size = state.size, size != stored.defaultSize, stored.kind == .tiles else { return stored }
-            // A grid's revision changes exactly when its content does.
+            // The same stored state (cheap when it is the very same value, as a grid's cache
+            // hands out: arrays compare their storage first). A revision alone is not enough:
+            // a grid dropped and made again counts its revisions from 0 again.
             if let cache = state.cache, cache.stored.revision == stored.revision, cache.stored.name == stored.name,
-               cache.stored.configuration == stored.configuration, cache.stored.itemCounts == stored.itemCounts {
+               cache.stored.configuration == stored.configuration, cache.stored.defaultSize == stored.defaultSize,
+               cache.stored.explicitSizes == stored.explicitSizes {
                 return cache.derived
             }
             let derived = GridSnapshot(name: stored.name, revision: stored.revision, configuration: stored.configuration,
