@@ -11,10 +11,9 @@ import Synchronization
 /// thread of gridstore's own, so an `async` caller never holds one of Swift's cooperative
 /// threads while it waits: the app's other tasks keep running.
 package enum BlockingWork {
-    /// How many pieces of work are running now, for tests and diagnostics.
-    static let running = Atomic(0)
+    private static let running = Atomic(0)
 
-    /// How many pieces of work are running now.
+    /// How many pieces of work are running now, for tests and diagnostics.
     package static var waiting: Int { running.load(ordering: .relaxed) }
 
     /// The result of `body`, run on a new thread while the caller is suspended.

@@ -53,16 +53,7 @@ struct BashCompletionScript {
 
     /// One case per option that takes a value, after which the value is completed.
     private var valueCases: String {
-        var cases = ""
-        for option in model.globalOptions where !option.isFlag {
-            cases += "        *:--\(option.name)) \(reply(CompletionModel.values(of: option))); return ;;\n"
-        }
-        for command in model.commands {
-            for option in command.options where !option.isFlag {
-                cases += "        \(command.name):--\(option.name)) \(reply(CompletionModel.values(of: option))); return ;;\n"
-            }
-        }
-        return cases
+        model.valueOptions.map { "        \($0.command ?? "*"):--\($0.option.name)) \(reply($0.values)); return ;;\n" }.joined()
     }
 
     private var optionCases: String {

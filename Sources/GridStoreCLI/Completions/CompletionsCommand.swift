@@ -83,8 +83,12 @@ struct CompletionModel {
     /// Every command's name, `help` included.
     var commandNames: [String] { commands.map(\.name) + ["help"] }
 
-    /// `text` quoted for a shell's single quotes.
-    static func singleQuoted(_ text: String) -> String {
-        "'" + text.replacing("'", with: "'\\''") + "'"
+    /// Every option that takes a value, with the command it belongs to (`nil` for the global
+    /// ones, which every command accepts), and what completes its value.
+    var valueOptions: [(command: String?, option: CommandSpec.Option, values: Values)] {
+        globalOptions.filter { !$0.isFlag }.map { (nil, $0, Self.values(of: $0)) }
+            + commands.flatMap { command in
+                command.options.filter { !$0.isFlag }.map { (command.name, $0, Self.values(of: $0)) }
+            }
     }
 }

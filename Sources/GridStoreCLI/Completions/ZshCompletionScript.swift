@@ -47,7 +47,7 @@ struct ZshCompletionScript {
 
     /// `'name:description'`, for `_describe`.
     private func described(_ name: String, _ help: String) -> String {
-        CompletionModel.singleQuoted(name.replacing(":", with: "\\:") + ":" + help)
+        ShellWord.quoted(name.replacing(":", with: "\\:") + ":" + help)
     }
 
     private var describedCommands: String {
@@ -58,7 +58,7 @@ struct ZshCompletionScript {
     /// The completion of `values`.
     private func complete(_ values: CompletionModel.Values) -> String {
         switch values {
-        case .words(let list): "compadd -- \(list.map(CompletionModel.singleQuoted).joined(separator: " "))"
+        case .words(let list): "compadd -- \(list.map(ShellWord.quoted).joined(separator: " "))"
         case .gridNames: "values=(${(f)\"$(gridstore $db grids --names 2>/dev/null)\"}); compadd -a values"
         case .files: "_files"
         case .free: ":"
@@ -66,16 +66,7 @@ struct ZshCompletionScript {
     }
 
     private var valueCases: String {
-        var cases = ""
-        for option in model.globalOptions where !option.isFlag {
-            cases += "        *:--\(option.name)) \(complete(CompletionModel.values(of: option))); return ;;\n"
-        }
-        for command in model.commands {
-            for option in command.options where !option.isFlag {
-                cases += "        \(command.name):--\(option.name)) \(complete(CompletionModel.values(of: option))); return ;;\n"
-            }
-        }
-        return cases
+        model.valueOptions.map { "        \($0.command ?? "*"):--\($0.option.name)) \(complete($0.values)); return ;;\n" }.joined()
     }
 
     private var optionCases: String {
