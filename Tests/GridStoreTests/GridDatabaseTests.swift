@@ -64,7 +64,7 @@ struct GridDatabaseTests {
             ) { "\($0.string(at: 0)) \($0.string(at: 1))" }
         }
         #expect(objects == [
-            "table grids", "table honeycomb_placements", "table honeycombs", "table item_sizes", "table placement_chunks",
+            "table grids", "table honeycomb_placements", "table honeycombs", "table item_keys", "table item_sizes", "table placement_chunks",
             "table schema_migrations", "table sections", "view placements",
         ])
         try database.write { connection in
@@ -76,8 +76,14 @@ struct GridDatabaseTests {
             #expect(throws: SQLiteError.self) { try connection.execute("INSERT INTO item_sizes VALUES (1, 0, 1, 'huge')") }
             #expect(throws: SQLiteError.self) { try connection.execute("INSERT INTO item_sizes VALUES (1, 5, 1, 'big')") }
             #expect(throws: SQLiteError.self) { try connection.execute("UPDATE grids SET direction = 'diagonal'") }
+            // A key names one item of its grid, and belongs to an existing section.
+            try connection.execute("INSERT INTO item_keys VALUES (1, 0, 0, 'mail')")
+            #expect(throws: SQLiteError.self) { try connection.execute("INSERT INTO item_keys VALUES (1, 0, 1, 'mail')") }
+            #expect(throws: SQLiteError.self) { try connection.execute("INSERT INTO item_keys VALUES (1, 0, 1, '')") }
+            #expect(throws: SQLiteError.self) { try connection.execute("INSERT INTO item_keys VALUES (1, 5, 1, 'news')") }
             try connection.execute("DELETE FROM grids")
             #expect(try scalar(connection, "SELECT count(*) FROM item_sizes") == 0)
+            #expect(try scalar(connection, "SELECT count(*) FROM item_keys") == 0)
             #expect(try scalar(connection, "SELECT count(*) FROM sections") == 0)
         }
     }

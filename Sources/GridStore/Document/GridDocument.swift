@@ -31,10 +31,13 @@ public enum GridDocument {
         for (index, section) in snapshot.layout.sections.enumerated() {
             if index > 0 { text += "," }
             text += "{\"section\":\(index),\"extent\":\(section.extent),\"items\":["
+            let keys = snapshot.itemKeys[index]
             for item in 0..<section.count {
                 let rect = section[item]
                 text += item == 0 ? "\n  " : ",\n  "
-                text += "{\"index\":\(item),\"size\":\"\(section.sizes[item].rawValue)\","
+                text += "{\"index\":\(item),"
+                if !keys.isEmpty, let key = keys[item] { text += "\"key\":\(JSONText.quoted(key))," }
+                text += "\"size\":\"\(section.sizes[item].rawValue)\","
                 text += "\"x\":\(rect.x),\"y\":\(rect.y),\"w\":\(rect.width),\"h\":\(rect.height)"
                 if let frames { text += ",\"frame\":" + encodeRect(frames.frame(at: GridIndexPath(item: item, section: index))) }
                 text += "}"
@@ -102,7 +105,9 @@ public enum GridDocument {
         for item in 0..<layout.itemCount {
             let frame = frames[item], cell = cells[item]
             text += item == 0 ? "\n  " : ",\n  "
-            text += "{\"index\":\(item),\"ring\":\(cell.ring),\"q\":\(cell.q),\"r\":\(cell.r),"
+            text += "{\"index\":\(item),"
+            if let keys = snapshot.itemKeys.first, !keys.isEmpty, let key = keys[item] { text += "\"key\":\(JSONText.quoted(key))," }
+            text += "\"ring\":\(cell.ring),\"q\":\(cell.q),\"r\":\(cell.r),"
             text += "\"frame\":{\"x\":\(number(frame.minX)),\"y\":\(number(frame.minY)),"
             text += "\"width\":\(number(frame.size.width)),\"height\":\(number(frame.size.height))}"
             if let viewport, visible.contains(item) {
@@ -161,12 +166,14 @@ public enum GridDocument {
         var direction = ScrollDirection.vertical
         var defaultSize = TileSize.small
         var sections: [[TileSize?]]?
+        var keys: [[String?]] = []
         var totalItems = 0
         var layout = GridKind.tiles
         var elementWidth = 60.0, itemSpacing = 6.0
         var orientation = HoneycombConfiguration.Orientation.pointyTop
         var center = HoneycombConfiguration.CenterItem.first
         var honeycombItems: Int?
+        var honeycombKeys: [String?] = []
 
         /// The grid the fields describe.
         func decoded() throws(GridDocumentError) -> Decoded {
@@ -179,13 +186,16 @@ public enum GridDocument {
                 } catch {
                     throw .invalid(error.description)
                 }
-                return Decoded(name: name, content: GridContent(honeycomb: configuration, itemCount: honeycombItems))
+                var content = GridContent(honeycomb: configuration, itemCount: honeycombItems)
+                if honeycombKeys.contains(where: { $0 != nil }) { content.keys = [honeycombKeys] }
+                return Decoded(name: name, content: content)
             }
             guard let sections else { throw .invalid("the document has no \"sections\" array") }
             let resolvedColumns = try resolveColumns(type: type, columns: columns)
             // Items of the default size keep no size of their own, as in a grid made by gridstore.
-            let content = GridContent(columns: resolvedColumns, direction: direction, defaultSize: defaultSize,
+            var content = GridContent(columns: resolvedColumns, direction: direction, defaultSize: defaultSize,
                                       sections: sections.map { $0.map { $0 == defaultSize ? nil : $0 } })
+            if keys.contains(where: { $0.contains { $0 != nil } }) { content.keys = keys }
             return Decoded(name: name, content: content)
         }
     }
@@ -198,13 +208,13 @@ public enum GridDocument {
         case "columns": fields.columns = try reader.readInteger()
         case "direction": fields.direction = try readChoice(&reader, key: key, choices: "vertical or horizontal")
         case "defaultSize": fields.defaultSize = try readSize(&reader, what: "\"defaultSize\"")
-        case "sections": fields.sections = try readSections(&reader, totalItems: &fields.totalItems)
+        case "sections": fields.sections = try readSections(&reader, keys: &fields.keys, totalItems: &fields.totalItems)
         case "layout": fields.layout = try readChoice(&reader, key: key, choices: "tiles or honeycomb")
         case "elementWidth": fields.elementWidth = try reader.readNumber()
         case "itemSpacing": fields.itemSpacing = try reader.readNumber()
         case "orientation": fields.orientation = try readChoice(&reader, key: key, choices: "pointy-top or flat-top")
         case "center": fields.center = try readChoice(&reader, key: key, choices: "first or last")
-        case "items": fields.honeycombItems = try readHoneycombItems(&reader)
+        case "items": fields.honeycombItems = try readHoneycombItems(&reader, keys: &fields.honeycombKeys)
         default: try reader.skipValue()
         }
     }
@@ -220,7 +230,8 @@ public enum GridDocument {
         return parsed
     }
 
-    private static func readSections(_ reader: inout JSONReader, totalItems: inout Int) throws(JSONError) -> [[TileSize?]] {
+    private static func readSections(_ reader: inout JSONReader, keys: inout [[String?]],
+                                     totalItems: inout Int) throws(JSONError) -> [[TileSize?]] {
         var sections: [[TileSize?]] = []
         try reader.beginArray()
         while try reader.nextElement() {
@@ -236,7 +247,10 @@ public enum GridDocument {
                         throw reader.error("section \(sections.count) is numbered \(number); sections must be listed in order from 0",
                                            at: valueStart)
                     }
-                case "items": items = try readItems(&reader, section: sections.count, totalItems: &totalItems)
+                case "items":
+                    var sectionKeys: [String?] = []
+                    items = try readItems(&reader, section: sections.count, keys: &sectionKeys, totalItems: &totalItems)
+                    keys.append(sectionKeys)
                 default: try reader.skipValue()
                 }
             }
@@ -249,18 +263,21 @@ public enum GridDocument {
         return sections
     }
 
-    private static func readItems(_ reader: inout JSONReader, section: Int, totalItems: inout Int) throws(JSONError) -> [TileSize?] {
+    private static func readItems(_ reader: inout JSONReader, section: Int, keys: inout [String?],
+                                  totalItems: inout Int) throws(JSONError) -> [TileSize?] {
         var items: [TileSize?] = []
         try reader.beginArray()
         while try reader.nextElement() {
             var index: Int?
             var size: TileSize?
+            var itemKey: String?
             let start = reader.mark()
             try reader.beginObject()
             while let key = try reader.nextKey() {
                 switch key {
                 case "index": index = try reader.readInteger()
                 case "size": size = try readSize(&reader, what: "the size of item \(items.count) of section \(section)")
+                case "key": itemKey = try reader.readString()
                 default: try reader.skipValue()
                 }
             }
@@ -270,34 +287,50 @@ public enum GridDocument {
                                    + "items must be listed in order with indices 0, 1, 2, … (no gaps, no duplicates)", at: start)
             }
             guard let size else { throw reader.error("item \(index) of section \(section) has no \"size\"", at: start) }
+            if let itemKey { appendKey(itemKey, at: items.count, to: &keys) }
             items.append(size)
             totalItems += 1
             guard totalItems <= GridLimits.maximumItems else {
                 throw reader.error("a grid holds at most \(GridLimits.maximumItems) items", at: start)
             }
         }
+        if !keys.isEmpty, keys.count < items.count { keys.append(contentsOf: repeatElement(nil, count: items.count - keys.count)) }
         return items
     }
 
     /// The items of a honeycomb document: only their count and order matter.
-    private static func readHoneycombItems(_ reader: inout JSONReader) throws(JSONError) -> Int {
+    private static func readHoneycombItems(_ reader: inout JSONReader, keys: inout [String?]) throws(JSONError) -> Int {
         var count = 0
         try reader.beginArray()
         while try reader.nextElement() {
             let start = reader.mark()
             var index: Int?
+            var itemKey: String?
             try reader.beginObject()
             while let key = try reader.nextKey() {
-                if key == "index" { index = try reader.readInteger() } else { try reader.skipValue() }
+                switch key {
+                case "index": index = try reader.readInteger()
+                case "key": itemKey = try reader.readString()
+                default: try reader.skipValue()
+                }
             }
             guard index == count else {
                 throw reader.error("honeycomb item \(count) has index \(index.map(String.init) ?? "none"); "
                                    + "items must be listed in order with indices 0, 1, 2, …", at: start)
             }
+            if let itemKey { appendKey(itemKey, at: count, to: &keys) }
             count += 1
             guard count <= GridLimits.maximumItems else { throw reader.error("a grid holds at most \(GridLimits.maximumItems) items", at: start) }
         }
+        if !keys.isEmpty, keys.count < count { keys.append(contentsOf: repeatElement(nil, count: count - keys.count)) }
         return count
+    }
+
+    /// Adds the key of item `item` to the keys read so far, which exist only from the first key on
+    /// (so that a document without keys allocates nothing for them).
+    private static func appendKey(_ key: String, at item: Int, to keys: inout [String?]) {
+        if keys.count < item { keys.append(contentsOf: repeatElement(nil, count: item - keys.count)) }
+        keys.append(key)
     }
 
     private static func readSize(_ reader: inout JSONReader, what: String) throws(JSONError) -> TileSize {

@@ -13,6 +13,8 @@ public struct GridChange: Sendable, Hashable, Codable {
     public let moved: [GridIndexPath]
     /// Sections whose item count changed, or that were added or removed.
     public let recountedSections: [Int]
+    /// Sections in both states whose item keys changed.
+    public let rekeyedSections: [Int]
     /// Whether the columns, direction, default size or layout kind changed: then every item may have moved.
     public let settingsChanged: Bool
 
@@ -26,6 +28,7 @@ public struct GridChange: Sendable, Hashable, Codable {
         resized = []
         moved = []
         recountedSections = []
+        rekeyedSections = []
         settingsChanged = false
     }
 
@@ -54,5 +57,7 @@ public struct GridChange: Sendable, Hashable, Codable {
         self.resized = resized
         self.moved = moved
         recountedSections = recounted
+        let oldKeys = previous.normalizedItemKeys, newKeys = current.normalizedItemKeys
+        rekeyedSections = (0..<min(oldCounts.count, newCounts.count)).filter { oldKeys[$0] != newKeys[$0] }
     }
 }

@@ -12,6 +12,10 @@ public struct GridContent: Sendable, Hashable {
     public var sections: [[TileSize?]]
     /// For a honeycomb grid, its geometry; `nil` for a grid of tiles.
     public var honeycomb: HoneycombConfiguration?
+    /// Each section's item keys, one per item (`nil` for an item without a key). A section
+    /// past the end of this array, or whose array is empty, has no keys; a key names one item
+    /// of the grid.
+    public var keys: [[String?]] = []
 
     /// Creates the content of a grid of tiles.
     public init(columns: Int, direction: ScrollDirection = .vertical, defaultSize: TileSize = .small, sections: [[TileSize?]]) {
@@ -51,6 +55,7 @@ public struct GridContent: Sendable, Hashable {
                 throw .notTiles(operation: "have sections or sizes", grid: nil)
             }
         }
+        try validateKeys()
         guard sections.count <= GridLimits.maximumSections else {
             throw .limitExceeded("a grid has at most \(GridLimits.maximumSections) sections, not \(sections.count)")
         }
@@ -62,6 +67,28 @@ public struct GridContent: Sendable, Hashable {
             return try GridConfiguration(columns: columns, direction: direction)
         } catch {
             throw .invalidConfiguration(error)
+        }
+    }
+
+    /// Checks that every key is valid, belongs to an item, and names one item only.
+    private func validateKeys() throws(GridError) {
+        guard !keys.isEmpty else { return }
+        guard keys.count <= sections.count else {
+            throw .limitExceeded("keys are given for \(keys.count) sections, but the grid has \(sections.count)")
+        }
+        var seen: [String: GridIndexPath] = [:]
+        for (section, sectionKeys) in keys.enumerated() where !sectionKeys.isEmpty {
+            guard sectionKeys.count == sections[section].count else {
+                throw .limitExceeded("section \(section) has \(sections[section].count) item(s) but "
+                                     + "\(sectionKeys.count) key(s); give one key (or null) per item")
+            }
+            for (item, key) in sectionKeys.enumerated() {
+                guard let key else { continue }
+                try GridLimits.validate(key: key)
+                if let first = seen.updateValue(GridIndexPath(item: item, section: section), forKey: key) {
+                    throw .duplicateKey(key, first)
+                }
+            }
         }
     }
 }

@@ -155,6 +155,14 @@ public struct GridEditor: Sendable {
         let current = snapshot.explicitSizes[section].count
         guard count >= 0, count <= GridLimits.maximumItems else { throw .invalidItemCount(count) }
         try checkTotal(adding: count - current)
+        if !snapshot.itemKeys[section].isEmpty {
+            if count < current {
+                snapshot.itemKeys[section].removeSubrange(count...)
+            } else {
+                snapshot.itemKeys[section].append(contentsOf: repeatElement(nil, count: count - current))
+            }
+            changes.markKeys(from: min(count, current), inSection: section)
+        }
         if count < current {
             snapshot.explicitSizes[section].removeSubrange(count...)
             snapshot.layout.replaceItems(count..<current, inSection: section, with: [])
@@ -170,13 +178,22 @@ public struct GridEditor: Sendable {
     ///
     /// `path.item` may equal the section's item count, to append.
     ///
-    /// - Parameter size: The new item's own size, or `nil` for the default size.
-    public mutating func insertItem(at path: GridIndexPath, size: TileSize? = nil) throws(GridError) {
+    /// - Parameters:
+    ///   - size: The new item's own size, or `nil` for the default size.
+    ///   - key: The new item's key, or `nil` for none.
+    /// - Throws: ``GridError/duplicateKey(_:_:)`` when another item has the key.
+    public mutating func insertItem(at path: GridIndexPath, size: TileSize? = nil, key: String? = nil) throws(GridError) {
         if size != nil { try requireTiles("have sizes") }
         try snapshot.validate(section: path.section)
         let count = snapshot.explicitSizes[path.section].count
         guard path.item >= 0, path.item <= count else { throw .itemOutOfRange(path, itemCount: count, allowsEnd: true) }
         try checkTotal(adding: 1)
+        if let key { try checkNewKey(key) }
+        if key != nil || !snapshot.itemKeys[path.section].isEmpty {
+            materializeKeys(inSection: path.section)
+            snapshot.itemKeys[path.section].insert(key, at: path.item)
+            changes.markKeys(from: path.item, inSection: path.section)
+        }
         snapshot.explicitSizes[path.section].insert(size, at: path.item)
         snapshot.layout.insertItem(size ?? snapshot.defaultSize, at: path)
         changes.markItems(from: path.item, inSection: path.section)
@@ -185,6 +202,10 @@ public struct GridEditor: Sendable {
     /// Deletes the item at `path`, moving later items of the section down by one.
     public mutating func deleteItem(at path: GridIndexPath) throws(GridError) {
         try snapshot.validate(path)
+        if !snapshot.itemKeys[path.section].isEmpty {
+            snapshot.itemKeys[path.section].remove(at: path.item)
+            changes.markKeys(from: path.item, inSection: path.section)
+        }
         snapshot.explicitSizes[path.section].remove(at: path.item)
         snapshot.layout.removeItem(at: path)
         changes.markItems(from: path.item, inSection: path.section)
@@ -199,6 +220,14 @@ public struct GridEditor: Sendable {
         let last = source.section == destination.section ? count - 1 : count
         guard destination.item >= 0, destination.item <= last else {
             throw .itemOutOfRange(destination, itemCount: count, allowsEnd: source.section != destination.section)
+        }
+        if !snapshot.itemKeys[source.section].isEmpty || !snapshot.itemKeys[destination.section].isEmpty {
+            materializeKeys(inSection: source.section)
+            materializeKeys(inSection: destination.section)
+            let key = snapshot.itemKeys[source.section].remove(at: source.item)
+            snapshot.itemKeys[destination.section].insert(key, at: destination.item)
+            changes.markKeys(from: source.item, inSection: source.section)
+            changes.markKeys(from: destination.item, inSection: destination.section)
         }
         let size = snapshot.explicitSizes[source.section].remove(at: source.item)
         snapshot.explicitSizes[destination.section].insert(size, at: destination.item)
@@ -226,6 +255,7 @@ public struct GridEditor: Sendable {
         try checkTotal(adding: itemCount)
         let index = snapshot.explicitSizes.count
         snapshot.explicitSizes.append(Array(repeating: nil, count: itemCount))
+        snapshot.itemKeys.append([])
         snapshot.layout.insertSection(Array(repeating: snapshot.defaultSize, count: itemCount), at: index)
         changes.markSections(from: index)
         return index
@@ -236,6 +266,7 @@ public struct GridEditor: Sendable {
         try requireTiles("have its section removed")
         try snapshot.validate(section: section)
         snapshot.explicitSizes.remove(at: section)
+        snapshot.itemKeys.remove(at: section)
         snapshot.layout.removeSection(at: section)
         changes.markSections(from: section)
     }
@@ -247,7 +278,96 @@ public struct GridEditor: Sendable {
         changes.markSettings()
     }
 
+    // MARK: Keys
+
+    /// Gives the item at `path` the key `key`, or takes its key away with `nil`.
+    ///
+    /// - Throws: ``GridError/invalidKey(_:reason:)``, or ``GridError/duplicateKey(_:_:)`` when
+    ///   another item has the key.
+    public mutating func setKey(_ key: String?, at path: GridIndexPath) throws(GridError) {
+        try snapshot.validate(path)
+        if let key {
+            try GridLimits.validate(key: key)
+            if let holder = snapshot.indexPath(forKey: key), holder != path { throw .duplicateKey(key, holder) }
+        }
+        guard try snapshot.key(at: path) != key else { return }
+        materializeKeys(inSection: path.section)
+        snapshot.itemKeys[path.section][path.item] = key
+        if !snapshot.itemKeys[path.section].contains(where: { $0 != nil }) { snapshot.itemKeys[path.section] = [] }
+        changes.markKeys(from: path.item, inSection: path.section)
+    }
+
+    /// Makes `section` hold exactly the items with `keys`, in that order: an item whose key the
+    /// section holds already keeps its size, a new key gets an item of the default size, and
+    /// items whose key is not listed (or that have no key) are removed.
+    ///
+    /// - Throws: ``GridError/invalidKey(_:reason:)``; ``GridError/duplicateKey(_:_:)`` when a
+    ///   key is listed twice or belongs to an item of another section.
+    public mutating func setItems(keys: [String], inSection section: Int) throws(GridError) {
+        try snapshot.validate(section: section)
+        let current = snapshot.explicitSizes[section].count
+        guard keys.count <= GridLimits.maximumItems else { throw .invalidItemCount(keys.count) }
+        try checkTotal(adding: keys.count - current)
+        var sizeByKey: [String: TileSize?] = [:]
+        for (item, key) in snapshot.itemKeys[section].enumerated() {
+            if let key { sizeByKey[key] = snapshot.explicitSizes[section][item] }
+        }
+        var listed: [String: Int] = [:]
+        listed.reserveCapacity(keys.count)
+        for (item, key) in keys.enumerated() {
+            try GridLimits.validate(key: key)
+            if let first = listed.updateValue(item, forKey: key) {
+                throw .duplicateKey(key, GridIndexPath(item: first, section: section))
+            }
+        }
+        for (other, otherKeys) in snapshot.itemKeys.enumerated() where other != section {
+            for (item, key) in otherKeys.enumerated() {
+                if let key, listed[key] != nil { throw .duplicateKey(key, GridIndexPath(item: item, section: other)) }
+            }
+        }
+        let oldKeys = snapshot.itemKeys[section]
+        var first = 0
+        while first < min(current, keys.count), !oldKeys.isEmpty, oldKeys[first] == keys[first] { first += 1 }
+        guard first < max(current, keys.count) else { return }
+        let sizes: [TileSize?] = keys.map { sizeByKey[$0] ?? nil }
+        snapshot.explicitSizes[section] = sizes
+        snapshot.itemKeys[section] = keys
+        snapshot.layout.replaceItems(first..<current, inSection: section,
+                                     with: sizes[first...].map { $0 ?? snapshot.defaultSize })
+        changes.markItems(from: first, inSection: section)
+        changes.markKeys(from: first, inSection: section)
+    }
+
+    /// Cycles the size of the item with the key `key`, as ``toggle(at:)`` does.
+    ///
+    /// - Returns: The new size.
+    /// - Throws: ``GridError/keyNotFound(_:grid:)`` when no item has the key.
+    @discardableResult
+    public mutating func toggle(forKey key: String) throws(GridError) -> TileSize {
+        try toggle(at: snapshot.requireIndexPath(forKey: key))
+    }
+
+    /// Sets the size of the item with the key `key`; `nil` gives it the default size again.
+    ///
+    /// - Throws: ``GridError/keyNotFound(_:grid:)`` when no item has the key.
+    public mutating func setSize(_ size: TileSize?, forKey key: String) throws(GridError) {
+        try setSize(size, at: snapshot.requireIndexPath(forKey: key))
+    }
+
     // MARK: Helpers
+
+    /// Throws unless `key` is valid and no item has it.
+    private func checkNewKey(_ key: String) throws(GridError) {
+        try GridLimits.validate(key: key)
+        if let holder = snapshot.indexPath(forKey: key) { throw .duplicateKey(key, holder) }
+    }
+
+    /// Gives `section` one key entry per item, so that one can be set.
+    private mutating func materializeKeys(inSection section: Int) {
+        if snapshot.itemKeys[section].isEmpty {
+            snapshot.itemKeys[section] = Array(repeating: nil, count: snapshot.explicitSizes[section].count)
+        }
+    }
 
     /// Throws unless the grid is a grid of tiles.
     private func requireTiles(_ operation: String) throws(GridError) {

@@ -25,6 +25,12 @@ public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConverti
     /// The operation needs a grid of tiles, but the grid is a honeycomb, whose items have no
     /// sizes and which has one section.
     case notTiles(operation: String, grid: String?)
+    /// The text cannot be an item's key.
+    case invalidKey(String, reason: String)
+    /// No item of the grid has this key.
+    case keyNotFound(String, grid: String)
+    /// The key is given to two items; a key names one item of its grid.
+    case duplicateKey(String, GridIndexPath)
     /// The stored grid is inconsistent (for example, edited by hand).
     case corrupted(String)
     /// A change was asked for inside a read's closure on the same database, or inside a
@@ -61,6 +67,12 @@ public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConverti
         case .notTiles(let operation, let grid):
             let name = grid.map { "'\($0)'" } ?? "the grid"
             return "\(name) is a honeycomb: its items have no sizes and it has one section, so it cannot \(operation)"
+        case .invalidKey(let key, let reason):
+            return "'\(key)' cannot be an item's key: \(reason)"
+        case .keyNotFound(let key, let grid):
+            return "no item of grid '\(grid)' has the key '\(key)'"
+        case .duplicateKey(let key, let path):
+            return "the key '\(key)' belongs to item \(path.item) of section \(path.section) already; a key names one item of its grid"
         case .corrupted(let reason):
             return "the stored grid is inconsistent: \(reason)"
         case .reentrantCall:

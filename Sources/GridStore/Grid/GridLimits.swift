@@ -7,6 +7,23 @@ public enum GridLimits {
     /// The longest grid name, in Unicode scalars.
     public static let maximumNameLength = 255
 
+    /// The longest item key, in Unicode scalars.
+    public static let maximumKeyLength = 255
+
+    /// Throws unless `key` can be an item's key: 1 to 255 characters, no control characters.
+    public static func validate(key: String) throws(GridError) {
+        let scalars = key.unicodeScalars
+        guard !scalars.isEmpty else { throw .invalidKey(key, reason: "a key has at least one character") }
+        guard scalars.count <= maximumKeyLength else {
+            throw .invalidKey(String(key.prefix(20)) + "…", reason: "a key has at most \(maximumKeyLength) characters")
+        }
+        if scalars.contains(where: isControlCharacter) {
+            throw .invalidKey(key.unicodeScalars.map { isControlCharacter($0) ? "?" : String($0) }.joined(),
+                              reason: "a key cannot contain control characters such as line breaks, tabs "
+                                  + "or bidirectional overrides")
+        }
+    }
+
     /// Throws unless `name` can name a grid: 1 to 255 characters, no control characters.
     public static func validate(name: String) throws(GridError) {
         let scalars = name.unicodeScalars

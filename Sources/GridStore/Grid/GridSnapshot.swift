@@ -22,16 +22,22 @@ public struct GridSnapshot: Sendable {
     public internal(set) var layout: TileGrid<DensePacking>
     /// The sizes set explicitly; `nil` where an item has the default size.
     var explicitSizes: [[TileSize?]]
+    /// Each section's item keys: empty for a section whose items have none, else one per item
+    /// (`nil` for an item without a key). There is one entry per section.
+    var itemKeys: [[String?]]
 
     /// The honeycomb's geometry, for a honeycomb grid; `nil` for a grid of tiles.
     public internal(set) var honeycomb: HoneycombConfiguration?
 
     init(name: String, revision: Int, configuration: GridConfiguration, defaultSize: TileSize, explicitSizes: [[TileSize?]],
-         honeycomb: HoneycombConfiguration? = nil) {
+         keys: [[String?]] = [], honeycomb: HoneycombConfiguration? = nil) {
         self.name = name
         self.revision = revision
         self.defaultSize = defaultSize
         self.explicitSizes = explicitSizes
+        itemKeys = explicitSizes.indices.map { section in
+            section < keys.count && keys[section].contains(where: { $0 != nil }) ? keys[section] : []
+        }
         self.honeycomb = honeycomb
         layout = TileGrid(configuration: configuration,
                           sections: explicitSizes.map { $0.map { $0 ?? defaultSize } })
@@ -42,13 +48,14 @@ public struct GridSnapshot: Sendable {
     /// - Throws: ``GridError`` when the content breaks a limit or its configuration is invalid.
     init(name: String, revision: Int, content: GridContent) throws(GridError) {
         self.init(name: name, revision: revision, configuration: try content.validatedConfiguration(),
-                  defaultSize: content.defaultSize, explicitSizes: content.sections, honeycomb: content.honeycomb)
+                  defaultSize: content.defaultSize, explicitSizes: content.sections, keys: content.keys,
+                  honeycomb: content.honeycomb)
     }
 
     /// The same grid with `size` for the items that have no size of their own, re-packed.
     func withDefaultSize(_ size: TileSize) -> GridSnapshot {
         GridSnapshot(name: name, revision: revision, configuration: configuration, defaultSize: size,
-                     explicitSizes: explicitSizes, honeycomb: honeycomb)
+                     explicitSizes: explicitSizes, keys: itemKeys, honeycomb: honeycomb)
     }
 
     /// How the grid is laid out.
@@ -101,6 +108,60 @@ public struct GridSnapshot: Sendable {
         }
         return result
     }
+
+    // MARK: Keys
+
+    /// The key of the item at `path`, or `nil` when it has none.
+    ///
+    /// - Throws: ``GridError`` when the item does not exist.
+    public func key(at path: GridIndexPath) throws(GridError) -> String? {
+        try validate(path)
+        let keys = itemKeys[path.section]
+        return keys.isEmpty ? nil : keys[path.item]
+    }
+
+    /// The index path of the item with the key `key`, or `nil` when no item has it.
+    ///
+    /// - Complexity: O(*n*) in the grid's items with keys.
+    public func indexPath(forKey key: String) -> GridIndexPath? {
+        for (section, keys) in itemKeys.enumerated() {
+            if let item = keys.firstIndex(of: key) { return GridIndexPath(item: item, section: section) }
+        }
+        return nil
+    }
+
+    /// The index path of the item with the key `key`.
+    ///
+    /// - Throws: ``GridError/keyNotFound(_:grid:)`` when no item has it.
+    public func requireIndexPath(forKey key: String) throws(GridError) -> GridIndexPath {
+        guard let path = indexPath(forKey: key) else { throw .keyNotFound(key, grid: name) }
+        return path
+    }
+
+    /// The size of the item with the key `key`: its own, or the default.
+    ///
+    /// - Throws: ``GridError/keyNotFound(_:grid:)`` when no item has it.
+    public func size(forKey key: String) throws(GridError) -> TileSize {
+        try size(at: requireIndexPath(forKey: key))
+    }
+
+    /// The keys of the items of `section`, one per item, `nil` for an item without a key.
+    ///
+    /// - Throws: ``GridError`` when the section does not exist.
+    public func keys(inSection section: Int) throws(GridError) -> [String?] {
+        try validate(section: section)
+        let keys = itemKeys[section]
+        return keys.isEmpty ? Array(repeating: nil, count: explicitSizes[section].count) : keys
+    }
+
+    /// ``itemKeys`` with an empty array for every section whose items have no key, so that two
+    /// states with the same keys compare equal however they were edited.
+    var normalizedItemKeys: [[String?]] {
+        itemKeys.map { $0.contains { $0 != nil } ? $0 : [] }
+    }
+
+    /// Whether any item of the grid has a key.
+    public var hasKeys: Bool { itemKeys.contains { $0.contains { $0 != nil } } }
 
     /// The cell rectangle of the item at `path`; for a horizontal grid `x` runs along the scroll axis.
     public func placement(at path: GridIndexPath) throws(GridError) -> CellRect {

@@ -14,12 +14,15 @@ import GridLayout
 ///  "sections":[["big",null,"middle"]]}
 /// ```
 ///
+/// Item keys, when any item has one, are `"keys":[["mail",null,"news"]]`, one array per
+/// section (an empty array for a section without keys).
+///
 /// ``GridContent`` is the same without `name` and `revision`; a honeycomb has
 /// `"honeycomb":{"elementWidth":60,…}` and one section of `null`s. ``GridOptions`` is
 /// `{"columns":6,"direction":"vertical","defaultSize":"small","sectionItemCounts":[12]}`,
 /// with `"honeycomb"` for a honeycomb.
 private enum ContentKeys: String, CodingKey {
-    case name, revision, columns, direction, defaultSize, sections, honeycomb, sectionItemCounts
+    case name, revision, columns, direction, defaultSize, sections, keys, honeycomb, sectionItemCounts
 }
 
 /// Turns a ``GridError`` found while decoding into a `DecodingError` at `key`.
@@ -46,6 +49,7 @@ extension GridContent: Codable {
                       defaultSize: try container.decodeIfPresent(TileSize.self, forKey: .defaultSize) ?? .small,
                       sections: sections)
         }
+        keys = try container.decodeIfPresent([[String?]].self, forKey: .keys) ?? []
         _ = try checked(.sections, in: container) { () throws(GridError) in try validatedConfiguration() }
     }
 
@@ -59,6 +63,7 @@ extension GridContent: Codable {
         try container.encode(direction, forKey: .direction)
         try container.encode(defaultSize, forKey: .defaultSize)
         try container.encode(sections, forKey: .sections)
+        if keys.contains(where: { !$0.isEmpty }) { try container.encode(keys, forKey: .keys) }
         try container.encodeIfPresent(honeycomb, forKey: .honeycomb)
     }
 }
@@ -87,6 +92,7 @@ extension GridSnapshot: Codable {
     public var content: GridContent {
         var content = GridContent(columns: columns, direction: direction, defaultSize: defaultSize, sections: explicitSizes)
         content.honeycomb = honeycomb
+        if hasKeys { content.keys = normalizedItemKeys }
         return content
     }
 }

@@ -31,11 +31,10 @@ final class RegisteredDefaultSize: Sendable {
             // a grid dropped and made again counts its revisions from 0 again.
             if let cache = state.cache, cache.stored.revision == stored.revision, cache.stored.name == stored.name,
                cache.stored.configuration == stored.configuration, cache.stored.defaultSize == stored.defaultSize,
-               cache.stored.explicitSizes == stored.explicitSizes {
+               cache.stored.explicitSizes == stored.explicitSizes, cache.stored.itemKeys == stored.itemKeys {
                 return cache.derived
             }
-            let derived = GridSnapshot(name: stored.name, revision: stored.revision, configuration: stored.configuration,
-                                       defaultSize: size, explicitSizes: stored.explicitSizes)
+            let derived = stored.withDefaultSize(size)
             state.cache = (stored, derived)
             return derived
         }

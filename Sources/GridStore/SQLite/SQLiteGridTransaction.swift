@@ -44,6 +44,15 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         }
     }
 
+    func forEachItemKey(gridID: Int64, _ body: (Int, Int, String) throws -> Void) throws {
+        let keys = try connection.cachedStatement("SELECT section, item, key FROM item_keys WHERE grid_id = ?")
+        try keys.bind([gridID])
+        defer { keys.reset() }
+        while try keys.step() {
+            try body(keys.int(at: 0), keys.int(at: 1), keys.string(at: 2))
+        }
+    }
+
     /// The size named by stored text, or `nil` for any other text.
     @inline(__always)
     static func size(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> TileSize? {
@@ -135,6 +144,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
                 """, [gridID, section, count])
         }
         try writeSizes(changes, gridID: gridID)
+        try writeKeys(changes, gridID: gridID)
         try writeChunks(changes, gridID: gridID)
         try writeHoneycomb(changes, gridID: gridID)
     }
@@ -162,6 +172,19 @@ final class SQLiteGridTransaction: GridStorageTransaction {
             try upsert.bind(row.item, at: 3)
             try upsert.bind(Self.storedName(of: row.size), at: 4)
             try upsert.run()
+        }
+    }
+
+    private func writeKeys(_ changes: GridChangeSet, gridID: Int) throws {
+        for (section, item) in changes.keyTruncations {
+            try connection.executeCached("DELETE FROM item_keys WHERE grid_id = ? AND section = ? AND item >= ?",
+                                         [gridID, section, item])
+        }
+        guard !changes.keyInserts.isEmpty else { return }
+        let insert = try connection.cachedStatement("INSERT INTO item_keys (grid_id, section, item, key) VALUES (?, ?, ?, ?)")
+        for row in changes.keyInserts {
+            try insert.bind([gridID, row.section, row.item, row.key])
+            try insert.run()
         }
     }
 

@@ -6,9 +6,10 @@ import GridLayout
 /// Every key starts with the grid; the grid itself is the id the backend passes back.
 /// A backend writes, in this order: the grid row (``settings``), the removal of sections
 /// from ``firstRemovedSection`` on (with their sizes and placements), ``itemCounts``,
-/// ``sizeDeletions``, ``sizeTruncations``, ``sizeUpserts``, ``chunkTruncations``,
-/// ``chunkUpserts``, then the honeycomb rows. Writes to one key never appear twice, so the
-/// order only has to respect the foreign keys (sections before their sizes and chunks).
+/// ``sizeDeletions``, ``sizeTruncations``, ``sizeUpserts``, ``keyTruncations``, ``keyInserts``,
+/// ``chunkTruncations``, ``chunkUpserts``, then the honeycomb rows. Writes to one key never
+/// appear twice, so the order only has to respect the foreign keys (sections before their
+/// sizes and chunks) and the uniqueness of item keys (every key deletion before any insertion).
 package struct GridChangeSet: Sendable {
     /// The grid row's values after the change.
     package struct Settings: Sendable, Equatable {
@@ -24,6 +25,13 @@ package struct GridChangeSet: Sendable {
         package var section: Int
         package var item: Int
         package var size: TileSize
+    }
+
+    /// One item key to insert.
+    package struct KeyRow: Sendable, Equatable {
+        package var section: Int
+        package var item: Int
+        package var key: String
     }
 
     /// One placement chunk to insert or replace: its JSON text is ``GridChangeSet/chunkText``'s bytes in `bytes`.
@@ -62,6 +70,10 @@ package struct GridChangeSet: Sendable {
     package var sizeTruncations: [(section: Int, item: Int)] = []
     /// Explicit sizes inserted or replaced.
     package var sizeUpserts: [SizeRow] = []
+    /// Delete every key of `section` from `item` on.
+    package var keyTruncations: [(section: Int, item: Int)] = []
+    /// Item keys inserted (after every truncation).
+    package var keyInserts: [KeyRow] = []
     /// Delete every chunk of `section` whose first item is `firstItem` or later.
     package var chunkTruncations: [(section: Int, firstItem: Int)] = []
     /// Chunks inserted or replaced.
@@ -115,6 +127,7 @@ package struct GridChangeSet: Sendable {
             && settings.defaultSize == old.defaultSize && settings.kind == old.kind
             && !removesAllChunks && firstRemovedSection == nil && itemCounts.isEmpty
             && sizeDeletions.isEmpty && sizeTruncations.isEmpty && sizeUpserts.isEmpty
+            && keyTruncations.isEmpty && keyInserts.isEmpty
             && chunkTruncations.isEmpty && chunkUpserts.isEmpty
             && honeycomb == nil && honeycombUpserts.isEmpty && honeycombTruncation == nil
     }
@@ -142,6 +155,10 @@ package struct GridChangeSet: Sendable {
         let newCount = new.explicitSizes.count
         if newCount < oldCount { firstRemovedSection = newCount }
         for section in 0..<newCount {
+            if let first = changes.firstChangedKey(inSection: section) {
+                addKeys(section: section, from: first,
+                        old: section < oldCount ? old?.itemKeys[section] ?? [] : [], new: new.itemKeys[section])
+            }
             guard let first = changes.firstChangedItem(inSection: section) else { continue }
             let oldSizes = section < oldCount ? old?.explicitSizes[section] : nil
             let newSizes = new.explicitSizes[section]
@@ -174,6 +191,20 @@ package struct GridChangeSet: Sendable {
         }
         for item in max(first, shared)..<max(new.count, max(first, shared)) {
             if let size = new[item] { sizeUpserts.append(SizeRow(section: section, item: item, size: size)) }
+        }
+    }
+
+    /// The keys that differ from item `first` on: those stored from the first difference on are
+    /// deleted, and the new ones from there on inserted.
+    private mutating func addKeys(section: Int, from first: Int, old: [String?], new: [String?]) {
+        let end = max(old.count, new.count)
+        var item = first
+        while item < end, (item < old.count ? old[item] : nil) == (item < new.count ? new[item] : nil) { item += 1 }
+        guard item < end else { return }
+        if item < old.count { keyTruncations.append((section, item)) }
+        while item < new.count {
+            if let key = new[item] { keyInserts.append(KeyRow(section: section, item: item, key: key)) }
+            item += 1
         }
     }
 

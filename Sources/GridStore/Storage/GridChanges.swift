@@ -4,6 +4,8 @@ package struct GridChanges: Sendable {
 
     /// For each section, the first item whose size, explicit size or placement may differ.
     private(set) var firstItemBySection: [Int: Int] = [:]
+    /// For each section, the first item whose key may differ.
+    private(set) var firstKeyBySection: [Int: Int] = [:]
     /// Every section from this one on may differ entirely (sections were added, removed or renumbered).
     private(set) var sectionsFrom: Int?
     /// The grid's own row (columns, direction, default size) changed.
@@ -12,6 +14,11 @@ package struct GridChanges: Sendable {
     /// Records that items of `section` from `item` on may have changed.
     package mutating func markItems(from item: Int, inSection section: Int) {
         firstItemBySection[section] = min(firstItemBySection[section] ?? item, item)
+    }
+
+    /// Records that the keys of items of `section` from `item` on may have changed.
+    package mutating func markKeys(from item: Int, inSection section: Int) {
+        firstKeyBySection[section] = min(firstKeyBySection[section] ?? item, item)
     }
 
     /// Records that every section from `section` on may have changed.
@@ -29,5 +36,11 @@ package struct GridChanges: Sendable {
     package func firstChangedItem(inSection section: Int) -> Int? {
         if let from = sectionsFrom, section >= from { return 0 }
         return firstItemBySection[section]
+    }
+
+    /// The first item of `section` whose key may differ, or `nil` when no key of the section changed.
+    package func firstChangedKey(inSection section: Int) -> Int? {
+        if let from = sectionsFrom, section >= from { return 0 }
+        return firstKeyBySection[section]
     }
 }

@@ -47,6 +47,9 @@ package protocol GridStorageTransaction: AnyObject {
     /// text is not a size name.
     func forEachExplicitSize(gridID: Int64, _ body: (_ section: Int, _ item: Int, _ size: TileSize?) throws -> Void) throws
 
+    /// Calls `body` with every item key of the grid.
+    func forEachItemKey(gridID: Int64, _ body: (_ section: Int, _ item: Int, _ key: String) throws -> Void) throws
+
     /// Inserts a grid row named `name` and writes `changes` for it.
     ///
     /// - Returns: The new grid's id.

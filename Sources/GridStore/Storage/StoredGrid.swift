@@ -71,6 +71,24 @@ extension GridSnapshot {
             guard let size else { throw inconsistent("has an unknown size for item \(item) of section \(section)") }
             explicit[section][item] = size
         }
+        var keys: [[String?]] = Array(repeating: [], count: counts.count)
+        var keyHolders: [String: GridIndexPath] = [:]
+        try transaction.forEachItemKey(gridID: header.id) { section, item, key in
+            guard section >= 0, section < keys.count, item >= 0, item < explicit[section].count else {
+                throw inconsistent("has a key for item \(item) of section \(section), which does not exist")
+            }
+            do {
+                try GridLimits.validate(key: key)
+            } catch {
+                throw inconsistent("has an invalid key for item \(item) of section \(section): \(error)")
+            }
+            if let holder = keyHolders.updateValue(GridIndexPath(item: item, section: section), forKey: key) {
+                throw inconsistent("gives the key '\(key)' to item \(holder.item) of section \(holder.section) and "
+                                   + "to item \(item) of section \(section)")
+            }
+            if keys[section].isEmpty { keys[section] = Array(repeating: nil, count: explicit[section].count) }
+            keys[section][item] = key
+        }
         let configuration: GridConfiguration
         do {
             configuration = try GridConfiguration(columns: header.columns, direction: header.direction)
@@ -78,6 +96,6 @@ extension GridSnapshot {
             throw inconsistent("cannot be laid out: \(error)")
         }
         return GridSnapshot(name: name, revision: header.revision, configuration: configuration,
-                            defaultSize: header.defaultSize, explicitSizes: explicit, honeycomb: header.honeycomb)
+                            defaultSize: header.defaultSize, explicitSizes: explicit, keys: keys, honeycomb: header.honeycomb)
     }
 }

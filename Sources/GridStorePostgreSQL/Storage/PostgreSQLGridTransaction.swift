@@ -50,6 +50,13 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
     }
 
+    func forEachItemKey(gridID: Int64, _ body: (Int, Int, String) throws -> Void) throws {
+        let rows = try connection.execute("SELECT section, item, key FROM item_keys WHERE grid_id = $1", [String(gridID)])
+        for row in 0..<rows.count {
+            try body(Int(rows.int(row, 0)), Int(rows.int(row, 1)), rows.string(row, 2))
+        }
+    }
+
     func listGrids() throws -> [GridSummary] {
         let rows = try connection.execute("""
             SELECT name, columns, direction, revision,
@@ -92,7 +99,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         guard found.count == 1 else { return false }
         let id = [found.string(0, 0)]
         // Deleted table by table rather than by cascade, so a sharded deployment can drop the foreign keys.
-        for table in ["honeycomb_placements", "honeycombs", "placement_chunks", "item_sizes", "sections"] {
+        for table in ["honeycomb_placements", "honeycombs", "placement_chunks", "item_keys", "item_sizes", "sections"] {
             try connection.execute("DELETE FROM \(table) WHERE grid_id = $1", id)
         }
         try connection.execute("DELETE FROM grids WHERE id = $1", id)
@@ -131,7 +138,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             try connection.execute("DELETE FROM placement_chunks WHERE grid_id = $1", [gridID])
         }
         if let first = changes.firstRemovedSection {
-            for table in ["placement_chunks", "item_sizes", "sections"] {
+            for table in ["placement_chunks", "item_keys", "item_sizes", "sections"] {
                 try connection.execute("DELETE FROM \(table) WHERE grid_id = $1 AND section >= $2", [gridID, String(first)])
             }
         }
@@ -148,6 +155,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
                 """, [gridID, sections.text, counts.text])
         }
         try writeSizes(changes, gridID: gridID)
+        try writeKeys(changes, gridID: gridID)
         try writeChunks(changes, gridID: gridID)
         try writeHoneycomb(changes, gridID: gridID)
     }
@@ -180,6 +188,24 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             SELECT $1, s, i, z FROM unnest($2::integer[], $3::integer[], $4::text[]) AS t (s, i, z)
             ON CONFLICT (grid_id, section, item) DO UPDATE SET size = excluded.size
             """, [gridID, sections.text, items.text, sizes.text])
+    }
+
+    private func writeKeys(_ changes: GridChangeSet, gridID: String) throws {
+        for (section, item) in changes.keyTruncations {
+            try connection.execute("DELETE FROM item_keys WHERE grid_id = $1 AND section = $2 AND item >= $3",
+                                   [gridID, String(section), String(item)])
+        }
+        guard !changes.keyInserts.isEmpty else { return }
+        var sections = PostgreSQLArrayLiteral(), items = PostgreSQLArrayLiteral(), keys = PostgreSQLArrayLiteral()
+        for row in changes.keyInserts {
+            sections.append(row.section)
+            items.append(row.item)
+            keys.append(text: row.key.utf8)
+        }
+        try connection.execute("""
+            INSERT INTO item_keys (grid_id, section, item, key)
+            SELECT $1, s, i, k FROM unnest($2::integer[], $3::integer[], $4::text[]) AS t (s, i, k)
+            """, [gridID, sections.text, items.text, keys.text])
     }
 
     private func writeChunks(_ changes: GridChangeSet, gridID: String) throws {
