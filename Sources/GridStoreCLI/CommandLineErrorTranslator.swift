@@ -38,6 +38,9 @@ enum CommandLineErrorTranslator {
             return .usage(error.description + "; use --force to replace it", command: command)
         case .customColumns:
             return .usage(error.description + "; set one with 'gridstore type less' or 'gridstore type more'", command: command)
+        case .keyNotFound(_, let grid):
+            let option = grid == "default" ? "" : " --grid \(ShellWord.quoted(grid))"
+            return .usage(error.description + "; 'gridstore\(option) keys' lists the keys", command: command)
         case .notTiles(_, let grid):
             let option = grid.map { " --grid \(ShellWord.quoted($0))" } ?? ""
             return .usage(error.description + ". To lay it out as tiles: gridstore\(option) init --force", command: command)

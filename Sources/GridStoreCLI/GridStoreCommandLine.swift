@@ -10,7 +10,7 @@ public enum GridStoreCommandLine {
         InitCommand.self, ToggleCommand.self, SetCommand.self, GetCommand.self, ShowCommand.self,
         TypeCommand.self, ColumnsCommand.self, DirectionCommand.self,
         ItemsCommand.self, InsertCommand.self, DeleteCommand.self, MoveCommand.self, SwapCommand.self,
-        SectionsCommand.self, ResetCommand.self, GridsCommand.self, DropCommand.self,
+        SectionsCommand.self, KeysCommand.self, ResetCommand.self, GridsCommand.self, DropCommand.self,
         ExportCommand.self, ImportCommand.self, ImportDefaultsCommand.self, CopyCommand.self, CheckCommand.self, MigrateCommand.self,
         CompletionsCommand.self,
     ]

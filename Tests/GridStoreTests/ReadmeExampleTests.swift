@@ -39,6 +39,17 @@ struct ReadmeExampleTests {
             break
         }
 
+        // Item keys.
+        do {
+            let apps = try DatabaseGridSizeRepository(suiteName: "apps", path: directory.file("grids.sqlite"))
+            try await apps.setItems(keys: ["mail", "calendar", "news"], inSection: 0)
+            try await apps.set(.big, forKey: "news")
+            try await apps.setItems(keys: ["news", "maps", "mail"], inSection: 0)
+            #expect(try await apps.size(forKey: "news") == .big)
+            #expect(try await apps.indexPath(forKey: "mail") == GridIndexPath(item: 2))
+            #expect(try await apps.indexPath(forKey: "calendar") == nil)
+        }
+
         // Documents and Codable values.
         do {
             let grid = try Grid(named: "phone", in: GridDatabase(path: directory.file("documents.sqlite")))

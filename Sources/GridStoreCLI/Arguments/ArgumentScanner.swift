@@ -102,13 +102,18 @@ enum ArgumentScanner {
 
     /// Refuses too few or too many positional arguments.
     private static func checkPositionals(_ parsed: ParsedArguments, for spec: CommandSpec) throws(CommandLineError) {
-        let required = spec.arguments.filter { !$0.isOptional }.count
-        if parsed.positionals.count < required {
-            let missing = spec.arguments[parsed.positionals.count]
-            throw .usage("missing <\(missing.name)>: \(lowercasedFirst(missing.help))", command: spec)
+        // An argument whose option was given is not expected (`toggle --key mail` has no <index>).
+        let arguments = spec.arguments.filter { argument in
+            argument.replacedBy.map { parsed.values[$0] == nil } ?? true
         }
-        if parsed.positionals.count > spec.arguments.count {
-            let extra = parsed.positionals[spec.arguments.count]
+        let required = arguments.filter { !$0.isOptional && !$0.isRepeating }.count
+        if parsed.positionals.count < required {
+            let missing = arguments[parsed.positionals.count]
+            let instead = missing.replacedBy.map { " (or --\($0))" } ?? ""
+            throw .usage("missing <\(missing.name)>\(instead): \(lowercasedFirst(missing.help))", command: spec)
+        }
+        if parsed.positionals.count > arguments.count, arguments.last?.isRepeating != true {
+            let extra = parsed.positionals[arguments.count]
             throw .usage("unexpected argument '\(extra)'", command: spec)
         }
     }

@@ -8,6 +8,11 @@ struct CommandSpec: Equatable {
         var help: String
         /// Whether it may be left out.
         var isOptional = false
+        /// An option that names the same thing instead (`--key` for `<index>`): when it is given,
+        /// this argument is not.
+        var replacedBy: String? = nil
+        /// Whether it takes every remaining argument (zero or more of them).
+        var isRepeating = false
     }
 
     /// A `--name` option, taking a value or standing alone as a flag.
@@ -53,13 +58,20 @@ struct CommandSpec: Equatable {
         options + GlobalOptions.specs(includingGrid: usesGrid)
     }
 
-    /// The usage line: `gridstore toggle <index> [--section <S>]`.
+    /// The usage line: `gridstore toggle (<index> | --key <KEY>) [--section <S>]`.
     var usage: String {
         var parts = ["gridstore", name]
         for argument in arguments {
-            parts.append(argument.isOptional ? "[<\(argument.name)>]" : "<\(argument.name)>")
+            if argument.isRepeating {
+                parts.append("[<\(argument.name)> ...]")
+            } else if let replacement = argument.replacedBy, let option = options.first(where: { $0.name == replacement }) {
+                parts.append("(<\(argument.name)> | \(option.usageSynopsis))")
+            } else {
+                parts.append(argument.isOptional ? "[<\(argument.name)>]" : "<\(argument.name)>")
+            }
         }
-        for option in options {
+        let replacements = Set(arguments.compactMap(\.replacedBy))
+        for option in options where !replacements.contains(option.name) {
             parts.append("[\(option.usageSynopsis)]")
         }
         return parts.joined(separator: " ")

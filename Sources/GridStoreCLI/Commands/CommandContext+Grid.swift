@@ -41,6 +41,13 @@ extension CommandContext {
         printChanged(try update(body), focus: focus, output: output)
     }
 
+    /// Applies `body` as ``edit(focus:output:_:)`` does, centring a partial drawing on the item
+    /// `item` names after the change.
+    func edit(focusing item: ItemReference, output: ChangeOutput, _ body: (inout GridEditor) throws -> Void) throws {
+        let snapshot = try update(body)
+        printChanged(snapshot, focus: item.find(in: snapshot), output: output)
+    }
+
     /// Applies `body` to the grid as one change, creating the grid, and the database file, when
     /// missing. A change that would be refused is refused before a missing file is created,
     /// so a refused command leaves no file behind.

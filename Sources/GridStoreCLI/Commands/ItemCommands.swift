@@ -27,19 +27,22 @@ struct ItemsCommand: GridStoreCommand {
     }
 }
 
-/// `gridstore insert <index> [--size S] [--section S]`.
+/// `gridstore insert <index> [--size S] [--key KEY] [--section S]`.
 struct InsertCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "insert",
         abstract: "Insert an item; later items and their sizes move up by one.",
         arguments: [.init(name: "index", help: "Where the new item goes, from 0 to the item count (to append).")],
-        options: [size, SharedOptions.section] + ChangeOutput.options)
+        options: [size, key, SharedOptions.section] + ChangeOutput.options)
 
     /// `--size S`.
     static let size = CommandSpec.Option(name: "size", valueName: "S", help: "The new item's size (default: the grid's default size).")
+    /// `--key KEY`: here the new item's key, not an item to find.
+    static let key = CommandSpec.Option(name: "key", valueName: "KEY", help: "The new item's key (default: none).")
 
     let path: GridIndexPath
     let size: TileSize?
+    let key: String?
     let output: ChangeOutput
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
@@ -48,56 +51,70 @@ struct InsertCommand: GridStoreCommand {
         size = try arguments.value(Self.size).map { text throws(CommandLineError) in
             try ValueParser.size(text, name: "--size", command: Self.spec)
         }
+        key = arguments.value(Self.key)
     }
 
     func run(in context: CommandContext) throws {
-        try context.edit(focus: path, output: output) { try $0.insertItem(at: path, size: size) }
+        try context.edit(focus: path, output: output) { try $0.insertItem(at: path, size: size, key: key) }
     }
 }
 
-/// `gridstore delete <index> [--section S]`.
+/// `gridstore delete <index> [--section S]` or `gridstore delete --key KEY`.
 struct DeleteCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "delete",
         abstract: "Delete an item; later items and their sizes move down by one.",
-        arguments: [SharedArguments.index],
-        options: [SharedOptions.section] + ChangeOutput.options)
+        arguments: [SharedArguments.keyableIndex],
+        options: [SharedOptions.section, SharedOptions.key] + ChangeOutput.options)
 
-    let path: GridIndexPath
+    let item: ItemReference
     let output: ChangeOutput
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
-        path = try arguments.indexPath(0, name: "index", for: Self.spec)
+        item = try arguments.item(0, name: "index", for: Self.spec)
         output = try ChangeOutput(arguments, command: Self.spec)
     }
 
     func run(in context: CommandContext) throws {
-        try context.edit(focus: path, output: output) { try $0.deleteItem(at: path) }
+        var deleted: GridIndexPath?
+        let snapshot = try context.update { editor in
+            let path = try item.resolve(in: editor.snapshot)
+            try editor.deleteItem(at: path)
+            deleted = path
+        }
+        context.printChanged(snapshot, focus: deleted, output: output)
     }
 }
 
-/// `gridstore move <from> <to> [--section S]`.
+/// `gridstore move <from> <to> [--section S]` or `gridstore move --key KEY <to>`.
 struct MoveCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "move",
         abstract: "Move an item with its size, as drag and drop does, re-pack, and show the grid.",
-        arguments: [.init(name: "from", help: "The item's index now."),
+        discussion: "With --key the item moves to <to> in its own section.",
+        arguments: [.init(name: "from", help: "The item's index now.", replacedBy: SharedOptions.key.name),
                     .init(name: "to", help: "Its index after the move.")],
-        options: [SharedOptions.section] + ChangeOutput.options)
+        options: [SharedOptions.section, SharedOptions.key] + ChangeOutput.options)
 
-    let source: GridIndexPath
-    let destination: GridIndexPath
+    let source: ItemReference
+    let destination: Int
     let output: ChangeOutput
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         output = try ChangeOutput(arguments, command: Self.spec)
-        let section = try arguments.section(for: Self.spec)
-        source = GridIndexPath(item: try arguments.index(0, name: "from", for: Self.spec), section: section)
-        destination = GridIndexPath(item: try arguments.index(1, name: "to", for: Self.spec), section: section)
+        source = try arguments.item(0, name: "from", for: Self.spec)
+        destination = try arguments.index(1 - arguments.positionsTakenByKey, name: "to", for: Self.spec)
     }
 
     func run(in context: CommandContext) throws {
-        try context.edit(focus: destination, output: output) { try $0.moveItem(from: source, to: destination) }
+        var moved: GridIndexPath?
+        let snapshot = try context.update { editor in
+            let from = try source.resolve(in: editor.snapshot)
+            let to = GridIndexPath(item: destination, section: from.section)
+            try editor.moveItem(from: from, to: to)
+            moved = to
+        }
+        context.printChanged(snapshot, focus: moved, output: output)
     }
 }
 

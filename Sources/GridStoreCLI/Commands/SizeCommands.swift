@@ -1,81 +1,84 @@
 import GridLayout
 import GridStore
 
-/// `gridstore toggle <index> [--section S]`.
+/// `gridstore toggle <index> [--section S]` or `gridstore toggle --key KEY`.
 struct ToggleCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "toggle",
         abstract: "Cycle a tile's size small → middle → big → small, re-pack, and show the grid.",
-        arguments: [SharedArguments.index],
-        options: [SharedOptions.section] + ChangeOutput.options)
+        arguments: [SharedArguments.keyableIndex],
+        options: [SharedOptions.section, SharedOptions.key] + ChangeOutput.options)
 
-    let path: GridIndexPath
+    let item: ItemReference
     let output: ChangeOutput
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
-        path = try arguments.indexPath(0, name: "index", for: Self.spec)
+        item = try arguments.item(0, name: "index", for: Self.spec)
         output = try ChangeOutput(arguments, command: Self.spec)
     }
 
     func run(in context: CommandContext) throws {
-        try context.edit(focus: path, output: output) { try $0.toggle(at: path) }
+        try context.edit(focusing: item, output: output) { try $0.toggle(at: item.resolve(in: $0.snapshot)) }
     }
 }
 
-/// `gridstore set <index> <small|middle|big> [--section S]`.
+/// `gridstore set <index> <small|middle|big> [--section S]` or `gridstore set --key KEY <size>`.
 struct SetCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "set",
         abstract: "Set a tile's size, re-pack, and show the grid.",
-        arguments: [SharedArguments.index,
+        arguments: [SharedArguments.keyableIndex,
                     .init(name: "size", help: "small, middle or big.")],
-        options: [SharedOptions.section] + ChangeOutput.options)
+        options: [SharedOptions.section, SharedOptions.key] + ChangeOutput.options)
 
-    let path: GridIndexPath
+    let item: ItemReference
     let size: TileSize
     let output: ChangeOutput
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
-        path = try arguments.indexPath(0, name: "index", for: Self.spec)
-        size = try arguments.size(1, for: Self.spec)
+        item = try arguments.item(0, name: "index", for: Self.spec)
+        size = try arguments.size(1 - arguments.positionsTakenByKey, for: Self.spec)
         output = try ChangeOutput(arguments, command: Self.spec)
     }
 
     func run(in context: CommandContext) throws {
-        try context.edit(focus: path, output: output) { try $0.setSize(size, at: path) }
+        try context.edit(focusing: item, output: output) { try $0.setSize(size, at: item.resolve(in: $0.snapshot)) }
     }
 }
 
-/// `gridstore get <index> [--section S]`.
+/// `gridstore get <index> [--section S]` or `gridstore get --key KEY`.
 struct GetCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "get",
         abstract: "Print a tile's size: small, middle or big.",
         discussion: """
-            With --format json: {"grid":"default","section":0,"index":3,"size":"middle","explicit":true}, where
-            explicit says whether the size was set or is the grid's default size.
+            With --format json: {"grid":"default","section":0,"index":3,"key":"mail","size":"middle","explicit":true},
+            where key is there when the item has one, and explicit says whether the size was set or is the
+            grid's default size.
             """,
-        arguments: [SharedArguments.index],
-        options: [SharedOptions.section, ValueFormat.option])
+        arguments: [SharedArguments.keyableIndex],
+        options: [SharedOptions.section, SharedOptions.key, ValueFormat.option])
 
-    let path: GridIndexPath
+    let item: ItemReference
     let format: ValueFormat
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
-        path = try arguments.indexPath(0, name: "index", for: Self.spec)
+        item = try arguments.item(0, name: "index", for: Self.spec)
         format = try ValueFormat(arguments, command: Self.spec)
     }
 
     func run(in context: CommandContext) throws {
         let snapshot = try context.existingSnapshot()
         if snapshot.kind == .honeycomb { throw GridError.notTiles(operation: "have sizes", grid: snapshot.name) }
+        let path = try item.resolve(in: snapshot)
         let size = try snapshot.size(at: path)
         guard format == .json else {
             context.console.write(size.rawValue + "\n")
             return
         }
         let explicit = try snapshot.explicitSize(at: path) != nil
-        context.console.write("{\"grid\":\(JSONText.quoted(snapshot.name)),\"section\":\(path.section),\"index\":\(path.item),"
+        let key = try snapshot.key(at: path).map { ",\"key\":" + JSONText.quoted($0) } ?? ""
+        context.console.write("{\"grid\":\(JSONText.quoted(snapshot.name)),\"section\":\(path.section),\"index\":\(path.item)\(key),"
                               + "\"size\":\"\(size.rawValue)\",\"explicit\":\(explicit)}\n")
     }
 }

@@ -68,12 +68,27 @@ struct TextGridRenderer {
                 CompactGridRenderer(maximumWidth: maximumWidth)
                     .draw(section, rows: rows, direction: snapshot.direction, into: &output)
             }
+            appendKeys(of: snapshot, section: index, rows: rows, to: &output)
             if rows.upperBound < section.extent {
                 let note = "⋮ \(unit) \(rows.upperBound) to \(section.extent - 1) not shown; 'gridstore show --rows A..B' draws others"
                 append(HelpFormatter.wrap(note, width: maximumWidth - 2).joined(separator: "\n  ") + "\n", to: &output)
             }
         }
         return output
+    }
+
+    /// `keys: 0 mail · 2 news`, wrapped to the width: the keys of the items drawn, when the section has any.
+    private func appendKeys(of snapshot: GridSnapshot, section: Int, rows: Range<Int>, to output: inout [UInt8]) {
+        guard let keys = try? snapshot.keys(inSection: section), keys.contains(where: { $0 != nil }) else { return }
+        let tiles = snapshot.layout.sections[section].packer
+        var entries: [String] = []
+        for (item, key) in keys.enumerated() {
+            guard let key, rows.contains(tiles[item].y) else { continue }
+            entries.append("\(item) \(key)")
+        }
+        guard !entries.isEmpty else { return }
+        let line = "keys: " + entries.joined(separator: " · ")
+        append(HelpFormatter.wrap(line, width: maximumWidth - 2).joined(separator: "\n  ") + "\n", to: &output)
     }
 
     /// The rows (in packing orientation) to draw: ``rows``, else all, or at most
