@@ -25,9 +25,11 @@ struct HoneycombTests {
         }
     }
 
-    @Test("counts 0 through 200 give exactly that many distinct, non-overlapping cells", arguments: [false, true])
-    func counts(lastInCenter: Bool) throws {
-        let configuration = try HoneycombConfiguration(elementWidth: 40, itemSpacing: 4, centerItem: lastInCenter ? .last : .first)
+    @Test("counts 0 through 200 give exactly that many distinct, non-overlapping cells",
+          arguments: [false, true], HoneycombConfiguration.RingOrder.allCases)
+    func counts(lastInCenter: Bool, ringOrder: HoneycombConfiguration.RingOrder) throws {
+        let configuration = try HoneycombConfiguration(elementWidth: 40, itemSpacing: 4, centerItem: lastInCenter ? .last : .first,
+                                                       ringOrder: ringOrder)
         for count in 0...200 {
             let layout = HoneycombLayout(itemCount: count, configuration: configuration)
             let cells = (0..<count).map(layout.coordinate(ofItem:))
@@ -35,6 +37,7 @@ struct HoneycombTests {
             #expect((0..<count).allSatisfy { layout.item(at: cells[$0]) == $0 })
             let frames = layout.frames()
             #expect(frames == (0..<count).map(layout.frame(ofItem:)))
+            #expect(layout.cells() == cells)
             // Centers are at least a center distance apart: the hexagons never overlap.
             for i in 0..<count {
                 for j in (i + 1)..<max(i + 1, min(count, i + 40)) {
@@ -73,16 +76,36 @@ struct HoneycombTests {
         #expect(ys.count == Set((0..<169).map { layout.coordinate(ofItem: $0).r }).count)
     }
 
+    @Test("the original ring order: with the last item in the center, item 0 sits at the lower right and each ring starts 60° round")
+    func originalRingOrder() throws {
+        let configuration = try HoneycombConfiguration(centerItem: .last, ringOrder: .original)
+        let layout = HoneycombLayout(itemCount: 19, configuration: configuration)
+        #expect(layout.coordinate(ofItem: 18) == .origin)
+        #expect(layout.coordinate(ofItem: 0) == HexCoordinate(q: 0, r: 1))
+        #expect(layout.coordinate(ofItem: 1) == HexCoordinate(q: -1, r: 1))
+        #expect(layout.coordinate(ofItem: 5) == HexCoordinate(q: 1, r: 0))
+        // Ring 2 starts two steps down-left of the standard start, (2, 0) → (0, 2).
+        #expect(layout.coordinate(ofItem: 6) == HexCoordinate(q: 0, r: 2))
+        let frame0 = layout.frame(ofItem: 0), center = layout.frame(ofItem: 18)
+        #expect(frame0.center.y > center.center.y && frame0.center.x > center.center.x)
+        // The same cells as the standard order, ring by ring: only where each ring starts differs.
+        let standard = HoneycombLayout(itemCount: 19, configuration: try HoneycombConfiguration(centerItem: .last))
+        #expect(Set(layout.cells()) == Set(standard.cells()))
+        #expect(standard.coordinate(ofItem: 0) == HexCoordinate(q: 1, r: 0))
+    }
+
     @Test("the content size is the frames' bounding box, starting at the origin", arguments: [1, 2, 7, 8, 19, 50, 61, 62, 200, 1000])
     func contentSize(count: Int) throws {
         for orientation in HoneycombConfiguration.Orientation.allCases {
+          for ringOrder in HoneycombConfiguration.RingOrder.allCases {
             let layout = HoneycombLayout(itemCount: count, configuration: try HoneycombConfiguration(
-                elementWidth: 50, itemSpacing: 3, orientation: orientation))
+                elementWidth: 50, itemSpacing: 3, orientation: orientation, ringOrder: ringOrder))
             let frames = layout.frames()
             let minX = frames.map(\.minX).min()!, minY = frames.map(\.minY).min()!
             #expect(abs(minX) < 1e-9 && abs(minY) < 1e-9)
             #expect(abs(frames.map(\.maxX).max()! - layout.contentSize.width) < 1e-9)
             #expect(abs(frames.map(\.maxY).max()! - layout.contentSize.height) < 1e-9)
+          }
         }
         #expect(HoneycombLayout(itemCount: 0, configuration: standard).contentSize == .zero)
     }
@@ -147,6 +170,15 @@ struct EdgeScalingTests {
         #expect(abs(scaling.scale(at: LayoutPoint(x: 200, y: 35), in: viewport) - 0.7) < 1e-12)
     }
 
+    @Test("the original curve: max(minimum, depth / distance), to the nearest edge")
+    func originalCurve() throws {
+        let scaling = try EdgeScaling(edgeDistance: 70, minimumScaleFactor: 0.4, curve: .original)
+        #expect(abs(scaling.scale(at: LayoutPoint(x: 200, y: 35), in: viewport) - 0.5) < 1e-12)
+        #expect(scaling.scale(at: LayoutPoint(x: 200, y: 14), in: viewport) == 0.4)
+        #expect(scaling.scale(at: LayoutPoint(x: 200, y: 150), in: viewport) == 1)
+        #expect(abs(scaling.scale(at: LayoutPoint(x: 5, y: 56), in: viewport) - 0.4) < 1e-12)
+    }
+
     @Test("the corner the original got wrong: 69.9 pt and 70.1 pt from the left, 5 pt from the top, scale alike")
     func corner() throws {
         let scaling = try EdgeScaling(edgeDistance: 70, minimumScaleFactor: 0.4)
@@ -167,8 +199,14 @@ struct EdgeScalingTests {
                                       width: 2 * edge + Double.random(in: 0...600, using: &generator),
                                       height: 2 * edge + Double.random(in: 0...600, using: &generator))
             #expect(scaling.scale(at: viewport.center, in: viewport) == 1)
-            // The steepest slope: (1 - minimum) / edge, times 1.5 for the smooth curve's middle.
-            let lipschitz = (1 - minimum) / edge * (curve == .linear ? 1 : 1.5) + 1e-9
+            // The steepest slope: (1 - minimum) / edge, times 1.5 for the smooth curve's middle; the
+            // original curve's is 1 / edge, from the minimum on.
+            let slope = switch curve {
+            case .linear: (1 - minimum) / edge
+            case .smooth: (1 - minimum) / edge * 1.5
+            case .original: 1 / edge
+            }
+            let lipschitz = slope + 1e-9
             for _ in 0..<50 {
                 let point = LayoutPoint(x: Double.random(in: (viewport.minX - 100)...(viewport.maxX + 100), using: &generator),
                                         y: Double.random(in: (viewport.minY - 100)...(viewport.maxY + 100), using: &generator))

@@ -87,6 +87,39 @@ struct HoneycombCommandTests {
         #expect(try gridstore(at: database, "toggle", "1").status == 0)
     }
 
+    @Test("init takes the original ring order and scaling; show --viewport uses the grid's curve unless --scaling says otherwise",
+          arguments: Backend.all)
+    func originalOptions(backend: Backend) throws {
+        let database = try backend.database(in: directory)
+        let created = try CommandRunner.run(["--db", database, "--grid", "hive", "init", "--layout", "honeycomb", "--items", "7",
+                                             "--center", "last", "--ring-order", "original", "--scaling", "original"],
+                                            environment: ["COLUMNS": "80"])
+        #expect(created.standardOutput == """
+            hive · honeycomb (pointy-top, cells 60 wide, 6 apart, last item in the center)
+              · original ring order · original scaling · revision 0 · 7 items on 2 rings
+               3   4
+             2   6   5
+               1   0
+
+            """)
+        let show = { (extra: [String]) throws -> String in
+            try CommandRunner.run(["--db", database, "--grid", "hive", "show", "--format", "json", "--viewport", "0,0,150,150"] + extra)
+                .standardOutput
+        }
+        #expect(try show([]).contains(#""curve":"original"}"#))
+        #expect(try show(["--scaling", "smooth"]).contains(#""curve":"smooth"}"#))
+        for (arguments, message) in [
+            (["show", "--scaling", "smooth"], "Error: --scaling goes with --viewport"),
+            (["init", "--force", "--ring-order", "original"], "Error: --ring-order applies only to a grid with --layout honeycomb"),
+            (["init", "--force", "--layout", "honeycomb", "--ring-order", "spiral"],
+             "Error: --ring-order must be one of standard, original, not 'spiral'"),
+        ] {
+            let result = try CommandRunner.run(["--db", database, "--grid", "hive"] + arguments)
+            #expect(result.status == 64)
+            #expect(result.standardError.hasPrefix(message + "\n"), "\(result.standardError)")
+        }
+    }
+
     @Test("export then import round-trips a honeycomb", arguments: Backend.all)
     func roundTrip(backend: Backend) throws {
         let database = try backend.database(in: directory, name: "hive.sqlite")

@@ -51,6 +51,29 @@ struct HoneycombGridTests {
         #expect(tiles == 0)
     }
 
+    @Test("the original ring order and scaling curve are stored with the grid, on both backends", arguments: Backend.all)
+    func originalOptions(backend: Backend) throws {
+        let location = try backend.database(in: directory, name: "hive.sqlite")
+        let configuration = try HoneycombConfiguration(centerItem: .last, ringOrder: .original, scalingCurve: .original)
+        let grid = try Grid(named: "hive", in: GridDatabase(location: location),
+                            creatingWith: GridOptions(honeycomb: configuration, itemCount: 8))
+        let grown = try grid.update { try $0.setItemCount(12, inSection: 0) }
+        let reread = try Grid(named: "hive", in: GridDatabase(location: location), creatingWith: nil).snapshot()
+        #expect(reread == grown)
+        #expect(reread.honeycomb?.ringOrder == .original && reread.honeycomb?.scalingCurve == .original)
+        #expect(reread.honeycombLayout?.coordinate(ofItem: 0) == HexCoordinate(q: 0, r: 1))
+        if backend == .sqlite {
+            #expect(try storedPlacements("hive") == expected(try #require(reread.honeycombLayout)))
+        }
+        // Switching back to the standard order rewrites the placements that moved.
+        let standard = try HoneycombConfiguration(centerItem: .last)
+        let switched = try grid.replaceContent(GridContent(honeycomb: standard, itemCount: 12))
+        #expect(switched.honeycombLayout?.coordinate(ofItem: 0) == HexCoordinate(q: 1, r: 0))
+        if backend == .sqlite {
+            #expect(try storedPlacements("hive") == expected(try #require(switched.honeycombLayout)))
+        }
+    }
+
     @Test("size, type and section changes are refused with a message that says how to switch layouts")
     func refusals() throws {
         let grid = try Grid(named: "hive", in: GridDatabase(path: path),

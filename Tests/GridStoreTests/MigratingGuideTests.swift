@@ -28,4 +28,14 @@ struct MigratingGuideTests {
         let viewport = LayoutRect(x: 0, y: 0, width: 1_000, height: 1_000)
         #expect(abs(scaling.scale(at: LayoutPoint(x: 35, y: 500), in: viewport) - 0.7) < 1e-9)
     }
+
+    @Test("the original's curve gives 0.5 at half the distance, and the original ring order puts item 0 at the lower right")
+    func originalOptions() throws {
+        let original = try EdgeScaling(edgeDistance: 70, minimumScaleFactor: 0.4, curve: .original)
+        let viewport = LayoutRect(x: 0, y: 0, width: 1_000, height: 1_000)
+        #expect(abs(original.scale(at: LayoutPoint(x: 35, y: 500), in: viewport) - 0.5) < 1e-9)
+        let layout = HoneycombLayout(itemCount: 7, configuration: try HoneycombConfiguration(centerItem: .last, ringOrder: .original))
+        #expect(layout.coordinate(ofItem: 0) == HexCoordinate(q: 0, r: 1))
+        #expect(layout.coordinate(ofItem: 6) == .origin)
+    }
 }

@@ -14,6 +14,10 @@ public struct EdgeScaling: Hashable, Sendable {
         /// An S-curve (smoothstep: 3t² - 2t³) whose slope is 0 at both ends, so the size
         /// starts and stops changing gently.
         case smooth
+        /// The original iOS layout's curve: `max(minimum, depth / edgeDistance)`, so the size
+        /// stays at the minimum until the depth reaches that fraction of the edge distance,
+        /// then grows straight to 1. The depth is still measured to the nearest edge.
+        case original
     }
 
     /// How deep inside the viewport an item reaches full size.
@@ -45,7 +49,10 @@ public struct EdgeScaling: Hashable, Sendable {
         // Positive inside: the distance to the nearest edge. Negative outside.
         let depth = min(point.x - viewport.minX, viewport.maxX - point.x, point.y - viewport.minY, viewport.maxY - point.y)
         let progress = min(1, max(0, depth / edgeDistance))
-        let shaped = curve == .linear ? progress : progress * progress * (3 - 2 * progress)
-        return minimumScaleFactor + (1 - minimumScaleFactor) * shaped
+        switch curve {
+        case .linear: return minimumScaleFactor + (1 - minimumScaleFactor) * progress
+        case .smooth: return minimumScaleFactor + (1 - minimumScaleFactor) * progress * progress * (3 - 2 * progress)
+        case .original: return max(minimumScaleFactor, progress)
+        }
     }
 }

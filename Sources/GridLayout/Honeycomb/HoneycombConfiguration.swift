@@ -16,6 +16,16 @@ public struct HoneycombConfiguration: Hashable, Sendable {
         case last
     }
 
+    /// Where each ring starts.
+    public enum RingOrder: String, CaseIterable, Sendable {
+        /// Each ring starts straight to the right of the center (pointy-top rows; below it
+        /// for flat-top columns) and goes round clockwise on screen.
+        case standard
+        /// Each ring starts one side (60°) further round, at the lower right of the center,
+        /// as the original iOS layout's ring 1 did; then clockwise, as `standard`.
+        case original
+    }
+
     /// A cell's width across its flat sides: the distance between the flats that face its neighbours.
     public let elementWidth: Double
     /// The gap between neighbouring cells' facing sides.
@@ -24,13 +34,18 @@ public struct HoneycombConfiguration: Hashable, Sendable {
     public let orientation: Orientation
     /// Which item is in the center.
     public let centerItem: CenterItem
+    /// Where each ring starts.
+    public let ringOrder: RingOrder
+    /// How cells shrink near a viewport's edges when no other curve is asked for.
+    public let scalingCurve: EdgeScaling.Curve
 
     /// Creates a configuration.
     ///
     /// - Throws: ``LayoutConfigurationError/invalidGeometry(_:)`` unless `elementWidth` is
     ///   positive and `itemSpacing` is not negative, both finite.
     public init(elementWidth: Double = 60, itemSpacing: Double = 6, orientation: Orientation = .pointyTop,
-                centerItem: CenterItem = .first) throws(LayoutConfigurationError) {
+                centerItem: CenterItem = .first, ringOrder: RingOrder = .standard,
+                scalingCurve: EdgeScaling.Curve = .linear) throws(LayoutConfigurationError) {
         guard elementWidth.isFinite, elementWidth > 0, elementWidth <= 1_000_000 else {
             throw .invalidGeometry("a honeycomb cell's width must be a positive number up to 1000000, not \(LayoutConfigurationError.format(elementWidth))")
         }
@@ -41,6 +56,8 @@ public struct HoneycombConfiguration: Hashable, Sendable {
         self.itemSpacing = itemSpacing
         self.orientation = orientation
         self.centerItem = centerItem
+        self.ringOrder = ringOrder
+        self.scalingCurve = scalingCurve
     }
 
     /// The distance between the centers of neighbouring cells: `elementWidth + itemSpacing`.

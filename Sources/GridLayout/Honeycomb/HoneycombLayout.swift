@@ -51,7 +51,8 @@ public struct HoneycombLayout: Sendable {
         let first = HoneycombSpiral.cellCount(throughRing: outer - 2)
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
         for position in first..<itemCount {
-            let center = Self.unshiftedCenter(HoneycombSpiral.coordinate(ofPosition: position), configuration: configuration)
+            let cell = HoneycombSpiral.coordinate(ofPosition: Self.cellPosition(ofOrderPosition: position, configuration.ringOrder))
+            let center = Self.unshiftedCenter(cell, configuration: configuration)
             minX = min(minX, center.x)
             maxX = max(maxX, center.x)
             minY = min(minY, center.y)
@@ -78,18 +79,38 @@ public struct HoneycombLayout: Sendable {
         return position == 0 ? itemCount - 1 : position - 1
     }
 
+    /// The position in ``HoneycombSpiral``'s order of the cell at `position` in `order`: the
+    /// same for `standard`; for `original`, one side further round the same ring.
+    @inline(__always)
+    static func cellPosition(ofOrderPosition position: Int, _ order: HoneycombConfiguration.RingOrder) -> Int {
+        guard order == .original, position > 0 else { return position }
+        let ring = HoneycombSpiral.ring(ofPosition: position)
+        let base = HoneycombSpiral.cellCount(throughRing: ring - 1)
+        return base + (position - base + ring) % (6 * ring)
+    }
+
+    /// The position in `order` of the cell at `position` in ``HoneycombSpiral``'s order.
+    @inline(__always)
+    static func orderPosition(ofCellPosition position: Int, _ order: HoneycombConfiguration.RingOrder) -> Int {
+        guard order == .original, position > 0 else { return position }
+        let ring = HoneycombSpiral.ring(ofPosition: position)
+        let base = HoneycombSpiral.cellCount(throughRing: ring - 1)
+        return base + (position - base + 5 * ring) % (6 * ring)
+    }
+
     /// The cell of `item`.
     ///
     /// - Precondition: `item` is from 0 to `itemCount - 1`: an index out of range is a
     ///   programming error and traps, as an array's does.
     public func coordinate(ofItem item: Int) -> HexCoordinate {
         precondition(item >= 0 && item < itemCount, "item \(item) is outside 0..<\(itemCount)")
-        return HoneycombSpiral.coordinate(ofPosition: spiralPosition(ofItem: item))
+        return HoneycombSpiral.coordinate(ofPosition: Self.cellPosition(ofOrderPosition: spiralPosition(ofItem: item),
+                                                                         configuration.ringOrder))
     }
 
     /// The item in `cell`, or `nil` when the cell is beyond the last item.
     public func item(at cell: HexCoordinate) -> Int? {
-        let position = HoneycombSpiral.position(of: cell)
+        let position = Self.orderPosition(ofCellPosition: HoneycombSpiral.position(of: cell), configuration.ringOrder)
         return position < itemCount ? item(atSpiralPosition: position) : nil
     }
 
@@ -171,6 +192,8 @@ public struct HoneycombLayout: Sendable {
         var ring = 0
         var side = 0
         var step = 0
+        // The original order starts each ring one side further round.
+        let firstSide = configuration.ringOrder == .original ? 1 : 0
         while position < itemCount {
             body(item(atSpiralPosition: position), cell)
             position += 1
@@ -179,9 +202,9 @@ public struct HoneycombLayout: Sendable {
                 ring += 1
                 side = 0
                 step = 0
-                cell = HexCoordinate(q: ring, r: 0)
+                cell = HexCoordinate(q: ring, r: 0).moved(HexCoordinate.directions[0], steps: ring * firstSide)
             } else {
-                cell = cell.moved(HexCoordinate.directions[side])
+                cell = cell.moved(HexCoordinate.directions[(side + firstSide) % 6])
                 step += 1
                 if step == ring {
                     side += 1

@@ -11,13 +11,15 @@
 /// | ``TileSpans`` | `{"small":{…},"middle":{…},"big":{…}}` |
 /// | ``GridConfiguration`` | `{"columns":6,"spans":{…},"direction":"vertical"}` |
 /// | ``HexCoordinate`` | `{"q":1,"r":0}` |
-/// | ``HoneycombConfiguration`` | `{"elementWidth":60,"itemSpacing":6,"orientation":"pointy-top","centerItem":"first"}` |
+/// | ``HoneycombConfiguration`` | `{"elementWidth":60,"itemSpacing":6,"orientation":"pointy-top","centerItem":"first"}`, with `"ringOrder":"original"` and `"scalingCurve":"smooth"` or `"original"` when not the default |
 /// | ``LayoutPoint``, ``LayoutSize``, ``LayoutRect``, ``EdgeInsets`` | `{"x","y"}`, `{"width","height"}`, `{"origin","size"}`, `{"top","left","bottom","right"}` |
 /// | ``ScrollDirection``, ``LayoutType``, ``TileSize`` | their raw strings |
 extension ScrollDirection: Codable {}
 extension LayoutType: Codable {}
 extension HoneycombConfiguration.Orientation: Codable {}
 extension HoneycombConfiguration.CenterItem: Codable {}
+extension HoneycombConfiguration.RingOrder: Codable {}
+extension EdgeScaling.Curve: Codable {}
 
 extension TileSpan: Codable {
     private enum CodingKeys: String, CodingKey { case width, height }
@@ -83,7 +85,7 @@ extension GridConfiguration: Codable {
 }
 
 extension HoneycombConfiguration: Codable {
-    private enum CodingKeys: String, CodingKey { case elementWidth, itemSpacing, orientation, centerItem }
+    private enum CodingKeys: String, CodingKey { case elementWidth, itemSpacing, orientation, centerItem, ringOrder, scalingCurve }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -91,8 +93,11 @@ extension HoneycombConfiguration: Codable {
         let spacing = try container.decodeIfPresent(Double.self, forKey: .itemSpacing) ?? 6
         let orientation = try container.decodeIfPresent(Orientation.self, forKey: .orientation) ?? .pointyTop
         let center = try container.decodeIfPresent(CenterItem.self, forKey: .centerItem) ?? .first
+        let ringOrder = try container.decodeIfPresent(RingOrder.self, forKey: .ringOrder) ?? .standard
+        let curve = try container.decodeIfPresent(EdgeScaling.Curve.self, forKey: .scalingCurve) ?? .linear
         try self.init(decoding: container) { () throws(LayoutConfigurationError) in
-            try HoneycombConfiguration(elementWidth: width, itemSpacing: spacing, orientation: orientation, centerItem: center)
+            try HoneycombConfiguration(elementWidth: width, itemSpacing: spacing, orientation: orientation, centerItem: center,
+                                       ringOrder: ringOrder, scalingCurve: curve)
         }
     }
 
@@ -102,6 +107,9 @@ extension HoneycombConfiguration: Codable {
         try container.encode(itemSpacing, forKey: .itemSpacing)
         try container.encode(orientation, forKey: .orientation)
         try container.encode(centerItem, forKey: .centerItem)
+        // Left out at their defaults, so documents from before they existed read the same.
+        if ringOrder != .standard { try container.encode(ringOrder, forKey: .ringOrder) }
+        if scalingCurve != .linear { try container.encode(scalingCurve, forKey: .scalingCurve) }
     }
 }
 

@@ -89,14 +89,19 @@ public enum GridDocument {
         let number = { (value: Double) in NumberText.number(value, decimals: 4) }
         var text = "{\"grid\":\(JSONText.quoted(snapshot.name)),\"layout\":\"honeycomb\",\"revision\":\(snapshot.revision),"
         text += "\"elementWidth\":\(number(configuration.elementWidth)),\"itemSpacing\":\(number(configuration.itemSpacing)),"
-        text += "\"orientation\":\"\(configuration.orientation.rawValue)\",\"center\":\"\(configuration.centerItem.rawValue)\",\n"
+        text += "\"orientation\":\"\(configuration.orientation.rawValue)\",\"center\":\"\(configuration.centerItem.rawValue)\","
+        // Left out at their defaults, so documents of grids without them read as before.
+        if configuration.ringOrder != .standard { text += "\"ringOrder\":\"\(configuration.ringOrder.rawValue)\"," }
+        if configuration.scalingCurve != .linear { text += "\"scaling\":\"\(configuration.scalingCurve.rawValue)\"," }
+        text += "\n"
         text += " \"contentSize\":{\"width\":\(number(layout.contentSize.width)),\"height\":\(number(layout.contentSize.height))},"
         var visible = Set<Int>()
         if let viewport {
             let rect = viewport.rect
             text += "\n \"viewport\":{\"x\":\(number(rect.minX)),\"y\":\(number(rect.minY)),\"width\":\(number(rect.size.width)),"
                 + "\"height\":\(number(rect.size.height)),\"edgeDistance\":\(number(viewport.scaling.edgeDistance)),"
-                + "\"minimumScaleFactor\":\(number(viewport.scaling.minimumScaleFactor))},"
+                + "\"minimumScaleFactor\":\(number(viewport.scaling.minimumScaleFactor)),"
+                + "\"curve\":\"\(viewport.scaling.curve.rawValue)\"},"
             visible = Set(layout.items(in: rect))
         }
         text += "\n \"items\":["
@@ -172,6 +177,8 @@ public enum GridDocument {
         var elementWidth = 60.0, itemSpacing = 6.0
         var orientation = HoneycombConfiguration.Orientation.pointyTop
         var center = HoneycombConfiguration.CenterItem.first
+        var ringOrder = HoneycombConfiguration.RingOrder.standard
+        var scaling = EdgeScaling.Curve.linear
         var honeycombItems: Int?
         var honeycombKeys: [String?] = []
 
@@ -182,7 +189,8 @@ public enum GridDocument {
                 let configuration: HoneycombConfiguration
                 do {
                     configuration = try HoneycombConfiguration(elementWidth: elementWidth, itemSpacing: itemSpacing,
-                                                               orientation: orientation, centerItem: center)
+                                                               orientation: orientation, centerItem: center,
+                                                               ringOrder: ringOrder, scalingCurve: scaling)
                 } catch {
                     throw .invalid(error.description)
                 }
@@ -214,6 +222,8 @@ public enum GridDocument {
         case "itemSpacing": fields.itemSpacing = try reader.readNumber()
         case "orientation": fields.orientation = try readChoice(&reader, key: key, choices: "pointy-top or flat-top")
         case "center": fields.center = try readChoice(&reader, key: key, choices: "first or last")
+        case "ringOrder": fields.ringOrder = try readChoice(&reader, key: key, choices: "standard or original")
+        case "scaling": fields.scaling = try readChoice(&reader, key: key, choices: "linear, smooth or original")
         case "items": fields.honeycombItems = try readHoneycombItems(&reader, keys: &fields.honeycombKeys)
         default: try reader.skipValue()
         }

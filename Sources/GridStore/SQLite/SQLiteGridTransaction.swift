@@ -16,7 +16,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     func header(named name: String) throws -> StoredGridRow? {
         try connection.fetchOne("""
             SELECT grids.id, revision, columns, direction, default_size, layout_kind,
-                   element_width, item_spacing, orientation, center_item
+                   element_width, item_spacing, orientation, center_item, ring_order, scaling
             FROM grids LEFT JOIN honeycombs ON honeycombs.grid_id = grids.id
             WHERE name = ?
             """, [name]
@@ -25,7 +25,9 @@ final class SQLiteGridTransaction: GridStorageTransaction {
                 id: Int64(row.int(at: 0)), name: name, revision: Int64(row.int(at: 1)), columns: Int64(row.int(at: 2)),
                 direction: row.string(at: 3), defaultSize: row.string(at: 4), kind: row.string(at: 5),
                 honeycomb: row.isNull(at: 6) ? nil
-                    : (row.double(at: 6), row.double(at: 7), row.string(at: 8), row.string(at: 9)))
+                    : StoredHoneycombRow(elementWidth: row.double(at: 6), itemSpacing: row.double(at: 7),
+                                         orientation: row.string(at: 8), centerItem: row.string(at: 9),
+                                         ringOrder: row.string(at: 10), scaling: row.string(at: 11)))
         }
     }
 
@@ -213,11 +215,13 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         switch changes.honeycomb {
         case .set(let honeycomb):
             try connection.executeCached("""
-                INSERT INTO honeycombs (grid_id, element_width, item_spacing, orientation, center_item) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO honeycombs (grid_id, element_width, item_spacing, orientation, center_item, ring_order, scaling)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (grid_id) DO UPDATE SET element_width = excluded.element_width,
-                    item_spacing = excluded.item_spacing, orientation = excluded.orientation, center_item = excluded.center_item
+                    item_spacing = excluded.item_spacing, orientation = excluded.orientation, center_item = excluded.center_item,
+                    ring_order = excluded.ring_order, scaling = excluded.scaling
                 """, [gridID, honeycomb.elementWidth, honeycomb.itemSpacing, honeycomb.orientation.rawValue,
-                      honeycomb.centerItem.rawValue])
+                      honeycomb.centerItem.rawValue, honeycomb.ringOrder.rawValue, honeycomb.scalingCurve.rawValue])
         case .remove:
             try connection.executeCached("DELETE FROM honeycombs WHERE grid_id = ?", [gridID])
             try connection.executeCached("DELETE FROM honeycomb_placements WHERE grid_id = ?", [gridID])

@@ -87,10 +87,10 @@ package struct StoredGridRow: Sendable {
     package var defaultSize: String
     package var kind: String
     /// The `honeycombs` row, for a honeycomb grid.
-    package var honeycomb: (elementWidth: Double, itemSpacing: Double, orientation: String, centerItem: String)?
+    package var honeycomb: StoredHoneycombRow?
 
     package init(id: Int64, name: String, revision: Int64, columns: Int64, direction: String, defaultSize: String,
-                 kind: String, honeycomb: (elementWidth: Double, itemSpacing: Double, orientation: String, centerItem: String)?) {
+                 kind: String, honeycomb: StoredHoneycombRow?) {
         self.id = id
         self.name = name
         self.revision = revision
@@ -99,5 +99,25 @@ package struct StoredGridRow: Sendable {
         self.defaultSize = defaultSize
         self.kind = kind
         self.honeycomb = honeycomb
+    }
+}
+
+/// A grid's row in `honeycombs` as stored: checked by ``StoredGridRow/header()`` before use.
+package struct StoredHoneycombRow: Sendable {
+    package var elementWidth: Double
+    package var itemSpacing: Double
+    package var orientation: String
+    package var centerItem: String
+    package var ringOrder: String
+    package var scaling: String
+
+    package init(elementWidth: Double, itemSpacing: Double, orientation: String, centerItem: String,
+                 ringOrder: String, scaling: String) {
+        self.elementWidth = elementWidth
+        self.itemSpacing = itemSpacing
+        self.orientation = orientation
+        self.centerItem = centerItem
+        self.ringOrder = ringOrder
+        self.scaling = scaling
     }
 }

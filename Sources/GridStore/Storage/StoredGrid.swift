@@ -25,11 +25,17 @@ extension StoredGridRow {
         if kind == .honeycomb {
             guard let honeycomb else { throw inconsistent("is a honeycomb without a row in honeycombs") }
             guard let orientation = HoneycombConfiguration.Orientation(rawValue: honeycomb.orientation),
-                  let centerItem = HoneycombConfiguration.CenterItem(rawValue: honeycomb.centerItem)
-            else { throw inconsistent("has honeycomb settings '\(honeycomb.orientation)', '\(honeycomb.centerItem)'") }
+                  let centerItem = HoneycombConfiguration.CenterItem(rawValue: honeycomb.centerItem),
+                  let ringOrder = HoneycombConfiguration.RingOrder(rawValue: honeycomb.ringOrder),
+                  let scaling = EdgeScaling.Curve(rawValue: honeycomb.scaling)
+            else {
+                throw inconsistent("has honeycomb settings '\(honeycomb.orientation)', '\(honeycomb.centerItem)', "
+                                   + "'\(honeycomb.ringOrder)', '\(honeycomb.scaling)'")
+            }
             do {
                 configuration = try HoneycombConfiguration(elementWidth: honeycomb.elementWidth, itemSpacing: honeycomb.itemSpacing,
-                                                           orientation: orientation, centerItem: centerItem)
+                                                           orientation: orientation, centerItem: centerItem,
+                                                           ringOrder: ringOrder, scalingCurve: scaling)
             } catch {
                 throw inconsistent("has honeycomb geometry that cannot be drawn: \(error)")
             }

@@ -2,7 +2,8 @@ import GridLayout
 import GridStore
 
 /// `gridstore init [--type less|more | --columns N] [--items N] [--sections N] [--direction D] [--default-size S] [--force]`,
-/// or `gridstore init --layout honeycomb [--element-width W] [--spacing S] [--orientation O] [--center C] [--items N] [--force]`.
+/// or `gridstore init --layout honeycomb [--element-width W] [--spacing S] [--orientation O] [--center C]
+/// [--ring-order R] [--scaling C] [--items N] [--force]`.
 struct InitCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "init",
@@ -13,7 +14,8 @@ struct InitCommand: GridStoreCommand {
             have no sizes, and --type, --columns, --sections, --direction and --default-size do not apply.
             """,
         options: [Option.layout, Option.type, Option.columns, Option.items, Option.sections, Option.direction,
-                  Option.defaultSize, Option.elementWidth, Option.spacing, Option.orientation, Option.center, Option.force]
+                  Option.defaultSize, Option.elementWidth, Option.spacing, Option.orientation, Option.center,
+                  Option.ringOrder, Option.scaling, Option.force]
             + ChangeOutput.options)
 
     /// The options of `init`.
@@ -34,6 +36,13 @@ struct InitCommand: GridStoreCommand {
         static let orientation = CommandSpec.Option(name: "orientation", valueName: "pointy-top|flat-top",
                                                     help: "Honeycomb: cells in rows (pointy-top, the default) or in columns (flat-top).")
         static let center = CommandSpec.Option(name: "center", valueName: "first|last", help: "Honeycomb: the item in the center (default: first).")
+        static let ringOrder = CommandSpec.Option(
+            name: "ring-order", valueName: "standard|original",
+            help: "Honeycomb: where each ring starts: right of the center (standard, the default) or one side further "
+                + "round, as the original iOS layout (original).")
+        static let scaling = CommandSpec.Option(
+            name: "scaling", valueName: "linear|smooth|original",
+            help: "Honeycomb: how cells shrink near a viewport's edges in 'show --viewport' (default: linear).")
         static let force = CommandSpec.Option(name: "force", help: "Replace the grid if it exists.")
     }
 
@@ -45,7 +54,8 @@ struct InitCommand: GridStoreCommand {
         let spec = Self.spec
         output = try ChangeOutput(arguments, command: spec)
         let layout = try arguments.choice(Option.layout, default: GridKind.tiles, for: spec)
-        let honeycombOptions = [Option.elementWidth, Option.spacing, Option.orientation, Option.center]
+        let honeycombOptions = [Option.elementWidth, Option.spacing, Option.orientation, Option.center, Option.ringOrder,
+                                Option.scaling]
         let tileOptions = [Option.type, Option.columns, Option.sections, Option.direction, Option.defaultSize]
         for (options, layoutName) in [(honeycombOptions, "honeycomb"), (tileOptions, "tiles")]
         where (layoutName == "honeycomb") != (layout == .honeycomb) {
@@ -81,9 +91,12 @@ struct InitCommand: GridStoreCommand {
         let spacing = try arguments.number(Option.spacing, in: 0...10_000, default: 6, for: spec)
         let orientation = try arguments.choice(Option.orientation, default: HoneycombConfiguration.Orientation.pointyTop, for: spec)
         let center = try arguments.choice(Option.center, default: HoneycombConfiguration.CenterItem.first, for: spec)
+        let ringOrder = try arguments.choice(Option.ringOrder, default: HoneycombConfiguration.RingOrder.standard, for: spec)
+        let scaling = try arguments.choice(Option.scaling, default: EdgeScaling.Curve.linear, for: spec)
         do {
             let configuration = try HoneycombConfiguration(elementWidth: width, itemSpacing: spacing,
-                                                           orientation: orientation, centerItem: center)
+                                                           orientation: orientation, centerItem: center,
+                                                           ringOrder: ringOrder, scalingCurve: scaling)
             return GridOptions(honeycomb: configuration, itemCount: items)
         } catch {
             throw .usage(error.description, command: spec)

@@ -28,6 +28,9 @@ struct ShowCommand: GridStoreCommand {
         name: "edge-distance", valueName: "D", help: "Honeycomb: how far inside the viewport cells reach full size (default: 70).")
     static let minimumScale = CommandSpec.Option(
         name: "minimum-scale", valueName: "M", help: "Honeycomb: the scale at and beyond the viewport's edges, 0 to 1 (default: 0.4).")
+    static let scaling = CommandSpec.Option(
+        name: "scaling", valueName: "linear|smooth|original",
+        help: "Honeycomb: the curve from the edge to full size (default: the grid's, set by init --scaling).")
 
     static let spec = CommandSpec(
         name: "show",
@@ -39,7 +42,7 @@ struct ShowCommand: GridStoreCommand {
             item's pixel frame as the library's GridFrames computes it. SVG draws the tiles at --width pixels
             across the scroll axis. An option that does not apply to the chosen format is refused.
             """,
-        options: [format, width, spacing, insets, rows, section, noPager, viewport, edgeDistance, minimumScale])
+        options: [format, width, spacing, insets, rows, section, noPager, viewport, edgeDistance, minimumScale, scaling])
 
     let format: Format
     let metrics: FrameMetrics?
@@ -48,6 +51,8 @@ struct ShowCommand: GridStoreCommand {
     let usesPager: Bool
     let widthGiven: Bool
     let viewportOption: (rect: LayoutRect, scaling: EdgeScaling)?
+    /// `--scaling`, which replaces the grid's own curve for this drawing.
+    let scalingCurve: EdgeScaling.Curve?
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         let spec = Self.spec
@@ -61,6 +66,10 @@ struct ShowCommand: GridStoreCommand {
         usesPager = !arguments.flag(Self.noPager)
         widthGiven = arguments.value(Self.width) != nil
         viewportOption = try Self.viewport(arguments)
+        scalingCurve = try arguments.value(Self.scaling).map { text throws(CommandLineError) in
+            try ValueParser.choice(text, name: "--scaling", choices: EdgeScaling.Curve.allCases.map { ($0.rawValue, $0) },
+                                   command: spec)
+        }
     }
 
     /// Refuses the options that `format` does not use.
@@ -122,7 +131,7 @@ struct ShowCommand: GridStoreCommand {
     /// `--viewport` with its scaling, for a honeycomb.
     private static func viewport(_ arguments: ParsedArguments) throws(CommandLineError) -> (rect: LayoutRect, scaling: EdgeScaling)? {
         guard let text = arguments.value(viewport) else {
-            if let given = [edgeDistance, minimumScale].first(where: { arguments.value($0) != nil }) {
+            if let given = [edgeDistance, minimumScale, scaling].first(where: { arguments.value($0) != nil }) {
                 throw .usage("--\(given.name) goes with --viewport", command: spec)
             }
             return nil
@@ -194,6 +203,12 @@ struct ShowCommand: GridStoreCommand {
         }
         if rowRange != nil || sectionFilter != nil {
             throw CommandLineError.usage("--rows and --section apply to grids of tiles, not to a honeycomb", command: Self.spec)
+        }
+        // The grid's own curve, unless --scaling names another for this drawing.
+        let viewportOption = try viewportOption.map { viewport in
+            (rect: viewport.rect, scaling: try EdgeScaling(
+                edgeDistance: viewport.scaling.edgeDistance, minimumScaleFactor: viewport.scaling.minimumScaleFactor,
+                curve: scalingCurve ?? snapshot.honeycomb?.scalingCurve ?? .linear))
         }
         switch format {
         case .text:

@@ -20,9 +20,11 @@ enum GridHeadline {
         let name = CommandLineOutput.printable(snapshot.name)
         if let layout = snapshot.honeycombLayout, let configuration = snapshot.honeycomb {
             let rings = layout.itemCount == 0 ? 0 : HoneycombSpiral.ring(ofPosition: layout.itemCount - 1) + 1
-            return [name, "honeycomb (\(configuration.orientation.rawValue), cells \(NumberText.number(configuration.elementWidth)) wide, "
-                        + "\(NumberText.number(configuration.itemSpacing)) apart, \(configuration.centerItem.rawValue) item in the center)",
-                    "revision \(snapshot.revision)", "\(items) on \(rings) ring\(rings == 1 ? "" : "s")"]
+            var parts = [name, "honeycomb (\(configuration.orientation.rawValue), cells \(NumberText.number(configuration.elementWidth)) wide, "
+                            + "\(NumberText.number(configuration.itemSpacing)) apart, \(configuration.centerItem.rawValue) item in the center)"]
+            if configuration.ringOrder != .standard { parts.append("\(configuration.ringOrder.rawValue) ring order") }
+            if configuration.scalingCurve != .linear { parts.append("\(configuration.scalingCurve.rawValue) scaling") }
+            return parts + ["revision \(snapshot.revision)", "\(items) on \(rings) ring\(rings == 1 ? "" : "s")"]
         }
         let type = snapshot.type.map { "\($0.rawValue) (\(snapshot.columns) columns)" } ?? "custom (\(snapshot.columns) columns)"
         return [name, type, snapshot.direction.rawValue, "revision \(snapshot.revision)", items]

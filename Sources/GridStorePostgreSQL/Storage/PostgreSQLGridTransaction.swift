@@ -24,7 +24,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     func header(named name: String) throws -> StoredGridRow? {
         let rows = try connection.execute("""
             SELECT grids.id, revision, columns, direction, default_size, layout_kind,
-                   element_width, item_spacing, orientation, center_item
+                   element_width, item_spacing, orientation, center_item, ring_order, scaling
             FROM grids LEFT JOIN honeycombs ON honeycombs.grid_id = grids.id
             WHERE name = $1
             """ + (locksGrids ? " FOR UPDATE OF grids" : ""), [name])
@@ -33,7 +33,9 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             id: rows.int(0, 0), name: name, revision: rows.int(0, 1), columns: rows.int(0, 2),
             direction: rows.string(0, 3), defaultSize: rows.string(0, 4), kind: rows.string(0, 5),
             honeycomb: rows.isNull(0, 6) ? nil
-                : (rows.double(0, 6), rows.double(0, 7), rows.string(0, 8), rows.string(0, 9)))
+                : StoredHoneycombRow(elementWidth: rows.double(0, 6), itemSpacing: rows.double(0, 7),
+                                     orientation: rows.string(0, 8), centerItem: rows.string(0, 9),
+                                     ringOrder: rows.string(0, 10), scaling: rows.string(0, 11)))
     }
 
     func sectionItemCounts(gridID: Int64) throws -> [(section: Int, count: Int)] {
@@ -231,12 +233,14 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         switch changes.honeycomb {
         case .set(let honeycomb):
             try connection.execute("""
-                INSERT INTO honeycombs (grid_id, element_width, item_spacing, orientation, center_item)
-                VALUES ($1, $2, $3, $4, $5)
+                INSERT INTO honeycombs (grid_id, element_width, item_spacing, orientation, center_item, ring_order, scaling)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
                 ON CONFLICT (grid_id) DO UPDATE SET element_width = excluded.element_width,
-                    item_spacing = excluded.item_spacing, orientation = excluded.orientation, center_item = excluded.center_item
+                    item_spacing = excluded.item_spacing, orientation = excluded.orientation, center_item = excluded.center_item,
+                    ring_order = excluded.ring_order, scaling = excluded.scaling
                 """, [gridID, honeycomb.elementWidth.description, honeycomb.itemSpacing.description,
-                      honeycomb.orientation.rawValue, honeycomb.centerItem.rawValue])
+                      honeycomb.orientation.rawValue, honeycomb.centerItem.rawValue, honeycomb.ringOrder.rawValue,
+                      honeycomb.scalingCurve.rawValue])
         case .remove:
             try connection.execute("DELETE FROM honeycombs WHERE grid_id = $1", [gridID])
             try connection.execute("DELETE FROM honeycomb_placements WHERE grid_id = $1", [gridID])
