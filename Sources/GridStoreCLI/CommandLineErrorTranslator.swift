@@ -30,6 +30,9 @@ enum CommandLineErrorTranslator {
     /// Grid errors, with what to type next where the command line knows it.
     private static func translate(_ error: GridError, command: CommandSpec?) -> CommandLineError {
         switch error {
+        case .storage(let failure):
+            // The database's own error says more (the busy timeout, a file's path).
+            return failure.underlying.map { translate($0, command: command) } ?? .failure(failure.message)
         case .corrupted:
             return .failure(error.description)
         case .gridNotFound:

@@ -148,15 +148,19 @@ struct LibraryRobustnessTests {
         let other = directory.file("other.sqlite")
         _ = try Grid(named: "g", in: GridDatabase(path: other)).snapshot()
         #expect(rename(other, path) == 0)
-        #expect(throws: DatabaseFileError.replaced(path: path)) { try grid.toggle(at: GridIndexPath(item: 1)) }
-        #expect(throws: DatabaseFileError.replaced(path: path)) { try grid.snapshot() }
+        let replaced = GridError.storage(GridStorageFailure(DatabaseFileError.replaced(path: path)))
+        #expect(throws: replaced) { try grid.toggle(at: GridIndexPath(item: 1)) }
+        let failure = try #require(throws: GridError.self) { try grid.snapshot() }
+        guard case .storage(let storage) = failure else { Issue.record("\(failure)"); return }
+        #expect(storage.kind == .databaseFile)
+        #expect(storage.underlying as? DatabaseFileError == .replaced(path: path))
         // Opening again sees the new file.
         #expect(try Grid(named: "g", in: GridDatabase(path: path)).snapshot().revision == 0)
         // Deleted.
         let second = try GridDatabase(path: directory.file("second.sqlite"))
         try Grid(named: "g", in: second).toggle(at: GridIndexPath(item: 0))
         #expect(unlink(directory.file("second.sqlite")) == 0)
-        #expect(throws: DatabaseFileError.replaced(path: directory.file("second.sqlite"))) {
+        #expect(throws: GridError.storage(GridStorageFailure(DatabaseFileError.replaced(path: directory.file("second.sqlite"))))) {
             try Grid(named: "g", in: second).toggle(at: GridIndexPath(item: 0))
         }
     }
@@ -168,5 +172,52 @@ struct LibraryRobustnessTests {
         let existed = leftovers.filter { FileManager.default.fileExists(atPath: $0) }
         #expect(throws: DatabaseFileError.self) { try GridDatabase(path: path) }
         #expect(leftovers.filter { FileManager.default.fileExists(atPath: $0) } == existed)
+    }
+}
+
+/// Every operation on a grid and a repository but `update` throws `GridError` alone.
+@Suite("Typed throws")
+struct TypedThrowsTests {
+    @Test("do throws(GridError) compiles around grid and repository calls, and storage failures arrive as GridError.storage")
+    func typedThrows() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("typed.sqlite")
+        let database = try GridDatabase(path: path)
+        let grid = try Grid(named: "g", in: database)
+        let repository = try DatabaseGridSizeRepository(suiteName: "g", database: database)
+        do throws(GridError) {
+            try await grid.toggle(at: GridIndexPath(item: 0))
+            _ = try await repository.size(at: GridIndexPath(item: 0))
+            try await repository.set(.big, forKey: "missing")
+            Issue.record("a missing key was accepted")
+        } catch .keyNotFound(let key, _) {
+            #expect(key == "missing")
+        } catch {
+            Issue.record("\(error)")
+        }
+        do throws(GridError) {
+            _ = try await repository.itemCount(inSection: 3)
+        } catch {
+            #expect(error == .sectionOutOfRange(3, sectionCount: 1))
+        }
+        // A database file that is not one: the failure names its kind and keeps the database's own error.
+        let notADatabase = directory.file("text.sqlite")
+        try "not a database".write(toFile: notADatabase, atomically: true, encoding: .utf8)
+        do throws(GridError) {
+            _ = try DatabaseGridSizeRepository(path: notADatabase)
+            Issue.record("a text file was opened")
+        } catch .storage(let failure) {
+            #expect(failure.kind == .databaseFile)
+            #expect(failure.underlying is DatabaseFileError)
+        } catch {
+            Issue.record("\(error)")
+        }
+        // The body's own error passes through update as it is.
+        struct Mine: Error {}
+        await #expect(throws: Mine.self) { try await grid.update { _ in throw Mine() } }
+        // A storage failure encodes as its kind and message.
+        let failure = GridStorageFailure(kind: .busy, message: "locked")
+        let decoded = try JSONDecoder().decode(GridError.self, from: JSONEncoder().encode(GridError.storage(failure)))
+        #expect(decoded == .storage(failure))
     }
 }

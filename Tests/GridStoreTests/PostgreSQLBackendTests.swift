@@ -87,8 +87,10 @@ struct PostgreSQLBackendTests {
         // Another grid is not blocked.
         try Grid(named: "free", in: database).toggle(at: GridIndexPath(item: 0))
         let blocked = GridDatabase(backend: try PostgreSQLStorage(PostgreSQLLocation(url + "&options=-c%20lock_timeout%3D300")!))
-        let error = try #require(throws: PostgreSQLError.self) { try Grid(named: "held", in: blocked).toggle(at: GridIndexPath(item: 0)) }
-        #expect(error.sqlState == "55P03")
+        let error = try #require(throws: GridError.self) { try Grid(named: "held", in: blocked).toggle(at: GridIndexPath(item: 0)) }
+        guard case .storage(let failure) = error else { Issue.record("\(error)"); return }
+        #expect(failure.kind == .busy)
+        #expect((failure.underlying as? PostgreSQLError)?.sqlState == "55P03")
         try holder.executeScript("ROLLBACK")
         #expect(try Grid(named: "held", in: blocked).toggle(at: GridIndexPath(item: 0)).revision == 1)
     }

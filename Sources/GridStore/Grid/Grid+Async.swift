@@ -5,13 +5,13 @@ import GridLayout
 /// suspended, not blocked, while SQLite waits for another process's lock.
 extension Grid {
     /// The grid's current state.
-    public func snapshot() async throws -> GridSnapshot {
-        try await BlockingWork.run { try self.snapshot() }
+    public func snapshot() async throws(GridError) -> GridSnapshot {
+        try await GridError.catching { try await BlockingWork.run { try self.snapshot() } }
     }
 
     /// The grid's current revision, never creating the grid.
-    public func currentRevision() async throws -> Int {
-        try await BlockingWork.run { try self.currentRevision() }
+    public func currentRevision() async throws(GridError) -> Int {
+        try await GridError.catching { try await BlockingWork.run { try self.currentRevision() } }
     }
 
     /// Applies the edits `body` makes, in one transaction, as one revision (see ``update(_:)``).
@@ -22,24 +22,24 @@ extension Grid {
 
     /// Cycles the item's size small → middle → big → small.
     @discardableResult
-    public func toggle(at path: GridIndexPath) async throws -> GridSnapshot {
-        try await BlockingWork.run { try self.toggle(at: path) }
+    public func toggle(at path: GridIndexPath) async throws(GridError) -> GridSnapshot {
+        try await GridError.catching { try await BlockingWork.run { try self.toggle(at: path) } }
     }
 
     /// Sets the item's size; `nil` returns it to the default size.
     @discardableResult
-    public func setSize(_ size: TileSize?, at path: GridIndexPath) async throws -> GridSnapshot {
-        try await BlockingWork.run { try self.setSize(size, at: path) }
+    public func setSize(_ size: TileSize?, at path: GridIndexPath) async throws(GridError) -> GridSnapshot {
+        try await GridError.catching { try await BlockingWork.run { try self.setSize(size, at: path) } }
     }
 
     /// Replaces the grid's settings and sizes with `content`, as an import does.
     @discardableResult
-    public func replaceContent(_ content: GridContent) async throws -> GridSnapshot {
-        try await BlockingWork.run { try self.replaceContent(content) }
+    public func replaceContent(_ content: GridContent) async throws(GridError) -> GridSnapshot {
+        try await GridError.catching { try await BlockingWork.run { try self.replaceContent(content) } }
     }
 
     /// Every grid in the database, by name.
-    public static func list(in database: GridDatabase) async throws -> [GridSummary] {
-        try await BlockingWork.run { try list(in: database) }
+    public static func list(in database: GridDatabase) async throws(GridError) -> [GridSummary] {
+        try await GridError.catching { try await BlockingWork.run { try list(in: database) } }
     }
 }

@@ -22,7 +22,7 @@ extension Grid {
     /// - Parameter names: The grids to check; `nil` for all.
     /// - Returns: One check per grid, in name order. Honeycomb grids have no tile placements.
     public static func checkPlacements(in database: GridDatabase, names: [String]? = nil,
-                                       repairing: Bool = false) throws -> [PlacementCheck] {
+                                       repairing: Bool = false) throws(GridError) -> [PlacementCheck] {
         let body = { (transaction: any GridStorageTransaction) throws -> [PlacementCheck] in
             let wanted = try names ?? transaction.listGrids().map(\.name)
             return try wanted.map { name in
@@ -36,7 +36,7 @@ extension Grid {
                 return PlacementCheck(grid: name, problems: problems, repaired: repairing && !problems.isEmpty)
             }
         }
-        return try repairing ? database.backend.write(body) : database.backend.read(body)
+        return try GridError.catching { try repairing ? database.backend.write(body) : database.backend.read(body) }
     }
 
     /// Sentences naming each chunk that is missing, extra or different.

@@ -16,11 +16,16 @@ extension Grid {
     ///   - replacing: Whether a grid of the same name in `target` is replaced; otherwise it is refused.
     /// - Returns: The copied grids as the target now holds them.
     /// - Throws: ``GridError/gridNotFound(_:)`` for a name `source` lacks,
-    ///   ``GridError/gridExists(_:)`` for a name `target` has (unless `replacing`), and what
-    ///   either database throws. Nothing is written then.
+    ///   ``GridError/gridExists(_:)`` for a name `target` has (unless `replacing`), and
+    ///   ``GridError/storage(_:)`` for what either database reports. Nothing is written then.
     @discardableResult
     public static func copy(from source: GridDatabase, to target: GridDatabase, names: [String]? = nil,
-                            replacing: Bool = false) throws -> [GridSummary] {
+                            replacing: Bool = false) throws(GridError) -> [GridSummary] {
+        try GridError.catching { try copyGrids(from: source, to: target, names: names, replacing: replacing) }
+    }
+
+    private static func copyGrids(from source: GridDatabase, to target: GridDatabase, names: [String]?,
+                                  replacing: Bool) throws -> [GridSummary] {
         let snapshots = try source.backend.read { transaction -> [GridSnapshot] in
             let wanted = try names ?? transaction.listGrids().map(\.name)
             return try wanted.map { name in

@@ -6,37 +6,37 @@ extension Grid {
     ///
     /// - Throws: ``GridError/keyNotFound(_:grid:)`` when no item has the key.
     @discardableResult
-    public func toggle(forKey key: String) throws -> GridSnapshot {
-        try update { try $0.toggle(forKey: key) }
+    public func toggle(forKey key: String) throws(GridError) -> GridSnapshot {
+        try changing { try $0.toggle(forKey: key) }
     }
 
     /// Sets the size of the item with the key `key`; `nil` returns it to the default size.
     @discardableResult
-    public func setSize(_ size: TileSize?, forKey key: String) throws -> GridSnapshot {
-        try update { try $0.setSize(size, forKey: key) }
+    public func setSize(_ size: TileSize?, forKey key: String) throws(GridError) -> GridSnapshot {
+        try changing { try $0.setSize(size, forKey: key) }
     }
 
     /// Makes `section` hold exactly the items with `keys`, in that order, as one revision.
     @discardableResult
-    public func setItems(keys: [String], inSection section: Int) throws -> GridSnapshot {
-        try update { try $0.setItems(keys: keys, inSection: section) }
+    public func setItems(keys: [String], inSection section: Int) throws(GridError) -> GridSnapshot {
+        try changing { try $0.setItems(keys: keys, inSection: section) }
     }
 
     /// Cycles the size of the item with the key `key`.
     @discardableResult
-    public func toggle(forKey key: String) async throws -> GridSnapshot {
-        try await BlockingWork.run { try self.toggle(forKey: key) }
+    public func toggle(forKey key: String) async throws(GridError) -> GridSnapshot {
+        try await GridError.catching { try await BlockingWork.run { try self.toggle(forKey: key) } }
     }
 
     /// Sets the size of the item with the key `key`; `nil` returns it to the default size.
     @discardableResult
-    public func setSize(_ size: TileSize?, forKey key: String) async throws -> GridSnapshot {
-        try await BlockingWork.run { try self.setSize(size, forKey: key) }
+    public func setSize(_ size: TileSize?, forKey key: String) async throws(GridError) -> GridSnapshot {
+        try await GridError.catching { try await BlockingWork.run { try self.setSize(size, forKey: key) } }
     }
 
     /// Makes `section` hold exactly the items with `keys`, in that order, as one revision.
     @discardableResult
-    public func setItems(keys: [String], inSection section: Int) async throws -> GridSnapshot {
-        try await BlockingWork.run { try self.setItems(keys: keys, inSection: section) }
+    public func setItems(keys: [String], inSection section: Int) async throws(GridError) -> GridSnapshot {
+        try await GridError.catching { try await BlockingWork.run { try self.setItems(keys: keys, inSection: section) } }
     }
 }

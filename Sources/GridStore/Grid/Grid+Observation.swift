@@ -4,7 +4,7 @@ extension Grid {
     /// Whether the grid changed since `revision`, in this process or any other.
     ///
     /// - Throws: ``GridError/gridNotFound(_:)`` when the grid does not exist: observing never creates it.
-    public func hasChanged(since revision: Int) throws -> Bool {
+    public func hasChanged(since revision: Int) throws(GridError) -> Bool {
         try currentRevision() != revision
     }
 

@@ -41,7 +41,7 @@ public final class Grid: Sendable {
     /// - Parameter options: How to create a missing grid; `nil` to require that it exists.
     /// - Throws: ``GridError/gridNotFound(_:)`` when it is missing and `options` is `nil`;
     ///   ``GridError`` for an invalid name or options.
-    public init(named name: String, in database: GridDatabase, creatingWith options: GridOptions? = GridOptions()) throws {
+    public init(named name: String, in database: GridDatabase, creatingWith options: GridOptions? = GridOptions()) throws(GridError) {
         try GridLimits.validate(name: name)
         self.name = name
         self.database = database
@@ -59,14 +59,16 @@ public final class Grid: Sendable {
     /// - Throws: ``GridError/gridExists(_:)`` when the name is taken and `replacing` is `false`.
     @discardableResult
     public static func create(named name: String, in database: GridDatabase, content: GridContent,
-                              replacing: Bool = false) throws -> Grid {
+                              replacing: Bool = false) throws(GridError) -> Grid {
         try GridLimits.validate(name: name)
-        let created = try database.backend.write { transaction -> (Int64, GridSnapshot) in
-            if try transaction.header(named: name) != nil {
-                guard replacing else { throw GridError.gridExists(name) }
-                _ = try transaction.deleteGrid(named: name)
+        let created = try GridError.catching {
+            try database.backend.write { transaction -> (Int64, GridSnapshot) in
+                if try transaction.header(named: name) != nil {
+                    guard replacing else { throw GridError.gridExists(name) }
+                    _ = try transaction.deleteGrid(named: name)
+                }
+                return try insert(name: name, content: content, transaction)
             }
-            return try insert(name: name, content: content, transaction)
         }
         return Grid(name: name, database: database, cached: created)
     }
@@ -85,33 +87,37 @@ public final class Grid: Sendable {
     }
 
     /// Whether a grid named `name` exists.
-    public static func exists(named name: String, in database: GridDatabase) throws -> Bool {
-        try database.backend.read { try $0.header(named: name) != nil }
+    public static func exists(named name: String, in database: GridDatabase) throws(GridError) -> Bool {
+        try GridError.catching { try database.backend.read { try $0.header(named: name) != nil } }
     }
 
     /// Every grid in the database, by name.
-    public static func list(in database: GridDatabase) throws -> [GridSummary] {
-        try database.backend.read { try $0.listGrids() }
+    public static func list(in database: GridDatabase) throws(GridError) -> [GridSummary] {
+        try GridError.catching { try database.backend.read { try $0.listGrids() } }
     }
 
     /// Deletes the grid named `name` with its sections, sizes and placements.
     ///
     /// - Throws: ``GridError/gridNotFound(_:)`` when there is none.
-    public static func drop(named name: String, in database: GridDatabase) throws {
-        try database.backend.write { transaction in
-            if try !transaction.deleteGrid(named: name) { throw GridError.gridNotFound(name) }
+    public static func drop(named name: String, in database: GridDatabase) throws(GridError) {
+        try GridError.catching {
+            try database.backend.write { transaction in
+                if try !transaction.deleteGrid(named: name) { throw GridError.gridNotFound(name) }
+            }
         }
     }
 
     // MARK: Reading
 
     /// The grid's current state.
-    public func snapshot() throws -> GridSnapshot {
-        if let snapshot = try database.backend.read({ try current($0, creatingIfMissing: false)?.snapshot }) {
-            return snapshot
+    public func snapshot() throws(GridError) -> GridSnapshot {
+        try GridError.catching {
+            if let snapshot = try database.backend.read({ try current($0, creatingIfMissing: false)?.snapshot }) {
+                return snapshot
+            }
+            // The grid is missing: create it, if allowed, with the write lock held.
+            return try database.backend.write { try current($0, creatingIfMissing: true)!.snapshot }
         }
-        // The grid is missing: create it, if allowed, with the write lock held.
-        return try database.backend.write { try current($0, creatingIfMissing: true)!.snapshot }
     }
 
     /// The grid's current revision: it changes exactly when the grid does, whichever process
@@ -119,9 +125,11 @@ public final class Grid: Sendable {
     ///
     /// - Throws: ``GridError/gridNotFound(_:)`` when the grid does not exist: asking never
     ///   creates it (a grid another process dropped stays dropped).
-    public func currentRevision() throws -> Int {
-        let revision = try database.backend.read { transaction in
-            try transaction.header(named: name)?.header().revision
+    public func currentRevision() throws(GridError) -> Int {
+        let revision = try GridError.catching {
+            try database.backend.read { transaction in
+                try transaction.header(named: name)?.header().revision
+            }
         }
         guard let revision else { throw GridError.gridNotFound(name) }
         return revision
@@ -164,10 +172,15 @@ public final class Grid: Sendable {
     /// Edits that leave the grid as it was (setting the type it has, three toggles of one
     /// item) write nothing: the revision stays, and observers are not woken.
     ///
+    /// Unlike every other operation, `update` is not declared `throws(GridError)`: Swift
+    /// infers a closure's thrown type as `any Error`, so a typed `body` would need its type
+    /// written out at every call. It throws what `body` throws, unchanged, and otherwise only
+    /// ``GridError``.
+    ///
     /// - Returns: The grid after the change.
-    /// - Throws: What `body` throws (nothing is written then), or the backend's error
-    ///   (``SQLiteError``, or `PostgreSQLError` on a server) when the write fails, for
-    ///   example when another process holds the lock past the timeout.
+    /// - Throws: What `body` throws (nothing is written then), or ``GridError``: the grid's
+    ///   refusals, and ``GridError/storage(_:)`` when the write fails, for example when another
+    ///   process holds the lock past the timeout.
     @discardableResult
     public func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
         try update(assumingDefaultSize: nil, body)
@@ -176,6 +189,26 @@ public final class Grid: Sendable {
     /// ``update(_:)`` as an instance with the registered default size `assumed` sees the grid
     /// (see ``GridSizeRepository/register(defaultSize:)``); the stored default is kept.
     package func update(assumingDefaultSize assumed: TileSize?, _ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
+        // What `body` threw passes through as it is; any other failure is a GridError.
+        var bodyError: (any Error)?
+        do {
+            return try update(assumingDefaultSize: assumed, applying: { (editor: inout GridEditor) in
+                do {
+                    try body(&editor)
+                } catch {
+                    bodyError = error
+                    throw error
+                }
+            })
+        } catch {
+            if let bodyError { throw bodyError }
+            if error is GridError { throw error }
+            throw GridError.storage(GridStorageFailure(error))
+        }
+    }
+
+    /// ``update(assumingDefaultSize:_:)`` with the backend's errors as they are.
+    private func update(assumingDefaultSize assumed: TileSize?, applying body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
         let thread = ConnectionGate.currentThread
         let nested = database.gridsBeingChanged.withLock { changing in !changing[name, default: []].insert(thread).inserted }
         if nested { throw GridError.reentrantCall }
@@ -210,19 +243,24 @@ public final class Grid: Sendable {
 
     /// Cycles the item's size small → middle → big → small.
     @discardableResult
-    public func toggle(at path: GridIndexPath) throws -> GridSnapshot {
-        try update { try $0.toggle(at: path) }
+    public func toggle(at path: GridIndexPath) throws(GridError) -> GridSnapshot {
+        try changing { try $0.toggle(at: path) }
     }
 
     /// Sets the item's size; `nil` returns it to the default size.
     @discardableResult
-    public func setSize(_ size: TileSize?, at path: GridIndexPath) throws -> GridSnapshot {
-        try update { try $0.setSize(size, at: path) }
+    public func setSize(_ size: TileSize?, at path: GridIndexPath) throws(GridError) -> GridSnapshot {
+        try changing { try $0.setSize(size, at: path) }
     }
 
     /// Replaces the grid's settings and sizes with `content`, as an import does.
     @discardableResult
-    public func replaceContent(_ content: GridContent) throws -> GridSnapshot {
-        try update { try $0.replaceContent(content) }
+    public func replaceContent(_ content: GridContent) throws(GridError) -> GridSnapshot {
+        try changing { try $0.replaceContent(content) }
+    }
+
+    /// ``update(_:)`` for a `body` that throws only ``GridError`` (the editor's refusals), as typed throws.
+    package func changing(_ body: (inout GridEditor) throws -> Void) throws(GridError) -> GridSnapshot {
+        try GridError.catching { try update(assumingDefaultSize: nil, body) }
     }
 }

@@ -31,6 +31,9 @@ public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConverti
     case keyNotFound(String, grid: String)
     /// The key is given to two items; a key names one item of its grid.
     case duplicateKey(String, GridIndexPath)
+    /// The database could not carry out the operation (a lock held too long, a file that is
+    /// not a gridstore database, a full disk, a lost server).
+    case storage(GridStorageFailure)
     /// The stored grid is inconsistent (for example, edited by hand).
     case corrupted(String)
     /// A change was asked for inside a read's closure on the same database, or inside a
@@ -73,6 +76,8 @@ public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConverti
             return "no item of grid '\(grid)' has the key '\(key)'"
         case .duplicateKey(let key, let path):
             return "the key '\(key)' belongs to item \(path.item) of section \(path.section) already; a key names one item of its grid"
+        case .storage(let failure):
+            return failure.message
         case .corrupted(let reason):
             return "the stored grid is inconsistent: \(reason)"
         case .reentrantCall:

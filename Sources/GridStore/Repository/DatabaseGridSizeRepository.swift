@@ -10,24 +10,27 @@ public final class DatabaseGridSizeRepository: GridSizeRepository {
     public let grid: Grid
 
     /// Opens the grid `suiteName` in `database`, creating it with `options` if it is missing.
-    public init(suiteName: String = "default", database: GridDatabase, creatingWith options: GridOptions = GridOptions()) throws {
+    public init(suiteName: String = "default", database: GridDatabase, creatingWith options: GridOptions = GridOptions()) throws(GridError) {
         grid = try Grid(named: suiteName, in: database, creatingWith: options)
     }
 
     /// Opens the grid `suiteName` in the database file at `path`, creating both as needed.
-    public convenience init(suiteName: String = "default", path: String) throws {
-        try self.init(suiteName: suiteName, database: GridDatabase(path: path))
+    ///
+    /// - Throws: ``GridError/storage(_:)`` when the file cannot be used (see ``DatabaseFileError``).
+    public convenience init(suiteName: String = "default", path: String) throws(GridError) {
+        let database = try GridError.catching { try GridDatabase(path: path) }
+        try self.init(suiteName: suiteName, database: database)
     }
 
     /// The grid `default` in the database at the default location (see ``DatabaseLocation``).
-    public static func standard() throws -> DatabaseGridSizeRepository {
-        try DatabaseGridSizeRepository(path: DatabaseLocation.standard)
+    public static func standard() throws(GridError) -> DatabaseGridSizeRepository {
+        try DatabaseGridSizeRepository(path: GridError.catching { try DatabaseLocation.standard })
     }
 
     /// This instance's registration domain (see ``register(defaultSize:)``).
     private let registration = RegisteredDefaultSize()
 
-    public func snapshot() throws -> GridSnapshot {
+    public func snapshot() throws(GridError) -> GridSnapshot {
         registration.apply(to: try grid.snapshot())
     }
 

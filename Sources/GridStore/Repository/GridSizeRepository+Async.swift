@@ -4,8 +4,8 @@ import GridLayout
 /// thread of gridstore's own, so a caller on Swift's cooperative pool is suspended, not
 /// blocked, while the database waits for a lock.
 extension GridSizeRepository {
-    public func snapshot() async throws -> GridSnapshot {
-        try await BlockingWork.run { try self.snapshot() }
+    public func snapshot() async throws(GridError) -> GridSnapshot {
+        try await GridError.catching { try await BlockingWork.run { try self.snapshot() } }
     }
 
     @discardableResult
@@ -13,59 +13,59 @@ extension GridSizeRepository {
         try await BlockingWork.run { try self.update(body) }
     }
 
-    public func size(at indexPath: GridIndexPath) async throws -> TileSize {
-        try await BlockingWork.run { try self.size(at: indexPath) }
+    public func size(at indexPath: GridIndexPath) async throws(GridError) -> TileSize {
+        try await GridError.catching { try await BlockingWork.run { try self.size(at: indexPath) } }
     }
 
-    public func set(_ size: TileSize, at indexPath: GridIndexPath) async throws {
-        try await BlockingWork.run { try self.set(size, at: indexPath) }
+    public func set(_ size: TileSize, at indexPath: GridIndexPath) async throws(GridError) {
+        try await GridError.catching { try await BlockingWork.run { try self.set(size, at: indexPath) } }
     }
 
-    public func set(_ sizes: [GridIndexPath: TileSize]) async throws {
-        try await BlockingWork.run { try self.set(sizes) }
+    public func set(_ sizes: [GridIndexPath: TileSize]) async throws(GridError) {
+        try await GridError.catching { try await BlockingWork.run { try self.set(sizes) } }
     }
 
-    public func removeSize(at indexPath: GridIndexPath) async throws {
-        try await BlockingWork.run { try self.removeSize(at: indexPath) }
+    public func removeSize(at indexPath: GridIndexPath) async throws(GridError) {
+        try await GridError.catching { try await BlockingWork.run { try self.removeSize(at: indexPath) } }
     }
 
-    public func setDefaultSize(_ size: TileSize) async throws {
-        try await BlockingWork.run { try self.setDefaultSize(size) }
+    public func setDefaultSize(_ size: TileSize) async throws(GridError) {
+        try await GridError.catching { try await BlockingWork.run { try self.setDefaultSize(size) } }
     }
 
-    public func sectionCount() async throws -> Int {
-        try await BlockingWork.run { try self.sectionCount() }
+    public func sectionCount() async throws(GridError) -> Int {
+        try await GridError.catching { try await BlockingWork.run { try self.sectionCount() } }
     }
 
-    public func itemCount(inSection section: Int) async throws -> Int {
-        try await BlockingWork.run { try self.itemCount(inSection: section) }
+    public func itemCount(inSection section: Int) async throws(GridError) -> Int {
+        try await GridError.catching { try await BlockingWork.run { try self.itemCount(inSection: section) } }
     }
 
-    public func setItemCount(_ count: Int, inSection section: Int) async throws {
-        try await BlockingWork.run { try self.setItemCount(count, inSection: section) }
+    public func setItemCount(_ count: Int, inSection section: Int) async throws(GridError) {
+        try await GridError.catching { try await BlockingWork.run { try self.setItemCount(count, inSection: section) } }
     }
 
-    public func dictionaryRepresentation() async throws -> [GridIndexPath: TileSize] {
-        try await BlockingWork.run { try self.dictionaryRepresentation() }
+    public func dictionaryRepresentation() async throws(GridError) -> [GridIndexPath: TileSize] {
+        try await GridError.catching { try await BlockingWork.run { try self.dictionaryRepresentation() } }
     }
 
-    public func removeAll() async throws {
-        try await BlockingWork.run { try self.removeAll() }
+    public func removeAll() async throws(GridError) {
+        try await GridError.catching { try await BlockingWork.run { try self.removeAll() } }
     }
 
-    public func swap(_ first: GridIndexPath, _ second: GridIndexPath) async throws {
-        try await BlockingWork.run { try self.swap(first, second) }
+    public func swap(_ first: GridIndexPath, _ second: GridIndexPath) async throws(GridError) {
+        try await GridError.catching { try await BlockingWork.run { try self.swap(first, second) } }
     }
 
-    public func insertItem(at indexPath: GridIndexPath) async throws {
-        try await BlockingWork.run { try self.insertItem(at: indexPath) }
+    public func insertItem(at indexPath: GridIndexPath) async throws(GridError) {
+        try await GridError.catching { try await BlockingWork.run { try self.insertItem(at: indexPath) } }
     }
 
-    public func deleteItem(at indexPath: GridIndexPath) async throws {
-        try await BlockingWork.run { try self.deleteItem(at: indexPath) }
+    public func deleteItem(at indexPath: GridIndexPath) async throws(GridError) {
+        try await GridError.catching { try await BlockingWork.run { try self.deleteItem(at: indexPath) } }
     }
 
-    public func moveItem(from source: GridIndexPath, to destination: GridIndexPath) async throws {
-        try await BlockingWork.run { try self.moveItem(from: source, to: destination) }
+    public func moveItem(from source: GridIndexPath, to destination: GridIndexPath) async throws(GridError) {
+        try await GridError.catching { try await BlockingWork.run { try self.moveItem(from: source, to: destination) } }
     }
 }

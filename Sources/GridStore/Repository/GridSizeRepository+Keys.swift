@@ -13,80 +13,80 @@ extension GridSizeRepository {
     /// The size of the item with the key `key`.
     ///
     /// - Throws: ``GridError/keyNotFound(_:grid:)`` when no item has the key.
-    public func size(forKey key: String) throws -> TileSize {
+    public func size(forKey key: String) throws(GridError) -> TileSize {
         try snapshot().size(forKey: key)
     }
 
     /// Sets the size of the item with the key `key`.
     ///
     /// - Throws: ``GridError/keyNotFound(_:grid:)`` when no item has the key.
-    public func set(_ size: TileSize, forKey key: String) throws {
-        try update { try $0.setSize(size, forKey: key) }
+    public func set(_ size: TileSize, forKey key: String) throws(GridError) {
+        try changing { try $0.setSize(size, forKey: key) }
     }
 
     /// Gives the item with the key `key` the default size again.
     ///
     /// - Throws: ``GridError/keyNotFound(_:grid:)`` when no item has the key.
-    public func removeSize(forKey key: String) throws {
-        try update { try $0.setSize(nil, forKey: key) }
+    public func removeSize(forKey key: String) throws(GridError) {
+        try changing { try $0.setSize(nil, forKey: key) }
     }
 
     /// The index path of the item with the key `key`, or `nil` when no item has it.
-    public func indexPath(forKey key: String) throws -> GridIndexPath? {
+    public func indexPath(forKey key: String) throws(GridError) -> GridIndexPath? {
         try snapshot().indexPath(forKey: key)
     }
 
     /// The keys of the items of `section`, one per item, `nil` for an item without a key.
-    public func keys(inSection section: Int) throws -> [String?] {
+    public func keys(inSection section: Int) throws(GridError) -> [String?] {
         try snapshot().keys(inSection: section)
     }
 
     /// Makes `section` hold exactly the items with `keys`, in that order, as one change: items
     /// whose key the section holds keep their sizes, new keys get the default size, and the
     /// section's other items are removed (see ``GridEditor/setItems(keys:inSection:)``).
-    public func setItems(keys: [String], inSection section: Int) throws {
-        try update { try $0.setItems(keys: keys, inSection: section) }
+    public func setItems(keys: [String], inSection section: Int) throws(GridError) {
+        try changing { try $0.setItems(keys: keys, inSection: section) }
     }
 
     /// Gives the item at `indexPath` the key `key`, or takes its key away with `nil`.
-    public func setKey(_ key: String?, at indexPath: GridIndexPath) throws {
-        try update { try $0.setKey(key, at: indexPath) }
+    public func setKey(_ key: String?, at indexPath: GridIndexPath) throws(GridError) {
+        try changing { try $0.setKey(key, at: indexPath) }
     }
 
     // MARK: async
 
     /// The size of the item with the key `key`.
-    public func size(forKey key: String) async throws -> TileSize {
-        try await BlockingWork.run { try self.size(forKey: key) }
+    public func size(forKey key: String) async throws(GridError) -> TileSize {
+        try await GridError.catching { try await BlockingWork.run { try self.size(forKey: key) } }
     }
 
     /// Sets the size of the item with the key `key`.
-    public func set(_ size: TileSize, forKey key: String) async throws {
-        try await BlockingWork.run { try self.set(size, forKey: key) }
+    public func set(_ size: TileSize, forKey key: String) async throws(GridError) {
+        try await GridError.catching { try await BlockingWork.run { try self.set(size, forKey: key) } }
     }
 
     /// Gives the item with the key `key` the default size again.
-    public func removeSize(forKey key: String) async throws {
-        try await BlockingWork.run { try self.removeSize(forKey: key) }
+    public func removeSize(forKey key: String) async throws(GridError) {
+        try await GridError.catching { try await BlockingWork.run { try self.removeSize(forKey: key) } }
     }
 
     /// The index path of the item with the key `key`, or `nil` when no item has it.
-    public func indexPath(forKey key: String) async throws -> GridIndexPath? {
-        try await BlockingWork.run { try self.indexPath(forKey: key) }
+    public func indexPath(forKey key: String) async throws(GridError) -> GridIndexPath? {
+        try await GridError.catching { try await BlockingWork.run { try self.indexPath(forKey: key) } }
     }
 
     /// The keys of the items of `section`, one per item.
-    public func keys(inSection section: Int) async throws -> [String?] {
-        try await BlockingWork.run { try self.keys(inSection: section) }
+    public func keys(inSection section: Int) async throws(GridError) -> [String?] {
+        try await GridError.catching { try await BlockingWork.run { try self.keys(inSection: section) } }
     }
 
     /// Makes `section` hold exactly the items with `keys`, in that order, as one change.
-    public func setItems(keys: [String], inSection section: Int) async throws {
-        try await BlockingWork.run { try self.setItems(keys: keys, inSection: section) }
+    public func setItems(keys: [String], inSection section: Int) async throws(GridError) {
+        try await GridError.catching { try await BlockingWork.run { try self.setItems(keys: keys, inSection: section) } }
     }
 
     /// Gives the item at `indexPath` the key `key`, or takes its key away with `nil`.
-    public func setKey(_ key: String?, at indexPath: GridIndexPath) async throws {
-        try await BlockingWork.run { try self.setKey(key, at: indexPath) }
+    public func setKey(_ key: String?, at indexPath: GridIndexPath) async throws(GridError) {
+        try await GridError.catching { try await BlockingWork.run { try self.setKey(key, at: indexPath) } }
     }
 }

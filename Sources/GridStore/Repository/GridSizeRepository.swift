@@ -27,48 +27,48 @@ import GridLayout
 /// ```
 public protocol GridSizeRepository: Sendable {
     /// The grid's current state: sizes, settings and packed layout.
-    func snapshot() throws -> GridSnapshot
+    func snapshot() throws(GridError) -> GridSnapshot
 
     /// Applies the edits `body` makes as one atomic change and one revision.
     @discardableResult
     func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot
 
     /// The item's size: the one set for it, or the registered default.
-    func size(at indexPath: GridIndexPath) throws -> TileSize
+    func size(at indexPath: GridIndexPath) throws(GridError) -> TileSize
 
     /// Sets the item's size.
-    func set(_ size: TileSize, at indexPath: GridIndexPath) throws
+    func set(_ size: TileSize, at indexPath: GridIndexPath) throws(GridError)
 
     /// Sets many sizes in one atomic change, re-packing once.
-    func set(_ sizes: [GridIndexPath: TileSize]) throws
+    func set(_ sizes: [GridIndexPath: TileSize]) throws(GridError)
 
     /// Removes the item's own size, so it has the default size again.
-    func removeSize(at indexPath: GridIndexPath) throws
+    func removeSize(at indexPath: GridIndexPath) throws(GridError)
 
     /// Registers the size of items that have none of their own, for this repository instance
     /// only, as `UserDefaults.register(defaults:)` does: nothing is written, no revision is
     /// added, no observer is woken, other instances and processes do not see it, and it is
     /// gone when the instance is. Free to call at every launch. ``snapshot()`` packs with it.
-    func register(defaultSize: TileSize) throws
+    func register(defaultSize: TileSize) throws(GridError)
 
     /// The size ``register(defaultSize:)`` registered in this instance, if any.
     var registeredDefaultSize: TileSize? { get }
 
     /// Sets the grid's stored default size: the size of items without one of their own, for
     /// every instance and process, as one change and one revision.
-    func setDefaultSize(_ size: TileSize) throws
+    func setDefaultSize(_ size: TileSize) throws(GridError)
 
     /// The number of sections.
-    func sectionCount() throws -> Int
+    func sectionCount() throws(GridError) -> Int
 
     /// The number of items in `section`.
     ///
     /// - Throws: ``GridError/sectionOutOfRange(_:sectionCount:)`` when there is no such section.
-    func itemCount(inSection section: Int) throws -> Int
+    func itemCount(inSection section: Int) throws(GridError) -> Int
 
     /// Makes `section` hold `count` items, as the app's data source says: new items at the end
     /// get the default size; removed items take their sizes with them.
-    func setItemCount(_ count: Int, inSection section: Int) throws
+    func setItemCount(_ count: Int, inSection section: Int) throws(GridError)
 
     /// The grid's changes as this instance sees them: the current state, then one
     /// ``GridChange`` whenever it changes, by any process, or when this instance registers
@@ -78,39 +78,45 @@ public protocol GridSizeRepository: Sendable {
     /// Every size set explicitly, by index path; with a registered default size (see
     /// ``register(defaultSize:)``), every other item too, with that size, as
     /// `UserDefaults.dictionaryRepresentation()` includes the registration domain.
-    func dictionaryRepresentation() throws -> [GridIndexPath: TileSize]
+    func dictionaryRepresentation() throws(GridError) -> [GridIndexPath: TileSize]
 
     /// Removes every item's own size.
-    func removeAll() throws
+    func removeAll() throws(GridError)
 
     /// Exchanges the sizes of two items (the original's drag and drop).
-    func swap(_ first: GridIndexPath, _ second: GridIndexPath) throws
+    func swap(_ first: GridIndexPath, _ second: GridIndexPath) throws(GridError)
 
     /// Inserts an item with the default size; later items of the section, and their sizes, move up by one.
-    func insertItem(at indexPath: GridIndexPath) throws
+    func insertItem(at indexPath: GridIndexPath) throws(GridError)
 
     /// Deletes an item; later items of the section, and their sizes, move down by one.
-    func deleteItem(at indexPath: GridIndexPath) throws
+    func deleteItem(at indexPath: GridIndexPath) throws(GridError)
 
     /// Moves an item with its size; `destination` is its index path after the move.
-    func moveItem(from source: GridIndexPath, to destination: GridIndexPath) throws
+    func moveItem(from source: GridIndexPath, to destination: GridIndexPath) throws(GridError)
 }
 
 extension GridSizeRepository {
-    public func size(at indexPath: GridIndexPath) throws -> TileSize {
+    /// ``update(_:)`` for a `body` that throws only ``GridError`` (the editor's refusals), as typed throws.
+    @discardableResult
+    package func changing(_ body: (inout GridEditor) throws -> Void) throws(GridError) -> GridSnapshot {
+        try GridError.catching { try update(body) }
+    }
+
+    public func size(at indexPath: GridIndexPath) throws(GridError) -> TileSize {
         try snapshot().size(at: indexPath)
     }
 
-    public func set(_ size: TileSize, at indexPath: GridIndexPath) throws {
-        try update { try $0.setSize(size, at: indexPath) }
+    public func set(_ size: TileSize, at indexPath: GridIndexPath) throws(GridError) {
+        try changing { try $0.setSize(size, at: indexPath) }
     }
 
-    public func set(_ sizes: [GridIndexPath: TileSize]) throws {
-        try update { try $0.setSizes(sizes.lazy.map { ($0.key, $0.value) }) }
+    public func set(_ sizes: [GridIndexPath: TileSize]) throws(GridError) {
+        try changing { try $0.setSizes(sizes.lazy.map { ($0.key, $0.value) }) }
     }
 
-    public func removeSize(at indexPath: GridIndexPath) throws {
-        try update { try $0.setSize(nil, at: indexPath) }
+    public func removeSize(at indexPath: GridIndexPath) throws(GridError) {
+        try changing { try $0.setSize(nil, at: indexPath) }
     }
 
     /// The changes, checked by reading the whole state every `interval` (a repository with a
@@ -123,25 +129,25 @@ extension GridSizeRepository {
         return GridChangeSequence(interval: interval, token: { try load().1 }, load: load)
     }
 
-    public func setDefaultSize(_ size: TileSize) throws {
-        try update { try $0.setDefaultSize(size) }
+    public func setDefaultSize(_ size: TileSize) throws(GridError) {
+        try changing { try $0.setDefaultSize(size) }
     }
 
-    public func sectionCount() throws -> Int {
+    public func sectionCount() throws(GridError) -> Int {
         try snapshot().itemCounts.count
     }
 
-    public func itemCount(inSection section: Int) throws -> Int {
+    public func itemCount(inSection section: Int) throws(GridError) -> Int {
         let counts = try snapshot().itemCounts
         guard counts.indices.contains(section) else { throw GridError.sectionOutOfRange(section, sectionCount: counts.count) }
         return counts[section]
     }
 
-    public func setItemCount(_ count: Int, inSection section: Int) throws {
-        try update { try $0.setItemCount(count, inSection: section) }
+    public func setItemCount(_ count: Int, inSection section: Int) throws(GridError) {
+        try changing { try $0.setItemCount(count, inSection: section) }
     }
 
-    public func dictionaryRepresentation() throws -> [GridIndexPath: TileSize] {
+    public func dictionaryRepresentation() throws(GridError) -> [GridIndexPath: TileSize] {
         let snapshot = try snapshot()
         guard let registered = registeredDefaultSize else { return snapshot.explicitSizesByPath }
         var sizes: [GridIndexPath: TileSize] = [:]
@@ -153,23 +159,23 @@ extension GridSizeRepository {
         return sizes
     }
 
-    public func removeAll() throws {
-        try update { try $0.resetSizes() }
+    public func removeAll() throws(GridError) {
+        try changing { try $0.resetSizes() }
     }
 
-    public func swap(_ first: GridIndexPath, _ second: GridIndexPath) throws {
-        try update { try $0.swapItems(first, second) }
+    public func swap(_ first: GridIndexPath, _ second: GridIndexPath) throws(GridError) {
+        try changing { try $0.swapItems(first, second) }
     }
 
-    public func insertItem(at indexPath: GridIndexPath) throws {
-        try update { try $0.insertItem(at: indexPath) }
+    public func insertItem(at indexPath: GridIndexPath) throws(GridError) {
+        try changing { try $0.insertItem(at: indexPath) }
     }
 
-    public func deleteItem(at indexPath: GridIndexPath) throws {
-        try update { try $0.deleteItem(at: indexPath) }
+    public func deleteItem(at indexPath: GridIndexPath) throws(GridError) {
+        try changing { try $0.deleteItem(at: indexPath) }
     }
 
-    public func moveItem(from source: GridIndexPath, to destination: GridIndexPath) throws {
-        try update { try $0.moveItem(from: source, to: destination) }
+    public func moveItem(from source: GridIndexPath, to destination: GridIndexPath) throws(GridError) {
+        try changing { try $0.moveItem(from: source, to: destination) }
     }
 }

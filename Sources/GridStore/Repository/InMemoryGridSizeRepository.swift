@@ -8,7 +8,7 @@ public final class InMemoryGridSizeRepository: GridSizeRepository {
     /// Creates a grid named `name` with `options`.
     ///
     /// - Throws: ``GridError`` for an invalid name or options.
-    public init(name: String = "default", options: GridOptions = GridOptions()) throws {
+    public init(name: String = "default", options: GridOptions = GridOptions()) throws(GridError) {
         try GridLimits.validate(name: name)
         try options.validate()
         state = Locked(try GridSnapshot(name: name, revision: 0, content: GridContent(options)))
@@ -23,7 +23,7 @@ public final class InMemoryGridSizeRepository: GridSizeRepository {
 
     public var registeredDefaultSize: TileSize? { registration.size }
 
-    public func snapshot() throws -> GridSnapshot {
+    public func snapshot() throws(GridError) -> GridSnapshot {
         registration.apply(to: state.withLock { $0 })
     }
 

@@ -1,3 +1,5 @@
+import GridStore
+
 /// A failure reported by a PostgreSQL server or by libpq, printed as one line.
 ///
 /// Server errors carry the SQLSTATE code (`40001` for a serialization failure, `40P01` for a
@@ -40,5 +42,12 @@ public struct PostgreSQLError: Error, CustomStringConvertible, Sendable, Equatab
             .map { $0.trimmingPrefix(while: \.isWhitespace) }
             .filter { !$0.isEmpty }
             .joined(separator: "; ")
+    }
+}
+
+extension PostgreSQLError: StorageFailureDescribing {
+    /// A lock held past `lock_timeout` (SQLSTATE 55P03) is ``GridStorageFailure/Kind/busy``.
+    package var storageFailureKind: GridStorageFailure.Kind {
+        sqlState == "55P03" ? .busy : .database
     }
 }
