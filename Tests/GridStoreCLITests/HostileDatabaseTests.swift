@@ -47,7 +47,7 @@ struct HostileDatabaseTests {
 
     @Test("a refused ledger leaves the file and its folder exactly as they were, -wal and -shm included", arguments: [
         ("UPDATE schema_migrations SET checksum = 'feedface' WHERE version = 1;", "migration 0001_initial.sql was changed"),
-        ("INSERT INTO schema_migrations VALUES (9000, 'future', 'x', 'now');", "the database was created by a newer gridstore"),
+        ("INSERT INTO schema_migrations VALUES ('gridstore', 9000, 'future', 'x', 'now');", "the database was created by a newer gridstore"),
     ])
     func refusedLedger(sql: String, message: String) throws {
         let path = try database(editedWith: sql + "PRAGMA journal_mode = DELETE;")

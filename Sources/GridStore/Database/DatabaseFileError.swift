@@ -38,6 +38,8 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
     /// The path cannot name a database file: empty, with a NUL character, or SQLite's
     /// special `:memory:` (use ``InMemoryGridSizeRepository`` for a grid kept in memory).
     case invalidPath(String, reason: String)
+    /// The operation does not apply to this database or request; the text says why and what to do.
+    case unsupported(String)
 
     public var description: String {
         switch self {
@@ -75,6 +77,8 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
         case .replaced(let path):
             return "the database file \(path) was deleted or replaced while it was open; nothing was read or written "
                 + "through the old file; open the database again"
+        case .unsupported(let reason):
+            return reason
         case .invalidPath(let path, let reason):
             return "'\(path)' cannot name a database file: \(reason)"
         }

@@ -15,6 +15,10 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The database was migrated by a newer gridstore that knows versions this build does not.
     case newerDatabase(unknownVersions: [Int], latestKnownVersion: Int)
 
+    /// The database has versions of an app's namespace (see ``MigrationRunner/namespace``) that
+    /// the app's migration set does not know: a newer version of the app migrated it.
+    case newerNamespace(String, unknownVersions: [Int], latestKnownVersion: Int)
+
     /// The database has applied versions that this build has no file for, below its latest one.
     case unknownVersions([Int])
 
@@ -41,6 +45,10 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible 
             let versions = unknown.map { String($0) }.joined(separator: ", ")
             return "the database was created by a newer gridstore (it has schema version(s) \(versions); "
                 + "this build knows up to \(latest)); upgrade gridstore to open it"
+        case .newerNamespace(let namespace, let unknown, let latest):
+            let versions = unknown.map { String($0) }.joined(separator: ", ")
+            return "the database has version(s) \(versions) of the '\(namespace)' migrations, and this set knows up to "
+                + "\(latest); open it with the newer migrations that made them"
         case .unknownVersions(let unknown):
             let versions = unknown.map { String($0) }.joined(separator: ", ")
             return "the database has applied migration version(s) \(versions) that this build does not have"

@@ -10,24 +10,67 @@
 /// serializes them and each re-reads the ledger under it, so every migration is applied
 /// exactly once.
 ///
+/// Migrations belong to a namespace, as GRDB's `DatabaseMigrator` identifies its
+/// migrations: gridstore's are `gridstore`; an app keeps its own tables in the same file
+/// with its own set under its own name (see ``GridDatabase/migrate(_:)``). Each namespace
+/// has its own versions in the one ledger, and a runner looks only at its own namespace's
+/// rows, so an app's migrations never make gridstore refuse the file, nor the reverse.
+///
 /// ```swift
 /// let connection = try SQLiteConnection(path: path)
 /// let applied = try MigrationRunner(migrations: .gridStore).migrate(connection)
+/// let appTables = try MigrationSet(files: [("0001_notes.sql", "CREATE TABLE notes (body TEXT) STRICT;")])
+/// try MigrationRunner(namespace: "notes_app", migrations: appTables).migrate(connection)
 /// ```
 public struct MigrationRunner: Sendable {
     /// The name of the ledger table.
     public static let ledgerTable = "schema_migrations"
 
+    /// gridstore's own namespace.
+    public static let gridStoreNamespace = "gridstore"
+
+    /// The namespace the migrations are recorded under.
+    public let namespace: String
+
     /// The migrations to apply.
     public let migrations: MigrationSet
 
-    /// A value written to `PRAGMA application_id` in every migration transaction, if any.
+    /// A value written to `PRAGMA application_id` in every migration transaction, if any; a
+    /// runner that stamps the file also sets `PRAGMA user_version` to the version applied.
     public let applicationID: Int32?
 
     /// Creates a runner for `migrations`, optionally stamping the file with `applicationID`.
-    public init(migrations: MigrationSet, applicationID: Int32? = nil) {
+    ///
+    /// - Parameter namespace: The name the migrations are recorded under: 1 to 64 ASCII
+    ///   letters, digits, `_`, `-` or `.`.
+    /// - Precondition: `namespace` is valid (see ``isValid(namespace:)``); a bad one is a
+    ///   programmer's error, as a bad format string is.
+    public init(namespace: String = MigrationRunner.gridStoreNamespace, migrations: MigrationSet, applicationID: Int32? = nil) {
+        precondition(Self.isValid(namespace: namespace),
+                     "'\(namespace)' is not a migration namespace: use 1 to 64 ASCII letters, digits, _, - or .")
+        self.namespace = namespace
         self.migrations = migrations
         self.applicationID = applicationID
+    }
+
+    /// Whether `namespace` can name a namespace: 1 to 64 ASCII letters, digits, `_`, `-` or `.`.
+    public static func isValid(namespace: String) -> Bool {
+        (1...64).contains(namespace.utf8.count) && namespace.utf8.allSatisfy { byte in
+            (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+    }
+
+    /// The namespaces the ledger records migrations for, in name order.
+    public static func namespaces(in connection: SQLiteConnection) throws -> [String] {
+        switch try ledgerShape(connection) {
+        case .missing:
+            return []
+        case .unnamespaced:
+            return try connection.fetchOne("SELECT 1 FROM \(ledgerTable) LIMIT 1") { _ in [gridStoreNamespace] } ?? []
+        case .namespaced:
+            return try connection.fetchAll("SELECT DISTINCT namespace FROM \(ledgerTable) ORDER BY namespace") { $0.string(at: 0) }
+        }
     }
 
     /// Reads the ledger and compares it with the set, without writing.
@@ -76,26 +119,19 @@ public struct MigrationRunner: Sendable {
     }
 
     private func apply(_ migration: Migration, to connection: SQLiteConnection) throws {
-        try connection.executeScript("""
-            CREATE TABLE IF NOT EXISTS \(Self.ledgerTable) (
-                version    INTEGER PRIMARY KEY,
-                name       TEXT NOT NULL,
-                checksum   TEXT NOT NULL,
-                applied_at TEXT NOT NULL
-            ) STRICT;
-            """)
+        try Self.prepareLedger(connection)
         do {
             try connection.executeScript(migration.sql)
         } catch let error as SQLiteError {
             throw MigrationError.failed(fileName: migration.fileName, reason: error.message)
         }
         try connection.execute(
-            "INSERT INTO \(Self.ledgerTable) (version, name, checksum, applied_at) "
-                + "VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
-            [migration.version, migration.name, migration.checksum])
+            "INSERT INTO \(Self.ledgerTable) (namespace, version, name, checksum, applied_at) "
+                + "VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+            [namespace, migration.version, migration.name, migration.checksum])
         // PRAGMA values cannot be bound; both are integers this type controls.
-        try connection.execute("PRAGMA user_version = \(migration.version)")
         if let applicationID {
+            try connection.execute("PRAGMA user_version = \(migration.version)")
             try connection.execute("PRAGMA application_id = \(applicationID)")
         }
         if let violation = try connection.fetchOne("PRAGMA foreign_key_check", [], { $0.string(at: 0) }) {
@@ -105,15 +141,56 @@ public struct MigrationRunner: Sendable {
     }
 
     private func currentStatus(_ connection: SQLiteConnection) throws -> MigrationStatus {
-        MigrationStatus(ledger: try readLedger(connection), migrations: migrations)
+        MigrationStatus(ledger: try readLedger(connection), migrations: migrations, namespace: namespace)
+    }
+
+    /// The ledger as gridstore builds it now, and as earlier builds did (without namespaces).
+    private enum LedgerShape { case missing, unnamespaced, namespaced }
+
+    private static func ledgerShape(_ connection: SQLiteConnection) throws -> LedgerShape {
+        let columns = try connection.fetchAll("SELECT name FROM pragma_table_info(?)", [ledgerTable]) { $0.string(at: 0) }
+        if columns.isEmpty { return .missing }
+        return columns.contains("namespace") ? .namespaced : .unnamespaced
+    }
+
+    /// Creates the ledger, or gives the one an earlier build made its namespace column (its
+    /// rows are gridstore's), inside the migration's transaction.
+    private static func prepareLedger(_ connection: SQLiteConnection) throws {
+        func create(_ name: String) -> String {
+            """
+            CREATE TABLE \(name) (
+                namespace  TEXT    NOT NULL,
+                version    INTEGER NOT NULL CHECK (version > 0),
+                name       TEXT    NOT NULL,
+                checksum   TEXT    NOT NULL,
+                applied_at TEXT    NOT NULL,
+                PRIMARY KEY (namespace, version)
+            ) STRICT, WITHOUT ROWID;
+            """
+        }
+        switch try ledgerShape(connection) {
+        case .namespaced:
+            return
+        case .missing:
+            try connection.executeScript(create(ledgerTable))
+        case .unnamespaced:
+            let upgrading = ledgerTable + "_upgrading"
+            try connection.executeScript(create(upgrading) + """
+                INSERT INTO \(upgrading) (namespace, version, name, checksum, applied_at)
+                    SELECT '\(gridStoreNamespace)', version, name, checksum, applied_at FROM \(ledgerTable);
+                DROP TABLE \(ledgerTable);
+                ALTER TABLE \(upgrading) RENAME TO \(ledgerTable);
+                """)
+        }
     }
 
     private func readLedger(_ connection: SQLiteConnection) throws -> [MigrationStatus.AppliedMigration] {
-        let hasLedger = try connection.fetchOne(
-            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [Self.ledgerTable]) { _ in true } ?? false
-        guard hasLedger else { return [] }
+        let shape = try Self.ledgerShape(connection)
+        if shape == .missing || (shape == .unnamespaced && namespace != Self.gridStoreNamespace) { return [] }
+        let filter = shape == .namespaced ? " WHERE namespace = ?" : ""
         return try connection.fetchAll(
-            "SELECT version, name, checksum, applied_at FROM \(Self.ledgerTable) ORDER BY version"
+            "SELECT version, name, checksum, applied_at FROM \(Self.ledgerTable)\(filter) ORDER BY version",
+            shape == .namespaced ? [namespace] : []
         ) { row in
             MigrationStatus.AppliedMigration(
                 version: row.int(at: 0), name: row.string(at: 1), checksum: row.string(at: 2), appliedAt: row.string(at: 3))

@@ -39,19 +39,24 @@ public struct MigrationStatus: Sendable, Equatable {
 
     /// Compares a database's ledger with `migrations`: what is pending and what, if anything,
     /// forbids applying it. The same rules hold for every backend.
-    public init(ledger applied: [AppliedMigration], migrations: MigrationSet) {
+    ///
+    /// - Parameter namespace: The namespace `applied` belongs to (see ``MigrationRunner/namespace``).
+    public init(ledger applied: [AppliedMigration], migrations: MigrationSet,
+                namespace: String = MigrationRunner.gridStoreNamespace) {
         let appliedVersions = Set(applied.map(\.version))
         let pending = migrations.migrations.filter { !appliedVersions.contains($0.version) }
         self.init(applied: applied, pending: pending,
-                  problem: Self.problem(applied: applied, pending: pending, migrations: migrations))
+                  problem: Self.problem(applied: applied, pending: pending, migrations: migrations, namespace: namespace))
     }
 
-    private static func problem(applied: [AppliedMigration], pending: [Migration], migrations: MigrationSet) -> MigrationError? {
+    private static func problem(applied: [AppliedMigration], pending: [Migration], migrations: MigrationSet,
+                                namespace: String) -> MigrationError? {
         let unknown = applied.filter { migrations.migration(version: $0.version) == nil }.map(\.version)
         if let highestUnknown = unknown.last {
-            return highestUnknown > migrations.latestVersion
+            guard highestUnknown > migrations.latestVersion else { return .unknownVersions(unknown) }
+            return namespace == MigrationRunner.gridStoreNamespace
                 ? .newerDatabase(unknownVersions: unknown, latestKnownVersion: migrations.latestVersion)
-                : .unknownVersions(unknown)
+                : .newerNamespace(namespace, unknownVersions: unknown, latestKnownVersion: migrations.latestVersion)
         }
         for record in applied {
             guard let migration = migrations.migration(version: record.version) else { continue }

@@ -4,6 +4,11 @@
 /// inside gridstore's own transactions, or one that never ends. gridstore compares the file's
 /// `sqlite_schema` with the objects its applied migrations create before it runs anything
 /// else, and refuses the file, untouched, naming what it found.
+///
+/// A file that holds an app's own tables too (an app's database gridstore was embedded in, or
+/// a gridstore file whose ledger records an app's migrations) may hold objects gridstore did
+/// not create, as long as none is attached to gridstore's tables: a trigger or index on one
+/// of them is refused all the same, since it would run inside gridstore's transactions.
 enum SQLiteSchemaCheck {
     /// A schema object: its type (`table`, `index`, `view`, `trigger`) and name.
     struct Object: Hashable, Comparable {
@@ -20,16 +25,22 @@ enum SQLiteSchemaCheck {
             || (object.type == "table" && ["sqlite_sequence", "sqlite_stat1", "sqlite_stat4"].contains(object.name))
     }
 
-    /// Throws unless the file holds exactly the objects that `applied` create, and the built-in ones.
+    /// Throws unless the file holds the objects that `applied` create, and the built-in ones;
+    /// with `sharedWithApp`, others too, as long as none is attached to a table `applied` creates.
     ///
     /// - Throws: ``DatabaseFileError/unexpectedSchema(path:found:missing:)``.
-    static func verify(_ connection: SQLiteConnection, applied: [Migration]) throws {
+    static func verify(_ connection: SQLiteConnection, applied: [Migration], sharedWithApp: Bool = false) throws {
         let expected = applied.reduce(into: Set<Object>()) { $0.formUnion(objects(createdBy: $1.sql)) }
-        let found = try connection.fetchAll("SELECT type, name FROM sqlite_schema") {
-            Object(type: $0.string(at: 0), name: $0.string(at: 1))
+        let gridStoreTables = Set(expected.filter { $0.type == "table" }.map(\.name))
+        let found = try connection.fetchAll("SELECT type, name, tbl_name FROM sqlite_schema") {
+            (object: Object(type: $0.string(at: 0), name: $0.string(at: 1)), table: $0.string(at: 2))
         }
-        let unexpected = found.filter { !expected.contains($0) && !isBuiltIn($0) }.sorted()
-        let missing = expected.subtracting(found).sorted()
+        let unexpected = found.filter { entry in
+            guard !expected.contains(entry.object), !isBuiltIn(entry.object) else { return false }
+            // An app's own object, which touches none of gridstore's tables.
+            return !(sharedWithApp && !gridStoreTables.contains(entry.table))
+        }.map(\.object).sorted()
+        let missing = expected.subtracting(found.map(\.object)).sorted()
         guard unexpected.isEmpty && missing.isEmpty else {
             throw DatabaseFileError.unexpectedSchema(path: connection.path, found: unexpected.map { "\($0.type) \($0.name)" },
                                                      missing: missing.map { "\($0.type) \($0.name)" })

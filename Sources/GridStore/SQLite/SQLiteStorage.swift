@@ -68,27 +68,47 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// The migrations this database is brought to.
     let migrations: MigrationSet
 
+    /// Whose file it is.
+    let ownership: Ownership
+
+    /// Whose file the database is.
+    package enum Ownership: Sendable {
+        /// gridstore's own file, stamped with its `application_id`; created when missing.
+        case gridStoreFile
+        /// An existing database of an application that gridstore's tables were put into: its
+        /// `application_id` and `user_version` are the application's, and left alone.
+        case embeddedInApplicationDatabase
+    }
+
     /// Opens the database at `path`, creating it if it does not exist (see ``GridDatabase/init(path:migrations:applyingMigrations:)``).
-    package init(path: String, migrations: MigrationSet = .gridStore, applyingMigrations: Bool = true) throws {
+    package init(path: String, migrations: MigrationSet = .gridStore, applyingMigrations: Bool = true,
+                 ownership: Ownership = .gridStoreFile) throws {
         self.path = path
         self.migrations = migrations
+        self.ownership = ownership
         try Self.validate(path: path)
-        let runner = MigrationRunner(migrations: migrations, applicationID: Self.applicationID)
+        let embedded = ownership == .embeddedInApplicationDatabase
+        let runner = MigrationRunner(migrations: migrations, applicationID: embedded ? nil : Self.applicationID)
         var created: [Migration] = []
-        if applyingMigrations, FileSystem.entry(at: path) == .missing {
+        if applyingMigrations, !embedded, FileSystem.entry(at: path) == .missing {
             created = try Self.createDatabase(at: path, runner: runner)
         }
         // Nothing is written to a file, and nothing in it runs, before it is known to be
         // gridstore's own: its ledger and its schema are read first, so a refused file is left
         // exactly as it was.
         var status: MigrationStatus?
-        let connection = try Self.openExisting(at: path, changingFile: applyingMigrations) { connection in
+        let connection = try Self.openExisting(at: path, changingFile: applyingMigrations, verifyingOwnership: !embedded) { connection in
             try Self.withTimeLimit(connection) {
                 let ledger = try runner.status(of: connection)
                 if let problem = ledger.problem {
                     if applyingMigrations { throw problem }
                 } else {
-                    try SQLiteSchemaCheck.verify(connection, applied: ledger.applied.compactMap { migrations.migration(version: $0.version) })
+                    // An app's own objects are allowed beside gridstore's in its database, or in a
+                    // gridstore file whose ledger records the app's migrations.
+                    let shared = try embedded || MigrationRunner.namespaces(in: connection)
+                        .contains { $0 != MigrationRunner.gridStoreNamespace }
+                    try SQLiteSchemaCheck.verify(connection, applied: ledger.applied.compactMap { migrations.migration(version: $0.version) },
+                                                 sharedWithApp: shared)
                 }
                 status = ledger
             }
@@ -183,7 +203,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// The second connection, opened on first use (holding ``readerGate``).
     private func openReader() throws -> SQLiteConnection {
         if let readerConnection { return readerConnection }
-        let opened = try Self.openExisting(at: path, changingFile: false) { _ in }
+        let opened = try Self.openExisting(at: path, changingFile: false, verifyingOwnership: ownership == .gridStoreFile) { _ in }
         readerConnection = opened
         return opened
     }
@@ -227,6 +247,35 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         }
     }
 
+    /// Applies an app's migrations, recorded under their own namespace, on the main connection,
+    /// as this process's writers of the file take turns (see ``GridDatabase/migrate(_:)``).
+    package func migrate(_ runner: MigrationRunner) throws -> [Migration] {
+        guard gate.heldByCurrentThread == nil, readerGate.heldByCurrentThread == nil else { throw GridError.reentrantCall }
+        let apply = { (milliseconds: Int32) throws -> [Migration] in
+            try self.gate.withLock(for: .write) {
+                self.connection.setBusyTimeout(milliseconds: milliseconds)
+                return try Self.withTimeLimit(self.connection) {
+                    try self.checkFile(on: self.connection)
+                    if self.connection.isReadOnly { throw DatabaseFileError.readOnly(path: self.path) }
+                    let applied = try runner.migrate(self.connection)
+                    if !applied.isEmpty { self.hasWritten.store(true, ordering: .relaxed) }
+                    return applied
+                }
+            }
+        }
+        guard let writers else { return try apply(Self.busyTimeoutMilliseconds) }
+        guard let applied = try writers.inTurn(timeoutMilliseconds: Self.busyTimeoutMilliseconds, apply) else {
+            throw SQLiteError(extendedResultCode: SQLITE_BUSY, message: "database is locked",
+                              sql: "(waiting for this process's earlier writers of the file)")
+        }
+        return applied
+    }
+
+    /// Where the database stands against an app's migrations, read without writing.
+    package func migrationStatus(of runner: MigrationRunner) throws -> MigrationStatus {
+        try withConnection { try runner.status(of: $0) }
+    }
+
     package func read<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
         try readConnection { try body(SQLiteGridTransaction($0)) }
     }
@@ -240,7 +289,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// Opens an existing file, checks that it is a gridstore database (and passes `check`,
     /// which only reads), then configures the connection, switching the file to WAL mode
     /// only when `changingFile`.
-    private static func openExisting(at path: String, changingFile: Bool,
+    private static func openExisting(at path: String, changingFile: Bool, verifyingOwnership: Bool = true,
                                      check: (SQLiteConnection) throws -> Void) throws -> SQLiteConnection {
         switch FileSystem.entry(at: path) {
         case .directory: throw DatabaseFileError.isDirectory(path: path)
@@ -265,7 +314,11 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         do {
             try connection.enableDefensiveMode()
-            try verifyOwnership(of: connection)
+            if verifyingOwnership {
+                try verifyOwnership(of: connection)
+            } else {
+                try verifyIsDatabase(connection)
+            }
             try check(connection)
             try configure(connection, changingFile: changingFile)
         } catch let error as SQLiteError where error.isReadOnly || error.resultCode == SQLITE_CANTOPEN {
@@ -275,6 +328,15 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
                     + "make its folder writable, or the -wal and -shm files if they exist")
         }
         return connection
+    }
+
+    /// Refuses a file that is not an SQLite database.
+    private static func verifyIsDatabase(_ connection: SQLiteConnection) throws {
+        do {
+            _ = try connection.fetchOne("SELECT count(*) FROM sqlite_schema") { $0.int(at: 0) }
+        } catch let error as SQLiteError where error.isNotADatabase {
+            throw DatabaseFileError.notADatabase(path: connection.path)
+        }
     }
 
     /// Refuses a file that is not an SQLite database or belongs to another application.
