@@ -50,6 +50,26 @@ struct ReadmeExampleTests {
             #expect(try await apps.indexPath(forKey: "calendar") == nil)
         }
 
+        // Typed throws.
+        do throws(GridError) {
+            try await Grid(named: "phone", in: database).toggle(at: GridIndexPath(item: 99))
+            Issue.record("item 99 was toggled")
+        } catch .itemOutOfRange(let path, _, _) {
+            #expect(path.item == 99)
+        } catch {
+            Issue.record("\(error)")
+        }
+
+        // An app's own tables beside gridstore's.
+        do {
+            let appFile = directory.file("app.sqlite")
+            try SQLiteConnection(path: appFile).execute("CREATE TABLE contacts (name TEXT)")
+            let database = try GridDatabase(embeddingIn: appFile)
+            let notes = try MigrationSet(files: [("0001_notes.sql", "CREATE TABLE notes (body TEXT) STRICT;")])
+            try database.migrate(MigrationRunner(namespace: "notes_app", migrations: notes))
+            #expect(try database.migrationStatus(of: MigrationRunner(namespace: "notes_app", migrations: notes)).isUpToDate)
+        }
+
         // Documents and Codable values.
         do {
             let grid = try Grid(named: "phone", in: GridDatabase(path: directory.file("documents.sqlite")))
