@@ -10,7 +10,8 @@ public enum GridStoreCommandLine {
         InitCommand.self, ToggleCommand.self, SetCommand.self, GetCommand.self, ShowCommand.self,
         TypeCommand.self, ColumnsCommand.self, DirectionCommand.self,
         ItemsCommand.self, InsertCommand.self, DeleteCommand.self, MoveCommand.self, SwapCommand.self,
-        SectionsCommand.self, KeysCommand.self, ResetCommand.self, GridsCommand.self, DropCommand.self,
+        SectionsCommand.self, KeysCommand.self, ResetCommand.self, UndoCommand.self, RedoCommand.self, HistoryCommand.self,
+        RevertCommand.self, GridsCommand.self, DropCommand.self,
         ExportCommand.self, ImportCommand.self, ImportDefaultsCommand.self, CopyCommand.self, CheckCommand.self, MigrateCommand.self,
         CompletionsCommand.self,
     ]
@@ -85,7 +86,7 @@ public enum GridStoreCommandLine {
             return
         }
         let instance = try command.init(parsing: parsed)
-        let context = CommandContext(console: console, global: parsed.global)
+        let context = CommandContext(console: console, global: parsed.global, operation: operationText(name: name, rest))
         do {
             try instance.run(in: context)
         } catch {
@@ -103,6 +104,25 @@ public enum GridStoreCommandLine {
             throw CommandLineError.usage("no help for '\(ValueParser.abbreviated(topic))'; give one of \(commandNames)")
         }
         console.write(command.spec.help)
+    }
+
+    /// The command as typed, for the history: without `--db`, `--grid`, `--format` and
+    /// `--quiet`, each word quoted for a shell where it needs it.
+    static func operationText(name: String, _ tokens: [String]) -> String {
+        var words = [name]
+        var index = 0
+        while index < tokens.count {
+            let token = tokens[index]
+            index += 1
+            let option = ArgumentScanner.isOption(token) ? ArgumentScanner.optionName(token) : nil
+            if let option, ["db", "grid", "format"].contains(option) {
+                if !token.contains("=") { index += 1 }
+                continue
+            }
+            if option == "quiet" || token == "-q" { continue }
+            words.append(ShellWord.quoted(token))
+        }
+        return words.joined(separator: " ")
     }
 
     private static func isGlobalOption(_ token: String) -> Bool {

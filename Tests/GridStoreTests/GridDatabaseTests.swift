@@ -64,7 +64,7 @@ struct GridDatabaseTests {
             ) { "\($0.string(at: 0)) \($0.string(at: 1))" }
         }
         #expect(objects == [
-            "table grids", "table honeycomb_placements", "table honeycombs", "table item_keys", "table item_sizes", "table placement_chunks",
+            "table grids", "table history", "table honeycomb_placements", "table honeycombs", "table item_keys", "table item_sizes", "table placement_chunks",
             "table schema_migrations", "table sections", "view placements",
         ])
         try database.write { connection in

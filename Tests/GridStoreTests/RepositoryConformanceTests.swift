@@ -227,6 +227,29 @@ struct RepositoryConformanceTests {
         }
         #expect(try await repository.snapshot().revision == start + 200)
     }
+
+    @Test("history: undo, redo, older revisions and revert behave alike in every storage", arguments: Kind.all)
+    func history(kind: Kind) throws {
+        let directory = TemporaryDirectory()
+        let repository = try kind.make(in: directory)
+        var states = [try repository.snapshot()]
+        try repository.set(.big, at: Self.path3)
+        states.append(try repository.snapshot())
+        try repository.insertItem(at: GridIndexPath(item: 0))
+        states.append(try repository.snapshot())
+        try repository.setItems(keys: ["a", "b"], inSection: 1)
+        states.append(try repository.snapshot())
+        #expect(try repository.history().map(\.kind) == [.change, .change, .change])
+        #expect(try repository.undo(2).content == states[1].content)
+        #expect(try repository.snapshot(at: 2).content == states[2].content)
+        #expect(try repository.redo().content == states[2].content)
+        #expect(throws: GridError.nothingToUndo(requested: 3, available: 2)) { try repository.undo(3) }
+        #expect(try repository.revert(to: 0).content == states[0].content)
+        #expect(try repository.history(limit: 2).map(\.kind) == [.revert, .redo])
+        // With a registered default, what is read is what this instance sees.
+        try repository.register(defaultSize: .middle)
+        #expect(try repository.snapshot(at: 1).layout.size(at: GridIndexPath(item: 0)) == .middle)
+    }
 }
 
 @Suite("Registered default sizes")
@@ -245,4 +268,5 @@ struct RegisteredDefaultSizeTests {
         #expect(try repository.size(at: GridIndexPath(item: 0)) == .small)
         #expect(try repository.size(at: GridIndexPath(item: 1)) == .middle)
     }
+
 }

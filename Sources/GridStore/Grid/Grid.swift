@@ -151,18 +151,25 @@ public final class Grid: Sendable {
     /// - Throws: ``GridError/gridNotFound(_:)`` when the grid is missing and may not be created.
     private func current(_ transaction: any GridStorageTransaction, creatingIfMissing: Bool) throws
         -> (id: Int64, snapshot: GridSnapshot)? {
+        try currentWithHeader(transaction, creatingIfMissing: creatingIfMissing).map { ($0.id, $0.snapshot) }
+    }
+
+    /// ``current(_:creatingIfMissing:)`` with how many history entries the grid keeps.
+    func currentWithHeader(_ transaction: any GridStorageTransaction, creatingIfMissing: Bool) throws
+        -> (id: Int64, snapshot: GridSnapshot, historyKeep: Int)? {
         guard let header = try transaction.header(named: name)?.header() else {
             guard let creationContent else { throw GridError.gridNotFound(name) }
             guard creatingIfMissing else { return nil }
             // Not cached: the transaction creating it may still roll back.
-            return try Self.insert(name: name, content: creationContent, transaction)
+            let created = try Self.insert(name: name, content: creationContent, transaction)
+            return (created.0, created.1, GridHistory.defaultKeep)
         }
         if let cached = cache.withLock({ $0 }), cached.id == header.id, cached.snapshot.revision == header.revision {
-            return cached
+            return (cached.id, cached.snapshot, header.historyKeep)
         }
         let loaded = (id: header.id, snapshot: try GridSnapshot.load(header, name: name, from: transaction))
         cache.withLock { $0 = loaded }
-        return loaded
+        return (loaded.id, loaded.snapshot, header.historyKeep)
     }
 
     // MARK: Changing
@@ -188,11 +195,16 @@ public final class Grid: Sendable {
 
     /// ``update(_:)`` as an instance with the registered default size `assumed` sees the grid
     /// (see ``GridSizeRepository/register(defaultSize:)``); the stored default is kept.
-    package func update(assumingDefaultSize assumed: TileSize?, _ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
+    ///
+    /// - Parameter operation: The operation as the history records it (`toggle 3`); `nil` to
+    ///   describe it from the edits.
+    package func update(assumingDefaultSize assumed: TileSize?, operation: String? = nil,
+                        _ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
         // What `body` threw passes through as it is; any other failure is a GridError.
         var bodyError: (any Error)?
         do {
-            return try update(assumingDefaultSize: assumed, applying: { (editor: inout GridEditor) in
+            return try perform(assumingDefaultSize: assumed, record: HistoryRecord(operation: operation),
+                               { (editor: inout GridEditor, _, _) in
                 do {
                     try body(&editor)
                 } catch {
@@ -207,8 +219,13 @@ public final class Grid: Sendable {
         }
     }
 
-    /// ``update(assumingDefaultSize:_:)`` with the backend's errors as they are.
-    private func update(assumingDefaultSize assumed: TileSize?, applying body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
+    /// Applies `body` as one change and records it in the history as `record` says (`body`
+    /// may read the history, and complete the record), with the backend's errors as they are.
+    ///
+    /// A change of another kind than ``GridHistoryEntry/Kind/change`` (an undo, a redo, a
+    /// revert) is written even when it leaves the grid as it was, so the history moves on.
+    func perform(assumingDefaultSize assumed: TileSize?, record initial: HistoryRecord,
+                 _ body: (inout GridEditor, GridHistoryReader, inout HistoryRecord) throws -> Void) throws -> GridSnapshot {
         let thread = ConnectionGate.currentThread
         let nested = database.gridsBeingChanged.withLock { changing in !changing[name, default: []].insert(thread).inserted }
         if nested { throw GridError.reentrantCall }
@@ -219,12 +236,14 @@ public final class Grid: Sendable {
             }
         }
         let result = try database.backend.write { transaction -> (Int64, GridSnapshot) in
-            let (id, old) = try current(transaction, creatingIfMissing: true)!
-            let edited = try GridEditor.edit(old, assumingDefaultSize: assumed, body)
+            let (id, old, keep) = try currentWithHeader(transaction, creatingIfMissing: true)!
+            var record = initial
+            let reader = GridHistoryReader(transaction: transaction, gridID: id, grid: name, revision: old.revision)
+            let edited = try GridEditor.edit(old, assumingDefaultSize: assumed) { try body(&$0, reader, &record) }
             var new = edited.snapshot
             new.revision = old.revision + 1
             var changes = GridChangeSet(old: old, new: new, changes: edited.changes)
-            if changes.leavesUnchanged(old) { return (id, old) }
+            if changes.leavesUnchanged(old) && record.kind == .change { return (id, old) }
             // Only chunks that differ are written, which is right only while the stored chunks
             // are what `old` says: when their keys or lengths say otherwise (a hand edit), all
             // are rewritten, so a change always leaves placements equal to a fresh pack.
@@ -234,6 +253,9 @@ public final class Grid: Sendable {
                 changes.rewriteAllChunks(of: new)
             }
             try transaction.write(changes, gridID: id)
+            if keep > 0 {
+                try transaction.appendHistory(record.entry(revision: new.revision, edits: edited.edits), gridID: id, keep: keep)
+            }
             return (id, new)
         }
         // Only a committed state may serve later calls.

@@ -23,6 +23,9 @@ public struct GridEditor: Sendable {
     /// Whether the edits set the default size.
     private(set) var setsDefaultSize = false
 
+    /// Every edit made, in order, with what it replaced: what the history keeps.
+    private(set) var edits: [GridEdit] = []
+
     init(_ snapshot: GridSnapshot) {
         self.snapshot = snapshot
     }
@@ -45,6 +48,7 @@ public struct GridEditor: Sendable {
     public mutating func setSize(_ size: TileSize?, at path: GridIndexPath) throws(GridError) {
         try requireTiles("have sizes")
         try snapshot.validate(path)
+        edits.append(.size(path, from: snapshot.explicitSizes[path.section][path.item], to: size))
         snapshot.explicitSizes[path.section][path.item] = size
         let effective = size ?? snapshot.defaultSize
         if snapshot.layout.size(at: path) != effective {
@@ -64,6 +68,7 @@ public struct GridEditor: Sendable {
             firstChanged[path.section] = min(firstChanged[path.section] ?? path.item, path.item)
         }
         for (path, size) in updates {
+            edits.append(.size(path, from: snapshot.explicitSizes[path.section][path.item], to: size))
             snapshot.explicitSizes[path.section][path.item] = size
         }
         for (section, first) in firstChanged {
@@ -76,6 +81,11 @@ public struct GridEditor: Sendable {
     /// Removes every item's own size, so all have the default size.
     public mutating func resetSizes() throws(GridError) {
         try requireTiles("reset sizes")
+        for (section, sizes) in snapshot.explicitSizes.enumerated() {
+            for (item, size) in sizes.enumerated() where size != nil {
+                edits.append(.size(GridIndexPath(item: item, section: section), from: size, to: nil))
+            }
+        }
         for section in snapshot.explicitSizes.indices {
             snapshot.explicitSizes[section] = Array(repeating: nil, count: snapshot.explicitSizes[section].count)
         }
@@ -86,6 +96,7 @@ public struct GridEditor: Sendable {
     /// Sets the size of items that have none of their own.
     public mutating func setDefaultSize(_ size: TileSize) throws(GridError) {
         try requireTiles("have a default size")
+        edits.append(.defaultSize(from: snapshot.defaultSize, to: size))
         snapshot.defaultSize = size
         relayout()
         changes.markSettings()
@@ -115,6 +126,7 @@ public struct GridEditor: Sendable {
         } catch {
             throw .invalidConfiguration(error)
         }
+        edits.append(.columns(from: snapshot.columns, to: columns))
         snapshot.layout.reconfigure(configuration)
         changes.markSettings()
     }
@@ -138,12 +150,14 @@ public struct GridEditor: Sendable {
     /// Sets the direction the grid grows in.
     public mutating func setDirection(_ direction: ScrollDirection) throws(GridError) {
         try requireTiles("change its direction")
+        let previous = snapshot.direction
         do {
             snapshot.layout.reconfigure(try GridConfiguration(
                 columns: snapshot.columns, spans: snapshot.configuration.spans, direction: direction))
         } catch {
             throw .invalidConfiguration(error)
         }
+        edits.append(.direction(from: previous, to: direction))
         changes.markSettings()
     }
 
@@ -151,10 +165,27 @@ public struct GridEditor: Sendable {
 
     /// Sets a section's item count: new items get the default size; removed ones lose theirs.
     public mutating func setItemCount(_ count: Int, inSection section: Int) throws(GridError) {
+        try resizeSection(section, to: count, restoring: nil)
+    }
+
+    /// Sets a section's item count; the items added get the sizes and keys of `tail` when given.
+    mutating func resizeSection(_ section: Int, to count: Int, restoring tail: GridEdit.SectionContents?) throws(GridError) {
         try snapshot.validate(section: section)
         let current = snapshot.explicitSizes[section].count
         guard count >= 0, count <= GridLimits.maximumItems else { throw .invalidItemCount(count) }
         try checkTotal(adding: count - current)
+        if let tail, tail.sizes.count != max(0, count - current) || (!tail.keys.isEmpty && tail.keys.count != tail.sizes.count) {
+            throw .corrupted("a history entry restores \(tail.sizes.count) items to section \(section), which grows by \(count - current)")
+        }
+        if let tail, count > current {
+            for key in tail.keys.compactMap({ $0 }) { try checkNewKey(key) }
+        }
+        let keysBefore = snapshot.itemKeys[section]
+        let removed = count < current
+            ? GridEdit.SectionContents(sizes: Array(snapshot.explicitSizes[section][count...]),
+                                       keys: keysBefore.isEmpty ? [] : Array(keysBefore[count...]))
+            : tail ?? .plain(count - current)
+        edits.append(.itemCount(section: section, from: current, to: count, tail: removed))
         if !snapshot.itemKeys[section].isEmpty {
             if count < current {
                 snapshot.itemKeys[section].removeSubrange(count...)
@@ -166,6 +197,14 @@ public struct GridEditor: Sendable {
         if count < current {
             snapshot.explicitSizes[section].removeSubrange(count...)
             snapshot.layout.replaceItems(count..<current, inSection: section, with: [])
+        } else if count > current, let tail {
+            snapshot.explicitSizes[section].append(contentsOf: tail.sizes)
+            if !tail.keys.isEmpty {
+                materializeKeys(inSection: section)
+                snapshot.itemKeys[section].replaceSubrange(current..<count, with: tail.keys)
+                changes.markKeys(from: current, inSection: section)
+            }
+            snapshot.layout.replaceItems(current..<current, inSection: section, with: tail.sizes.map { $0 ?? snapshot.defaultSize })
         } else if count > current {
             snapshot.explicitSizes[section].append(contentsOf: repeatElement(nil, count: count - current))
             snapshot.layout.replaceItems(current..<current, inSection: section,
@@ -189,6 +228,7 @@ public struct GridEditor: Sendable {
         guard path.item >= 0, path.item <= count else { throw .itemOutOfRange(path, itemCount: count, allowsEnd: true) }
         try checkTotal(adding: 1)
         if let key { try checkNewKey(key) }
+        edits.append(.insert(path, size: size, key: key))
         if key != nil || !snapshot.itemKeys[path.section].isEmpty {
             materializeKeys(inSection: path.section)
             snapshot.itemKeys[path.section].insert(key, at: path.item)
@@ -202,6 +242,7 @@ public struct GridEditor: Sendable {
     /// Deletes the item at `path`, moving later items of the section down by one.
     public mutating func deleteItem(at path: GridIndexPath) throws(GridError) {
         try snapshot.validate(path)
+        edits.append(.delete(path, size: snapshot.explicitSizes[path.section][path.item], key: try snapshot.key(at: path)))
         if !snapshot.itemKeys[path.section].isEmpty {
             snapshot.itemKeys[path.section].remove(at: path.item)
             changes.markKeys(from: path.item, inSection: path.section)
@@ -221,6 +262,7 @@ public struct GridEditor: Sendable {
         guard destination.item >= 0, destination.item <= last else {
             throw .itemOutOfRange(destination, itemCount: count, allowsEnd: source.section != destination.section)
         }
+        edits.append(.move(from: source, to: destination))
         if !snapshot.itemKeys[source.section].isEmpty || !snapshot.itemKeys[destination.section].isEmpty {
             materializeKeys(inSection: source.section)
             materializeKeys(inSection: destination.section)
@@ -254,6 +296,7 @@ public struct GridEditor: Sendable {
         }
         try checkTotal(adding: itemCount)
         let index = snapshot.explicitSizes.count
+        edits.append(.insertSection(index, .plain(itemCount)))
         snapshot.explicitSizes.append(Array(repeating: nil, count: itemCount))
         snapshot.itemKeys.append([])
         snapshot.layout.insertSection(Array(repeating: snapshot.defaultSize, count: itemCount), at: index)
@@ -265,6 +308,8 @@ public struct GridEditor: Sendable {
     public mutating func removeSection(at section: Int) throws(GridError) {
         try requireTiles("have its section removed")
         try snapshot.validate(section: section)
+        edits.append(.removeSection(section, GridEdit.SectionContents(sizes: snapshot.explicitSizes[section],
+                                                                      keys: snapshot.normalizedItemKeys[section])))
         snapshot.explicitSizes.remove(at: section)
         snapshot.itemKeys.remove(at: section)
         snapshot.layout.removeSection(at: section)
@@ -274,6 +319,7 @@ public struct GridEditor: Sendable {
     /// Replaces the settings and every section's sizes, as an import does.
     public mutating func replaceContent(_ content: GridContent) throws(GridError) {
         let replacement = try GridSnapshot(name: snapshot.name, revision: snapshot.revision, content: content)
+        edits.append(.content(from: snapshot.content, to: replacement.content))
         snapshot = replacement
         changes.markSettings()
     }
@@ -290,7 +336,9 @@ public struct GridEditor: Sendable {
             try GridLimits.validate(key: key)
             if let holder = snapshot.indexPath(forKey: key), holder != path { throw .duplicateKey(key, holder) }
         }
-        guard try snapshot.key(at: path) != key else { return }
+        let previous = try snapshot.key(at: path)
+        guard previous != key else { return }
+        edits.append(.key(path, from: previous, to: key))
         materializeKeys(inSection: path.section)
         snapshot.itemKeys[path.section][path.item] = key
         if !snapshot.itemKeys[path.section].contains(where: { $0 != nil }) { snapshot.itemKeys[path.section] = [] }
@@ -330,6 +378,9 @@ public struct GridEditor: Sendable {
         while first < min(current, keys.count), !oldKeys.isEmpty, oldKeys[first] == keys[first] { first += 1 }
         guard first < max(current, keys.count) else { return }
         let sizes: [TileSize?] = keys.map { sizeByKey[$0] ?? nil }
+        edits.append(.section(section, from: GridEdit.SectionContents(sizes: snapshot.explicitSizes[section],
+                                                                      keys: snapshot.normalizedItemKeys[section]),
+                              to: GridEdit.SectionContents(sizes: sizes, keys: keys)))
         snapshot.explicitSizes[section] = sizes
         snapshot.itemKeys[section] = keys
         snapshot.layout.replaceItems(first..<current, inSection: section,
@@ -352,6 +403,60 @@ public struct GridEditor: Sendable {
     /// - Throws: ``GridError/keyNotFound(_:grid:)`` when no item has the key.
     public mutating func setSize(_ size: TileSize?, forKey key: String) throws(GridError) {
         try setSize(size, at: snapshot.requireIndexPath(forKey: key))
+    }
+
+    // MARK: History
+
+    /// Inserts a section with `contents` at `index`, as undoing its removal does.
+    mutating func insertSection(_ contents: GridEdit.SectionContents, at index: Int) throws(GridError) {
+        try requireTiles("have more sections")
+        guard index >= 0, index <= snapshot.explicitSizes.count else {
+            throw .sectionOutOfRange(index, sectionCount: snapshot.explicitSizes.count)
+        }
+        guard snapshot.explicitSizes.count < GridLimits.maximumSections else {
+            throw .limitExceeded("a grid has at most \(GridLimits.maximumSections) sections")
+        }
+        try checkTotal(adding: contents.sizes.count)
+        try checkContents(contents)
+        edits.append(.insertSection(index, contents))
+        snapshot.explicitSizes.insert(contents.sizes, at: index)
+        snapshot.itemKeys.insert(contents.keys.contains { $0 != nil } ? contents.keys : [], at: index)
+        snapshot.layout.insertSection(contents.sizes.map { $0 ?? snapshot.defaultSize }, at: index)
+        changes.markSections(from: index)
+    }
+
+    /// Replaces section `index`'s items with `contents`, as undoing ``setItems(keys:inSection:)`` does.
+    mutating func replaceSection(_ index: Int, with contents: GridEdit.SectionContents) throws(GridError) {
+        try snapshot.validate(section: index)
+        let current = snapshot.explicitSizes[index].count
+        try checkTotal(adding: contents.sizes.count - current)
+        let previous = GridEdit.SectionContents(sizes: snapshot.explicitSizes[index], keys: snapshot.normalizedItemKeys[index])
+        // The section's own keys are being replaced, so only other sections' keys can collide.
+        snapshot.itemKeys[index] = []
+        do {
+            try checkContents(contents)
+        } catch {
+            snapshot.itemKeys[index] = previous.keys
+            throw error
+        }
+        edits.append(.section(index, from: previous, to: contents))
+        snapshot.explicitSizes[index] = contents.sizes
+        snapshot.itemKeys[index] = contents.keys.contains { $0 != nil } ? contents.keys : []
+        snapshot.layout.replaceItems(0..<current, inSection: index, with: contents.sizes.map { $0 ?? snapshot.defaultSize })
+        changes.markItems(from: 0, inSection: index)
+        changes.markKeys(from: 0, inSection: index)
+    }
+
+    /// Throws unless `contents` has a key list of the right length, of valid keys no other item has.
+    private func checkContents(_ contents: GridEdit.SectionContents) throws(GridError) {
+        guard contents.keys.isEmpty || contents.keys.count == contents.sizes.count else {
+            throw .corrupted("a history entry gives \(contents.keys.count) keys to \(contents.sizes.count) items")
+        }
+        var seen = Set<String>()
+        for key in contents.keys.compactMap({ $0 }) {
+            try checkNewKey(key)
+            guard seen.insert(key).inserted else { throw .duplicateKey(key, GridIndexPath(item: 0, section: 0)) }
+        }
     }
 
     // MARK: Helpers
@@ -411,16 +516,23 @@ extension GridEditor {
     /// Applies `body` to `stored` as an instance with the registered default size `assumed`
     /// sees it (items without a size of their own have that size, so a toggle cycles from it),
     /// and returns the state to store: with the stored default size again, unless `body` set one.
-    package static func edit(_ stored: GridSnapshot, assumingDefaultSize assumed: TileSize?,
-                             _ body: (inout GridEditor) throws -> Void) throws -> (snapshot: GridSnapshot, changes: GridChanges) {
+    static func edit(_ stored: GridSnapshot, assumingDefaultSize assumed: TileSize?,
+                             _ body: (inout GridEditor) throws -> Void)
+        throws -> (snapshot: GridSnapshot, changes: GridChanges, edits: [GridEdit]) {
         guard let assumed, assumed != stored.defaultSize, stored.kind == .tiles else {
             var editor = GridEditor(stored)
             try body(&editor)
-            return (editor.snapshot, editor.changes)
+            return (editor.snapshot, editor.changes, editor.edits)
         }
         var editor = GridEditor(stored.withDefaultSize(assumed))
         try body(&editor)
         let edited = editor.snapshot
-        return (editor.setsDefaultSize ? edited : edited.withDefaultSize(stored.defaultSize), editor.changes)
+        // The first default size the edits replaced is the stored one, not the one assumed.
+        var edits = editor.edits
+        if let first = edits.firstIndex(where: { if case .defaultSize = $0 { true } else { false } }),
+           case .defaultSize(_, let to) = edits[first] {
+            edits[first] = .defaultSize(from: stored.defaultSize, to: to)
+        }
+        return (editor.setsDefaultSize ? edited : edited.withDefaultSize(stored.defaultSize), editor.changes, edits)
     }
 }

@@ -31,6 +31,16 @@ public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConverti
     case keyNotFound(String, grid: String)
     /// The key is given to two items; a key names one item of its grid.
     case duplicateKey(String, GridIndexPath)
+    /// Undo or redo was asked for more changes than there are to undo or redo.
+    case nothingToUndo(requested: Int, available: Int)
+    /// Redo was asked for more changes than were undone since the last change.
+    case nothingToRedo(requested: Int, available: Int)
+    /// The history that an undo, a redo or an older revision needs was trimmed (see
+    /// ``Grid/setHistoryRetention(_:)``); `oldestKept` is the oldest revision that can still be
+    /// reached, if any.
+    case historyTrimmed(oldestKept: Int?, grid: String)
+    /// The revision is not one of the grid's: from 0 to its current revision.
+    case revisionOutOfRange(Int, current: Int)
     /// The database could not carry out the operation (a lock held too long, a file that is
     /// not a gridstore database, a full disk, a lost server).
     case storage(GridStorageFailure)
@@ -76,6 +86,17 @@ public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConverti
             return "no item of grid '\(grid)' has the key '\(key)'"
         case .duplicateKey(let key, let path):
             return "the key '\(key)' belongs to item \(path.item) of section \(path.section) already; a key names one item of its grid"
+        case .nothingToUndo(let requested, let available):
+            return available == 0 ? "there is nothing to undo"
+                : "only \(available) change(s) can be undone, not \(requested)"
+        case .nothingToRedo(let requested, let available):
+            return available == 0 ? "there is nothing to redo: nothing was undone since the last change"
+                : "only \(available) change(s) can be redone, not \(requested)"
+        case .historyTrimmed(let oldest, let grid):
+            let reach = oldest.map { "; revision \($0) is the oldest that can be reached" } ?? ""
+            return "the history of grid '\(grid)' before that was trimmed\(reach) (it keeps a set number of changes)"
+        case .revisionOutOfRange(let revision, let current):
+            return "revision \(revision) does not exist: the grid's revisions are 0 to \(current)"
         case .storage(let failure):
             return failure.message
         case .corrupted(let reason):

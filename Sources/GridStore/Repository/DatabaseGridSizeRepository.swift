@@ -39,6 +39,29 @@ public final class DatabaseGridSizeRepository: GridSizeRepository {
         registration.apply(to: try grid.update(assumingDefaultSize: registration.size, body))
     }
 
+    public func history(limit: Int?) throws(GridError) -> [GridHistoryEntry] {
+        try grid.history(limit: limit)
+    }
+
+    @discardableResult
+    public func undo(_ count: Int) throws(GridError) -> GridSnapshot {
+        registration.apply(to: try grid.undo(count))
+    }
+
+    @discardableResult
+    public func redo(_ count: Int) throws(GridError) -> GridSnapshot {
+        registration.apply(to: try grid.redo(count))
+    }
+
+    public func snapshot(at revision: Int) throws(GridError) -> GridSnapshot {
+        registration.apply(to: try grid.snapshot(at: revision))
+    }
+
+    @discardableResult
+    public func revert(to revision: Int) throws(GridError) -> GridSnapshot {
+        registration.apply(to: try grid.revert(to: revision))
+    }
+
     public func register(defaultSize: TileSize) {
         registration.register(defaultSize)
     }

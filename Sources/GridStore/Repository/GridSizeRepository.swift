@@ -94,6 +94,20 @@ public protocol GridSizeRepository: Sendable {
 
     /// Moves an item with its size; `destination` is its index path after the move.
     func moveItem(from source: GridIndexPath, to destination: GridIndexPath) throws(GridError)
+
+    /// The grid's history entries, newest first, at most `limit` (see ``Grid/history(limit:)``).
+    func history(limit: Int?) throws(GridError) -> [GridHistoryEntry]
+    /// Takes back the last `count` changes not undone yet, as one new revision (see ``Grid/undo(_:)``).
+    @discardableResult
+    func undo(_ count: Int) throws(GridError) -> GridSnapshot
+    /// Re-applies the last `count` changes undone since the last change (see ``Grid/redo(_:)``).
+    @discardableResult
+    func redo(_ count: Int) throws(GridError) -> GridSnapshot
+    /// The grid as it was at `revision` (see ``Grid/snapshot(at:)``).
+    func snapshot(at revision: Int) throws(GridError) -> GridSnapshot
+    /// Makes the state at `revision` current, as one new revision (see ``Grid/revert(to:)``).
+    @discardableResult
+    func revert(to revision: Int) throws(GridError) -> GridSnapshot
 }
 
 extension GridSizeRepository {

@@ -16,7 +16,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     func header(named name: String) throws -> StoredGridRow? {
         try connection.fetchOne("""
             SELECT grids.id, revision, columns, direction, default_size, layout_kind,
-                   element_width, item_spacing, orientation, center_item, ring_order, scaling
+                   element_width, item_spacing, orientation, center_item, ring_order, scaling, history_keep
             FROM grids LEFT JOIN honeycombs ON honeycombs.grid_id = grids.id
             WHERE name = ?
             """, [name]
@@ -27,7 +27,8 @@ final class SQLiteGridTransaction: GridStorageTransaction {
                 honeycomb: row.isNull(at: 6) ? nil
                     : StoredHoneycombRow(elementWidth: row.double(at: 6), itemSpacing: row.double(at: 7),
                                          orientation: row.string(at: 8), centerItem: row.string(at: 9),
-                                         ringOrder: row.string(at: 10), scaling: row.string(at: 11)))
+                                         ringOrder: row.string(at: 10), scaling: row.string(at: 11)),
+                historyKeep: Int64(row.int(at: 12)))
         }
     }
 
@@ -93,7 +94,38 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         }
     }
 
+    func historyEntries(gridID: Int64, limit: Int?, deltas: Bool) throws -> [StoredHistoryEntry] {
+        try connection.fetchAll("""
+            SELECT revision, made_at, kind, operation, actor, targets, \(deltas ? "delta" : "''") FROM history
+            WHERE grid_id = ? ORDER BY revision DESC LIMIT ?
+            """, [gridID, limit ?? -1]) { row in
+            StoredHistoryEntry(revision: Int64(row.int(at: 0)), madeAt: row.string(at: 1), kind: row.string(at: 2),
+                               operation: row.string(at: 3), actor: row.string(at: 4), targets: row.string(at: 5),
+                               delta: row.string(at: 6))
+        }
+    }
+
+    func historyDelta(gridID: Int64, revision: Int) throws -> String? {
+        try connection.fetchOne("SELECT delta FROM history WHERE grid_id = ? AND revision = ?", [gridID, revision]) {
+            $0.string(at: 0)
+        }
+    }
+
     // MARK: Writing
+
+    func appendHistory(_ entry: StoredHistoryEntry, gridID: Int64, keep: Int) throws {
+        try connection.executeCached("""
+            INSERT INTO history (grid_id, revision, kind, operation, actor, targets, delta) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (grid_id, revision) DO UPDATE SET made_at = excluded.made_at, kind = excluded.kind,
+                operation = excluded.operation, actor = excluded.actor, targets = excluded.targets, delta = excluded.delta
+            """, [gridID, entry.revision, entry.kind, entry.operation, entry.actor, entry.targets, entry.delta])
+        try connection.executeCached("DELETE FROM history WHERE grid_id = ? AND revision <= ?", [gridID, entry.revision - Int64(keep)])
+    }
+
+    func setHistoryKeep(_ keep: Int, gridID: Int64, revision: Int) throws {
+        try connection.execute("UPDATE grids SET history_keep = ? WHERE id = ?", [keep, gridID])
+        try connection.execute("DELETE FROM history WHERE grid_id = ? AND revision <= ?", [gridID, revision - keep])
+    }
 
     func replacePlacements(with changes: GridChangeSet, gridID: Int64) throws {
         try connection.execute("DELETE FROM placement_chunks WHERE grid_id = ?", [gridID])

@@ -50,6 +50,20 @@ package protocol GridStorageTransaction: AnyObject {
     /// Calls `body` with every item key of the grid.
     func forEachItemKey(gridID: Int64, _ body: (_ section: Int, _ item: Int, _ key: String) throws -> Void) throws
 
+    /// Adds a history entry for the grid, then deletes its entries `keep` or more revisions
+    /// older than the entry's.
+    func appendHistory(_ entry: StoredHistoryEntry, gridID: Int64, keep: Int) throws
+
+    /// The grid's history entries, newest first, at most `limit` of them; with `deltas`, each
+    /// with its delta text (else an empty one).
+    func historyEntries(gridID: Int64, limit: Int?, deltas: Bool) throws -> [StoredHistoryEntry]
+
+    /// The delta text of the grid's entry for `revision`, or `nil` when there is none.
+    func historyDelta(gridID: Int64, revision: Int) throws -> String?
+
+    /// Sets how many history entries the grid keeps, deleting the older ones now.
+    func setHistoryKeep(_ keep: Int, gridID: Int64, revision: Int) throws
+
     /// Inserts a grid row named `name` and writes `changes` for it.
     ///
     /// - Returns: The new grid's id.
@@ -86,11 +100,14 @@ package struct StoredGridRow: Sendable {
     package var direction: String
     package var defaultSize: String
     package var kind: String
+    /// How many history entries the grid keeps.
+    package var historyKeep: Int64 = 1000
     /// The `honeycombs` row, for a honeycomb grid.
     package var honeycomb: StoredHoneycombRow?
 
     package init(id: Int64, name: String, revision: Int64, columns: Int64, direction: String, defaultSize: String,
-                 kind: String, honeycomb: StoredHoneycombRow?) {
+                 kind: String, honeycomb: StoredHoneycombRow?, historyKeep: Int64 = 1000) {
+        self.historyKeep = historyKeep
         self.id = id
         self.name = name
         self.revision = revision
@@ -119,5 +136,26 @@ package struct StoredHoneycombRow: Sendable {
         self.centerItem = centerItem
         self.ringOrder = ringOrder
         self.scaling = scaling
+    }
+}
+
+/// A history row as stored: checked when read (see ``GridHistoryEntry``).
+package struct StoredHistoryEntry: Sendable {
+    package var revision: Int64
+    package var madeAt: String
+    package var kind: String
+    package var operation: String
+    package var actor: String
+    package var targets: String
+    package var delta: String
+
+    package init(revision: Int64, madeAt: String, kind: String, operation: String, actor: String, targets: String, delta: String) {
+        self.revision = revision
+        self.madeAt = madeAt
+        self.kind = kind
+        self.operation = operation
+        self.actor = actor
+        self.targets = targets
+        self.delta = delta
     }
 }

@@ -8,6 +8,8 @@ struct GridHeader: Sendable, Equatable {
     var direction: ScrollDirection
     var defaultSize: TileSize
     var honeycomb: HoneycombConfiguration?
+    /// How many history entries the grid keeps.
+    var historyKeep: Int
 }
 
 extension StoredGridRow {
@@ -41,8 +43,9 @@ extension StoredGridRow {
             }
         }
         guard (1...Int64(GridConfiguration.maximumColumns)).contains(columns) else { throw inconsistent("has \(columns) columns") }
+        guard (0...1_000_000).contains(historyKeep) else { throw inconsistent("keeps \(historyKeep) history entries") }
         return GridHeader(id: id, revision: Int(revision), columns: Int(columns), direction: direction,
-                          defaultSize: defaultSize, honeycomb: configuration)
+                          defaultSize: defaultSize, honeycomb: configuration, historyKeep: Int(historyKeep))
     }
 }
 

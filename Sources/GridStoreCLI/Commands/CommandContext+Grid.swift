@@ -57,7 +57,7 @@ extension CommandContext {
             try GridLimits.validate(name: gridName)
             try GridEditor.tryEdits(on: GridContent(GridOptions()), named: gridName, body)
         }
-        return try openGrid().update(body)
+        return try openGrid().update(assumingDefaultSize: nil, operation: operation, body)
     }
 
     /// Prints a grid a command just changed, as ``edit(focus:output:_:)`` does.

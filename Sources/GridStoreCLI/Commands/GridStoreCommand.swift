@@ -22,10 +22,15 @@ final class CommandContext {
     /// The grid's name, if `--grid` was given.
     let explicitGridName: String?
 
-    init(console: Console, global: GlobalOptions) {
+    /// The operation as the grid's history records it: the command as typed, without the
+    /// options that choose the database and grid or shape the output (`toggle 3`).
+    var operation: String?
+
+    init(console: Console, global: GlobalOptions, operation: String? = nil) {
         self.console = console
         self.explicitDatabase = global.databasePath
         self.explicitGridName = global.gridName
+        self.operation = operation
     }
 
     /// The grid's name: `--grid`, else `default`.

@@ -28,6 +28,8 @@ struct ShowCommand: GridStoreCommand {
         name: "edge-distance", valueName: "D", help: "Honeycomb: how far inside the viewport cells reach full size (default: 70).")
     static let minimumScale = CommandSpec.Option(
         name: "minimum-scale", valueName: "M", help: "Honeycomb: the scale at and beyond the viewport's edges, 0 to 1 (default: 0.4).")
+    static let at = CommandSpec.Option(
+        name: "at", valueName: "REV", help: "Show the grid as it was at revision REV ('gridstore history' lists them).")
     static let scaling = CommandSpec.Option(
         name: "scaling", valueName: "linear|smooth|original",
         help: "Honeycomb: the curve from the edge to full size (default: the grid's, set by init --scaling).")
@@ -42,7 +44,7 @@ struct ShowCommand: GridStoreCommand {
             item's pixel frame as the library's GridFrames computes it. SVG draws the tiles at --width pixels
             across the scroll axis. An option that does not apply to the chosen format is refused.
             """,
-        options: [format, width, spacing, insets, rows, section, noPager, viewport, edgeDistance, minimumScale, scaling])
+        options: [format, width, spacing, insets, rows, section, noPager, viewport, edgeDistance, minimumScale, scaling, at])
 
     let format: Format
     let metrics: FrameMetrics?
@@ -53,6 +55,8 @@ struct ShowCommand: GridStoreCommand {
     let viewportOption: (rect: LayoutRect, scaling: EdgeScaling)?
     /// `--scaling`, which replaces the grid's own curve for this drawing.
     let scalingCurve: EdgeScaling.Curve?
+    /// `--at`: the revision to show instead of the current one.
+    let revision: Int?
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         let spec = Self.spec
@@ -66,6 +70,9 @@ struct ShowCommand: GridStoreCommand {
         usesPager = !arguments.flag(Self.noPager)
         widthGiven = arguments.value(Self.width) != nil
         viewportOption = try Self.viewport(arguments)
+        revision = try arguments.value(Self.at).map { text throws(CommandLineError) in
+            try ValueParser.integer(text, name: "--at", in: 0...Int.max - 1, command: spec)
+        }
         scalingCurve = try arguments.value(Self.scaling).map { text throws(CommandLineError) in
             try ValueParser.choice(text, name: "--scaling", choices: EdgeScaling.Curve.allCases.map { ($0.rawValue, $0) },
                                    command: spec)
@@ -156,7 +163,7 @@ struct ShowCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let snapshot = try context.existingSnapshot()
+        let snapshot = try revision.map { try context.existingGrid().snapshot(at: $0) } ?? context.existingSnapshot()
         if snapshot.kind == .honeycomb {
             try showHoneycomb(snapshot, in: context)
             return

@@ -57,7 +57,9 @@ struct ImportCommand: GridStoreCommand {
             // Checked before a missing database file is created, so a refused import leaves none.
             try GridEditor.tryEdits(on: decoded.content, named: name) { _ in }
             let database = try context.openDatabase()
-            snapshot = try Grid(named: name, in: database, creatingWith: GridOptions()).replaceContent(decoded.content)
+            let count = decoded.content.sections.reduce(0) { $0 + $1.count }
+            snapshot = try Grid(named: name, in: database, creatingWith: GridOptions())
+                .update(assumingDefaultSize: nil, operation: "import \(count) items") { try $0.replaceContent(decoded.content) }
         } catch let error as GridError {
             throw CommandLineError.badInput("\(InputFile.displayName(source)) cannot be imported: \(error)")
         }

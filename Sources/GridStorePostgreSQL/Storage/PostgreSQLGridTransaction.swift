@@ -24,7 +24,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     func header(named name: String) throws -> StoredGridRow? {
         let rows = try connection.execute("""
             SELECT grids.id, revision, columns, direction, default_size, layout_kind,
-                   element_width, item_spacing, orientation, center_item, ring_order, scaling
+                   element_width, item_spacing, orientation, center_item, ring_order, scaling, history_keep
             FROM grids LEFT JOIN honeycombs ON honeycombs.grid_id = grids.id
             WHERE name = $1
             """ + (locksGrids ? " FOR UPDATE OF grids" : ""), [name])
@@ -35,7 +35,8 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             honeycomb: rows.isNull(0, 6) ? nil
                 : StoredHoneycombRow(elementWidth: rows.double(0, 6), itemSpacing: rows.double(0, 7),
                                      orientation: rows.string(0, 8), centerItem: rows.string(0, 9),
-                                     ringOrder: rows.string(0, 10), scaling: rows.string(0, 11)))
+                                     ringOrder: rows.string(0, 10), scaling: rows.string(0, 11)),
+            historyKeep: rows.int(0, 12))
     }
 
     func sectionItemCounts(gridID: Int64) throws -> [(section: Int, count: Int)] {
@@ -89,7 +90,42 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
     }
 
+    func historyEntries(gridID: Int64, limit: Int?, deltas: Bool) throws -> [StoredHistoryEntry] {
+        let rows = try connection.execute("""
+            SELECT revision, to_char(made_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), kind, operation, actor,
+                   targets, \(deltas ? "delta" : "''") FROM history
+            WHERE grid_id = $1 ORDER BY revision DESC\(limit.map { " LIMIT \($0)" } ?? "")
+            """, [String(gridID)])
+        return (0..<rows.count).map { row in
+            StoredHistoryEntry(revision: rows.int(row, 0), madeAt: rows.string(row, 1), kind: rows.string(row, 2),
+                               operation: rows.string(row, 3), actor: rows.string(row, 4), targets: rows.string(row, 5),
+                               delta: rows.string(row, 6))
+        }
+    }
+
+    func historyDelta(gridID: Int64, revision: Int) throws -> String? {
+        let rows = try connection.execute("SELECT delta FROM history WHERE grid_id = $1 AND revision = $2",
+                                          [String(gridID), String(revision)])
+        return rows.count == 1 ? rows.string(0, 0) : nil
+    }
+
     // MARK: Writing
+
+    func appendHistory(_ entry: StoredHistoryEntry, gridID: Int64, keep: Int) throws {
+        try connection.execute("""
+            INSERT INTO history (grid_id, revision, kind, operation, actor, targets, delta) VALUES ($1, $2, $3, $4, $5, $6, $7)
+            ON CONFLICT (grid_id, revision) DO UPDATE SET made_at = excluded.made_at, kind = excluded.kind,
+                operation = excluded.operation, actor = excluded.actor, targets = excluded.targets, delta = excluded.delta
+            """, [String(gridID), String(entry.revision), entry.kind, entry.operation, entry.actor, entry.targets, entry.delta])
+        try connection.execute("DELETE FROM history WHERE grid_id = $1 AND revision <= $2",
+                               [String(gridID), String(entry.revision - Int64(keep))])
+    }
+
+    func setHistoryKeep(_ keep: Int, gridID: Int64, revision: Int) throws {
+        try connection.execute("UPDATE grids SET history_keep = $1 WHERE id = $2", [String(keep), String(gridID)])
+        try connection.execute("DELETE FROM history WHERE grid_id = $1 AND revision <= $2",
+                               [String(gridID), String(revision - keep)])
+    }
 
     func replacePlacements(with changes: GridChangeSet, gridID: Int64) throws {
         try connection.execute("DELETE FROM placement_chunks WHERE grid_id = $1", [String(gridID)])
@@ -101,7 +137,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         guard found.count == 1 else { return false }
         let id = [found.string(0, 0)]
         // Deleted table by table rather than by cascade, so a sharded deployment can drop the foreign keys.
-        for table in ["honeycomb_placements", "honeycombs", "placement_chunks", "item_keys", "item_sizes", "sections"] {
+        for table in ["history", "honeycomb_placements", "honeycombs", "placement_chunks", "item_keys", "item_sizes", "sections"] {
             try connection.execute("DELETE FROM \(table) WHERE grid_id = $1", id)
         }
         try connection.execute("DELETE FROM grids WHERE id = $1", id)

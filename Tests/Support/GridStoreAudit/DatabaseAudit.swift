@@ -4,7 +4,8 @@ import GridStorePostgreSQL
 /// Whole-database checks for tests and the reliability suite.
 public enum DatabaseAudit {
     /// The grid tables, in an order whose rows show every stored change.
-    public static let tables = ["grids", "sections", "item_sizes", "item_keys", "placement_chunks", "honeycombs", "honeycomb_placements"]
+    public static let tables = ["grids", "sections", "item_sizes", "item_keys", "placement_chunks", "honeycombs", "honeycomb_placements",
+                                "history"]
 
     /// `PRAGMA integrity_check` and `PRAGMA foreign_key_check` as one line: `ok` when both pass.
     public static func health(path: String) -> String {

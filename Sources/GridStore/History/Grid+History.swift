@@ -1,0 +1,122 @@
+import GridLayout
+
+/// A grid's history: every change is recorded in its own transaction, so it can be undone,
+/// redone and inspected, by any process.
+///
+/// ```swift
+/// try grid.toggle(at: GridIndexPath(item: 3))
+/// try grid.undo()                      // item 3 has its size before the toggle, as a new revision
+/// try grid.redo()                      // and the toggle again
+/// try grid.snapshot(at: 1)             // the grid as it was at revision 1
+/// try grid.history(limit: 10)          // the newest entries first
+/// ```
+extension Grid {
+    /// The grid's history entries, newest first.
+    ///
+    /// - Parameter limit: The most entries to return; `nil` for every kept one.
+    /// - Throws: ``GridError/gridNotFound(_:)`` when the grid does not exist.
+    public func history(limit: Int? = nil) throws(GridError) -> [GridHistoryEntry] {
+        try GridError.catching {
+            try database.backend.read { transaction in
+                guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
+                var entries: [GridHistoryEntry] = []
+                for row in try transaction.historyEntries(gridID: header.id, limit: limit.map { max(0, $0) }, deltas: false) {
+                    entries.append(try GridHistoryEntry(row, grid: name))
+                }
+                return entries
+            }
+        }
+    }
+
+    /// Takes back the last `count` changes that are not undone yet, as one new revision:
+    /// the grid is as it was before them. A second undo goes further back; ``redo(_:)``
+    /// re-applies what was undone, until another change is made.
+    ///
+    /// - Throws: ``GridError/nothingToUndo(requested:available:)``, or
+    ///   ``GridError/historyTrimmed(oldestKept:grid:)`` when a change to take back is no longer kept.
+    @discardableResult
+    public func undo(_ count: Int = 1) throws(GridError) -> GridSnapshot {
+        try moveThroughHistory(count, kind: .undo)
+    }
+
+    /// Re-applies the last `count` changes undone since the last change, as one new revision.
+    ///
+    /// - Throws: ``GridError/nothingToRedo(requested:available:)``.
+    @discardableResult
+    public func redo(_ count: Int = 1) throws(GridError) -> GridSnapshot {
+        try moveThroughHistory(count, kind: .redo)
+    }
+
+    /// The grid as it was at `revision`, rebuilt from the current state and the history.
+    ///
+    /// - Throws: ``GridError/revisionOutOfRange(_:current:)``, or
+    ///   ``GridError/historyTrimmed(oldestKept:grid:)`` when the history no longer reaches back to it.
+    public func snapshot(at revision: Int) throws(GridError) -> GridSnapshot {
+        try GridError.catching {
+            try database.backend.read { transaction in
+                guard let (id, current, _) = try currentWithHeader(transaction, creatingIfMissing: false) else {
+                    throw GridError.gridNotFound(name)
+                }
+                let reader = GridHistoryReader(transaction: transaction, gridID: id, grid: name, revision: current.revision)
+                var editor = GridEditor(current)
+                try GridHistory.takeBack(to: revision, from: current.revision, with: reader, into: &editor)
+                var state = editor.snapshot
+                state.revision = revision
+                return state
+            }
+        }
+    }
+
+    /// Makes the state the grid had at `revision` current, as one new revision (which can be
+    /// undone like any change).
+    ///
+    /// - Throws: as ``snapshot(at:)``.
+    @discardableResult
+    public func revert(to revision: Int) throws(GridError) -> GridSnapshot {
+        try GridError.catching {
+            try perform(assumingDefaultSize: nil, record: HistoryRecord(kind: .revert, operation: "revert --to \(revision)")) {
+                editor, reader, _ in
+                try GridHistory.takeBack(to: revision, from: reader.revision, with: reader, into: &editor)
+            }
+        }
+    }
+
+    /// How many history entries the grid keeps: the newest; older ones are deleted by the change
+    /// that makes them too old. 0 keeps none.
+    public func historyRetention() throws(GridError) -> Int {
+        try GridError.catching {
+            try database.backend.read { transaction in
+                guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
+                return header.historyKeep
+            }
+        }
+    }
+
+    /// Sets how many history entries the grid keeps (0 to 1,000,000), deleting older ones now.
+    /// The grid's state and revision do not change.
+    public func setHistoryRetention(_ keep: Int) throws(GridError) {
+        guard (0...GridHistory.maximumKeep).contains(keep) else {
+            throw .limitExceeded("a grid keeps 0 to \(GridHistory.maximumKeep) history entries, not \(keep)")
+        }
+        try GridError.catching {
+            try database.backend.write { transaction in
+                guard let (id, current, _) = try currentWithHeader(transaction, creatingIfMissing: true) else {
+                    throw GridError.gridNotFound(name)
+                }
+                try transaction.setHistoryKeep(keep, gridID: id, revision: current.revision)
+            }
+        }
+    }
+
+    // MARK: Undo and redo
+
+    private func moveThroughHistory(_ count: Int, kind: GridHistoryEntry.Kind) throws(GridError) -> GridSnapshot {
+        guard count >= 1 else { throw .invalidItemCount(count) }
+        return try GridError.catching {
+            try perform(assumingDefaultSize: nil, record: HistoryRecord(kind: kind, operation: "\(kind.rawValue) \(count)")) {
+                editor, reader, record in
+                record.targets = try GridHistory.move(count, kind: kind, through: reader, editor: &editor)
+            }
+        }
+    }
+}

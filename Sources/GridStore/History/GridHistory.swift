@@ -1,0 +1,181 @@
+import GridLayout
+
+/// How undo and redo move through a grid's history, as an editor's do.
+///
+/// The history is replayed from its oldest kept entry: a change (or a revert) is pushed on the
+/// done stack and empties the redo stack; an undo moves its targets from the done stack to
+/// the undone one; a redo moves them back. So a second undo goes one change further back,
+/// an undo is never itself undone by undo (redo re-applies what it took back), and any
+/// new change ends what could be redone. Where the history was trimmed, the stacks start
+/// with a barrier: an undo that would cross it is refused.
+enum GridHistory {
+    /// How many entries a grid keeps unless told otherwise.
+    static let defaultKeep = 1000
+
+    /// The most entries a grid can keep.
+    static let maximumKeep = 1_000_000
+
+    /// What undo and redo would act on, newest first.
+    struct Stacks: Equatable {
+        /// Changes that undo would take back, the next one last; a `nil` is the trimmed past.
+        var done: [Int?]
+        /// Changes that redo would re-apply, the next one last; a `nil` is the trimmed past.
+        var undone: [Int?]
+    }
+
+    /// The stacks after `entries` (oldest first); `isComplete` says the history goes back to
+    /// the grid's first change.
+    static func stacks(_ entries: [GridHistoryEntry], isComplete: Bool) -> Stacks {
+        var stacks = Stacks(done: isComplete ? [] : [nil], undone: isComplete ? [] : [nil])
+        for entry in entries {
+            switch entry.kind {
+            case .change, .revert:
+                stacks.done.append(entry.revision)
+                stacks.undone = []
+            case .undo:
+                for target in entry.targets {
+                    if stacks.done.last == target {
+                        stacks.done.removeLast()
+                        stacks.undone.append(target)
+                    } else {
+                        // It took back a change that is no longer kept: what came before is unknown.
+                        stacks = Stacks(done: [nil], undone: [nil])
+                    }
+                }
+            case .redo:
+                for target in entry.targets {
+                    if stacks.undone.last == target {
+                        stacks.undone.removeLast()
+                        stacks.done.append(target)
+                    } else {
+                        stacks = Stacks(done: [nil], undone: [nil])
+                    }
+                }
+            }
+        }
+        return stacks
+    }
+}
+
+/// What a change records in the history beside its edits.
+struct HistoryRecord {
+    /// The entry's kind.
+    var kind: GridHistoryEntry.Kind = .change
+    /// The operation as given; `nil` to describe it from the edits.
+    var operation: String?
+    /// For an undo or a redo, the changes it acts on, newest first.
+    var targets: [Int] = []
+
+    /// The row to store for the change that made `revision` with `edits`.
+    func entry(revision: Int, edits: [GridEdit]) -> StoredHistoryEntry {
+        StoredHistoryEntry(revision: Int64(revision), madeAt: "", kind: kind.rawValue,
+                           operation: operation ?? GridEdit.describe(edits), actor: HistoryActor.current,
+                           targets: targets.map(String.init).joined(separator: ","), delta: HistoryDelta.encode(edits))
+    }
+}
+
+/// A grid's kept history, as a change or a read sees it.
+protocol HistorySource {
+    /// The grid's name, for messages.
+    var grid: String { get }
+    /// The grid's revision before the change.
+    var revision: Int { get }
+    /// Every kept entry, oldest first, and whether they go back to the grid's first change.
+    func entries() throws -> (entries: [GridHistoryEntry], isComplete: Bool)
+    /// The edits of the change that made `revision`.
+    func edits(of revision: Int) throws -> [GridEdit]
+    /// The oldest revision whose state can be rebuilt: the one before the oldest kept entry.
+    func oldestReachableRevision() throws -> Int
+}
+
+extension GridHistory {
+    /// Takes back (undo) or re-applies (redo) the last `count` changes through `editor`.
+    ///
+    /// - Returns: The revisions of the changes acted on, newest first.
+    static func move(_ count: Int, kind: GridHistoryEntry.Kind, through history: some HistorySource,
+                     editor: inout GridEditor) throws -> [Int] {
+        let (entries, isComplete) = try history.entries()
+        let all = stacks(entries, isComplete: isComplete)
+        let stack = kind == .undo ? all.done : all.undone
+        var targets: [Int] = []
+        for candidate in stack.reversed().prefix(count) {
+            guard let candidate else {
+                throw GridError.historyTrimmed(oldestKept: (entries.first?.revision ?? history.revision + 1) - 1, grid: history.grid)
+            }
+            targets.append(candidate)
+        }
+        guard targets.count == count else {
+            throw kind == .undo ? GridError.nothingToUndo(requested: count, available: targets.count)
+                : GridError.nothingToRedo(requested: count, available: targets.count)
+        }
+        for target in targets {
+            let edits = try history.edits(of: target)
+            try apply(kind == .undo ? edits.reversed().map(\.inverse) : edits, of: target, grid: history.grid, to: &editor)
+        }
+        return targets
+    }
+
+    /// Takes back, through `editor`, every change after `revision` up to `current`, newest first.
+    static func takeBack(to revision: Int, from current: Int, with history: some HistorySource,
+                         into editor: inout GridEditor) throws {
+        guard revision >= 0, revision <= current else { throw GridError.revisionOutOfRange(revision, current: current) }
+        guard revision < current else { return }
+        let oldest = try history.oldestReachableRevision()
+        guard revision >= oldest else { throw GridError.historyTrimmed(oldestKept: oldest, grid: history.grid) }
+        for changed in stride(from: current, to: revision, by: -1) {
+            try apply(history.edits(of: changed).reversed().map(\.inverse), of: changed, grid: history.grid, to: &editor)
+        }
+    }
+
+    /// Makes `edits` (from the entry for `revision`) through `editor`.
+    ///
+    /// - Throws: ``GridError/corrupted(_:)`` when they do not fit the grid: the history and the grid disagree.
+    private static func apply(_ edits: [GridEdit], of revision: Int, grid: String, to editor: inout GridEditor) throws {
+        do {
+            for edit in edits { try edit.apply(to: &editor) }
+        } catch {
+            throw GridError.corrupted("grid '\(grid)' has a history entry for revision \(revision) that does not fit "
+                                      + "the grid: \(error)")
+        }
+    }
+}
+
+/// The history of one grid, read inside a change's transaction.
+struct GridHistoryReader: HistorySource {
+    let transaction: any GridStorageTransaction
+    let gridID: Int64
+    let grid: String
+    /// The grid's revision before the change.
+    let revision: Int
+
+    /// Every kept entry, oldest first, and whether they go back to the grid's first change.
+    func entries() throws -> (entries: [GridHistoryEntry], isComplete: Bool) {
+        let rows = try transaction.historyEntries(gridID: gridID, limit: nil, deltas: false)
+        var entries: [GridHistoryEntry] = []
+        entries.reserveCapacity(rows.count)
+        for row in rows.reversed() { entries.append(try GridHistoryEntry(row, grid: grid)) }
+        // Kept entries run without gaps up to the grid's revision; the first change made revision 1.
+        if let newest = entries.last, newest.revision != revision {
+            throw GridError.corrupted("grid '\(grid)' is at revision \(revision), but its newest history entry is for revision \(newest.revision)")
+        }
+        for (older, newer) in zip(entries, entries.dropFirst()) where newer.revision != older.revision + 1 {
+            throw GridError.corrupted("grid '\(grid)' has no history entry for revision \(older.revision + 1)")
+        }
+        let oldest = entries.first?.revision ?? revision + 1
+        return (entries, oldest == 1)
+    }
+
+    /// The edits of the change that made `revision`.
+    func edits(of revision: Int) throws -> [GridEdit] {
+        guard let text = try transaction.historyDelta(gridID: gridID, revision: revision) else {
+            throw GridError.historyTrimmed(oldestKept: nil, grid: grid)
+        }
+        return try HistoryDelta.decode(text, revision: revision, grid: grid)
+    }
+
+    /// The oldest revision whose state can be rebuilt: the one before the oldest kept entry.
+    func oldestReachableRevision() throws -> Int {
+        let rows = try transaction.historyEntries(gridID: gridID, limit: nil, deltas: false)
+        return Int(rows.last?.revision ?? Int64(revision + 1)) - 1
+    }
+}

@@ -1,0 +1,66 @@
+/// One entry of a grid's history: a change, as recorded in the transaction that made it.
+///
+/// ```swift
+/// for entry in try grid.history(limit: 5) {
+///     print(entry.revision, entry.kind, entry.operation, entry.actor)   // 7 change toggle 3 ada (pid 4121)
+/// }
+/// ```
+public struct GridHistoryEntry: Sendable, Hashable, Codable {
+    /// What kind of change an entry records.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// An ordinary change.
+        case change
+        /// An undo: it took back the changes ``GridHistoryEntry/targets`` names.
+        case undo
+        /// A redo: it re-applied the changes ``GridHistoryEntry/targets`` names.
+        case redo
+        /// A revert: it made an earlier revision's state current (see ``Grid/revert(to:)``).
+        case revert
+    }
+
+    /// The revision the change made.
+    public let revision: Int
+    /// When it was made: ISO 8601, UTC, to the millisecond.
+    public let madeAt: String
+    /// What kind of change it was.
+    public let kind: Kind
+    /// The operation as it was given (`toggle 3`, `insert 0 --section 1`, `import 812 items`).
+    public let operation: String
+    /// Who made it, where known: the user and the process (`ada (pid 4121)`).
+    public let actor: String
+    /// For an undo or a redo, the revisions of the changes it took back or re-applied, newest first.
+    public let targets: [Int]
+
+    /// Creates an entry.
+    public init(revision: Int, madeAt: String, kind: Kind, operation: String, actor: String, targets: [Int] = []) {
+        self.revision = revision
+        self.madeAt = madeAt
+        self.kind = kind
+        self.operation = operation
+        self.actor = actor
+        self.targets = targets
+    }
+}
+
+extension GridHistoryEntry {
+    /// The entry a stored row holds, every value checked.
+    ///
+    /// - Throws: ``GridError/corrupted(_:)`` for a row gridstore would not have written.
+    init(_ row: StoredHistoryEntry, grid: String) throws(GridError) {
+        func inconsistent(_ what: String) -> GridError {
+            .corrupted("grid '\(grid)' has a history entry for revision \(row.revision) with \(what)")
+        }
+        guard row.revision > 0, row.revision < Int64.max else { throw inconsistent("an impossible revision") }
+        guard let kind = Kind(rawValue: row.kind) else { throw inconsistent("an unknown kind") }
+        var targets: [Int] = []
+        if !row.targets.isEmpty {
+            for part in row.targets.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let target = Int(part), target > 0, target < row.revision else { throw inconsistent("targets '\(row.targets.prefix(40))'") }
+                targets.append(target)
+            }
+        }
+        guard (kind == .undo || kind == .redo) != targets.isEmpty else { throw inconsistent("targets that do not fit its kind") }
+        self.init(revision: Int(row.revision), madeAt: row.madeAt, kind: kind, operation: row.operation, actor: row.actor,
+                  targets: targets)
+    }
+}

@@ -1,0 +1,351 @@
+import GridLayout
+
+/// The text of a history entry's edits: a JSON array with one array per edit, readable in
+/// `sqlite3` and `psql`.
+///
+/// ```
+/// [["size",0,3,null,"middle"]]                     toggle 3
+/// [["insert",0,0,"big","mail"]]                    insert 0 --size big --key mail
+/// [["count",0,12,14,"2.",[]]]                      items 14
+/// ```
+///
+/// Runs of sizes are written as `<count><letter>` (`s`, `m`, `b`, and `.` for the default
+/// size; a count of 1 is left out), so a section of 100,000 default items is `100000.`.
+/// A delta read back is input like any other: every value is checked, and a malformed one is
+/// ``GridError/corrupted(_:)``.
+enum HistoryDelta {
+    // MARK: Encoding
+
+    /// The delta text of `edits`.
+    static func encode(_ edits: [GridEdit]) -> String {
+        var text = "["
+        for (index, edit) in edits.enumerated() {
+            if index > 0 { text += "," }
+            text += encode(edit)
+        }
+        return text + "]"
+    }
+
+    private static func encode(_ edit: GridEdit) -> String {
+        switch edit {
+        case .size(let path, let from, let to):
+            return "[\"size\",\(path.section),\(path.item),\(name(from)),\(name(to))]"
+        case .defaultSize(let from, let to):
+            return "[\"default\",\(name(from)),\(name(to))]"
+        case .columns(let from, let to):
+            return "[\"columns\",\(from),\(to)]"
+        case .direction(let from, let to):
+            return "[\"direction\",\"\(from.rawValue)\",\"\(to.rawValue)\"]"
+        case .itemCount(let section, let from, let to, let tail):
+            return "[\"count\",\(section),\(from),\(to),\(contents(tail))]"
+        case .insert(let path, let size, let key):
+            return "[\"insert\",\(path.section),\(path.item),\(name(size)),\(quoted(key))]"
+        case .delete(let path, let size, let key):
+            return "[\"delete\",\(path.section),\(path.item),\(name(size)),\(quoted(key))]"
+        case .move(let from, let to):
+            return "[\"move\",\(from.section),\(from.item),\(to.section),\(to.item)]"
+        case .insertSection(let index, let section):
+            return "[\"insertSection\",\(index),\(contents(section))]"
+        case .removeSection(let index, let section):
+            return "[\"removeSection\",\(index),\(contents(section))]"
+        case .key(let path, let from, let to):
+            return "[\"key\",\(path.section),\(path.item),\(quoted(from)),\(quoted(to))]"
+        case .section(let index, let from, let to):
+            return "[\"section\",\(index),\(contents(from)),\(contents(to))]"
+        case .content(let from, let to):
+            return "[\"content\",\(content(from)),\(content(to))]"
+        }
+    }
+
+    private static func name(_ size: TileSize?) -> String { size.map { "\"\($0.rawValue)\"" } ?? "null" }
+
+    private static func quoted(_ key: String?) -> String { key.map(JSONText.quoted) ?? "null" }
+
+    /// `"<runs>",[keys]`: a section's sizes as runs, then its keys (`[]` when none has one).
+    private static func contents(_ section: GridEdit.SectionContents) -> String {
+        "\"\(runs(section.sizes))\",[\(section.keys.map(quoted).joined(separator: ","))]"
+    }
+
+    /// Sizes as runs: `3.m2b` is three default items, a middle one and two big ones.
+    static func runs(_ sizes: [TileSize?]) -> String {
+        var text = ""
+        var index = 0
+        while index < sizes.count {
+            let size = sizes[index]
+            var end = index + 1
+            while end < sizes.count, sizes[end] == size { end += 1 }
+            if end - index > 1 { text += String(end - index) }
+            text += letter(size)
+            index = end
+        }
+        return text
+    }
+
+    private static func letter(_ size: TileSize?) -> String {
+        switch size {
+        case nil: "."
+        case .small: "s"
+        case .middle: "m"
+        case .big: "b"
+        }
+    }
+
+    private static func content(_ content: GridContent) -> String {
+        var text = "{\"columns\":\(content.columns),\"direction\":\"\(content.direction.rawValue)\","
+        text += "\"defaultSize\":\"\(content.defaultSize.rawValue)\",\"sections\":["
+        text += content.sections.map { "\"\(runs($0))\"" }.joined(separator: ",") + "]"
+        if content.keys.contains(where: { !$0.isEmpty }) {
+            text += ",\"keys\":[" + content.keys.map { "[" + $0.map(quoted).joined(separator: ",") + "]" }.joined(separator: ",") + "]"
+        }
+        if let honeycomb = content.honeycomb {
+            text += ",\"honeycomb\":{\"elementWidth\":\(honeycomb.elementWidth.description),"
+                + "\"itemSpacing\":\(honeycomb.itemSpacing.description),\"orientation\":\"\(honeycomb.orientation.rawValue)\","
+                + "\"centerItem\":\"\(honeycomb.centerItem.rawValue)\",\"ringOrder\":\"\(honeycomb.ringOrder.rawValue)\","
+                + "\"scalingCurve\":\"\(honeycomb.scalingCurve.rawValue)\"}"
+        }
+        return text + "}"
+    }
+
+    // MARK: Decoding
+
+    /// The edits of delta text, every value checked.
+    ///
+    /// - Throws: ``GridError/corrupted(_:)`` naming what is wrong.
+    static func decode(_ text: String, revision: Int, grid: String) throws(GridError) -> [GridEdit] {
+        var reader = JSONReader(Array(text.utf8))
+        do throws(JSONError) {
+            var edits: [GridEdit] = []
+            try reader.beginArray()
+            while try reader.nextElement() {
+                edits.append(try readEdit(&reader))
+            }
+            try reader.expectEnd()
+            return edits
+        } catch {
+            throw .corrupted("grid '\(grid)' has a history entry for revision \(revision) that cannot be read: \(error)")
+        }
+    }
+
+    private static func readEdit(_ reader: inout JSONReader) throws(JSONError) -> GridEdit {
+        try reader.beginArray()
+        guard try reader.nextElement() else { throw reader.error("an edit is an array that starts with its name") }
+        let edit: GridEdit
+        switch try reader.readString() {
+        case "size": edit = .size(try path(&reader), from: try size(&reader), to: try size(&reader))
+        case "default": edit = .defaultSize(from: try requiredSize(&reader), to: try requiredSize(&reader))
+        case "columns": edit = .columns(from: try count(&reader, upTo: GridConfiguration.maximumColumns),
+                                        to: try count(&reader, upTo: GridConfiguration.maximumColumns))
+        case "direction": edit = .direction(from: try direction(&reader), to: try direction(&reader))
+        case "count":
+            let section = try index(&reader, upTo: GridLimits.maximumSections)
+            edit = .itemCount(section: section, from: try count(&reader, upTo: GridLimits.maximumItems),
+                              to: try count(&reader, upTo: GridLimits.maximumItems), tail: try contents(&reader))
+        case "insert": edit = .insert(try path(&reader), size: try size(&reader), key: try key(&reader))
+        case "delete": edit = .delete(try path(&reader), size: try size(&reader), key: try key(&reader))
+        case "move": edit = .move(from: try path(&reader), to: try path(&reader))
+        case "insertSection": edit = .insertSection(try index(&reader, upTo: GridLimits.maximumSections), try contents(&reader))
+        case "removeSection": edit = .removeSection(try index(&reader, upTo: GridLimits.maximumSections), try contents(&reader))
+        case "key": edit = .key(try path(&reader), from: try key(&reader), to: try key(&reader))
+        case "section":
+            edit = .section(try index(&reader, upTo: GridLimits.maximumSections), from: try contents(&reader), to: try contents(&reader))
+        case "content": edit = .content(from: try content(&reader), to: try content(&reader))
+        case let other: throw reader.error("unknown edit '\(other.prefix(40))'")
+        }
+        guard try !reader.nextElement() else { throw reader.error("an edit has more values than it takes") }
+        return edit
+    }
+
+    private static func next(_ reader: inout JSONReader) throws(JSONError) {
+        guard try reader.nextElement() else { throw reader.error("an edit has fewer values than it takes") }
+    }
+
+    private static func index(_ reader: inout JSONReader, upTo limit: Int) throws(JSONError) -> Int {
+        try next(&reader)
+        let value = try reader.readInteger()
+        guard value >= 0, value < limit else { throw reader.error("\(value) is not an index from 0 to \(limit - 1)") }
+        return value
+    }
+
+    private static func count(_ reader: inout JSONReader, upTo limit: Int) throws(JSONError) -> Int {
+        try next(&reader)
+        let value = try reader.readInteger()
+        guard value >= 0, value <= limit else { throw reader.error("\(value) is not a count from 0 to \(limit)") }
+        return value
+    }
+
+    private static func path(_ reader: inout JSONReader) throws(JSONError) -> GridIndexPath {
+        let section = try index(&reader, upTo: GridLimits.maximumSections)
+        return GridIndexPath(item: try index(&reader, upTo: GridLimits.maximumItems), section: section)
+    }
+
+    private static func size(_ reader: inout JSONReader) throws(JSONError) -> TileSize? {
+        try next(&reader)
+        if try reader.peekKind() == .null {
+            try reader.skipValue()
+            return nil
+        }
+        return try sizeValue(&reader)
+    }
+
+    private static func requiredSize(_ reader: inout JSONReader) throws(JSONError) -> TileSize {
+        try next(&reader)
+        return try sizeValue(&reader)
+    }
+
+    private static func sizeValue(_ reader: inout JSONReader) throws(JSONError) -> TileSize {
+        let text = try reader.readString()
+        guard let size = TileSize(rawValue: text) else { throw reader.error("'\(text.prefix(40))' is not a size") }
+        return size
+    }
+
+    private static func direction(_ reader: inout JSONReader) throws(JSONError) -> ScrollDirection {
+        try next(&reader)
+        let text = try reader.readString()
+        guard let direction = ScrollDirection(rawValue: text) else { throw reader.error("'\(text.prefix(40))' is not a direction") }
+        return direction
+    }
+
+    private static func key(_ reader: inout JSONReader) throws(JSONError) -> String? {
+        try next(&reader)
+        if try reader.peekKind() == .null {
+            try reader.skipValue()
+            return nil
+        }
+        return try keyValue(&reader)
+    }
+
+    private static func keyValue(_ reader: inout JSONReader) throws(JSONError) -> String {
+        let key = try reader.readString()
+        do {
+            try GridLimits.validate(key: key)
+        } catch {
+            throw reader.error(error.description)
+        }
+        return key
+    }
+
+    /// `"<runs>",[keys]`.
+    private static func contents(_ reader: inout JSONReader) throws(JSONError) -> GridEdit.SectionContents {
+        try next(&reader)
+        let sizes = try parseRuns(try reader.readString(), reader: reader)
+        try next(&reader)
+        let keys = try keyList(&reader)
+        guard keys.isEmpty || keys.count == sizes.count else { throw reader.error("the keys do not match the sizes") }
+        return GridEdit.SectionContents(sizes: sizes, keys: keys)
+    }
+
+    private static func keyList(_ reader: inout JSONReader) throws(JSONError) -> [String?] {
+        var keys: [String?] = []
+        try reader.beginArray()
+        while try reader.nextElement() {
+            if try reader.peekKind() == .null {
+                try reader.skipValue()
+                keys.append(nil)
+            } else {
+                keys.append(try keyValue(&reader))
+            }
+            guard keys.count <= GridLimits.maximumItems else { throw reader.error("too many keys") }
+        }
+        return keys
+    }
+
+    /// The sizes of runs text, at most ``GridLimits/maximumItems`` of them.
+    static func parseRuns(_ text: String, reader: JSONReader) throws(JSONError) -> [TileSize?] {
+        var sizes: [TileSize?] = []
+        var count = 0
+        var hasCount = false
+        for byte in text.utf8 {
+            if byte >= 48 && byte <= 57 {
+                count = count * 10 + Int(byte - 48)
+                hasCount = true
+                guard count <= GridLimits.maximumItems else { throw reader.error("a run of sizes is too long") }
+                continue
+            }
+            let size: TileSize?
+            switch byte {
+            case UInt8(ascii: "."): size = nil
+            case UInt8(ascii: "s"): size = .small
+            case UInt8(ascii: "m"): size = .middle
+            case UInt8(ascii: "b"): size = .big
+            default: throw reader.error("runs of sizes are made of digits and s, m, b or .")
+            }
+            let length = hasCount ? count : 1
+            guard sizes.count + length <= GridLimits.maximumItems else { throw reader.error("the runs hold too many sizes") }
+            sizes.append(contentsOf: repeatElement(size, count: length))
+            count = 0
+            hasCount = false
+        }
+        guard !hasCount else { throw reader.error("runs of sizes end with a count") }
+        return sizes
+    }
+
+    private static func content(_ reader: inout JSONReader) throws(JSONError) -> GridContent {
+        try next(&reader)
+        var columns = 0, direction = ScrollDirection.vertical, defaultSize = TileSize.small
+        var sections: [[TileSize?]] = [], keys: [[String?]] = []
+        var honeycomb: HoneycombConfiguration?
+        try reader.beginObject()
+        while let field = try reader.nextKey() {
+            switch field {
+            case "columns": columns = try reader.readInteger()
+            case "direction":
+                let text = try reader.readString()
+                guard let value = ScrollDirection(rawValue: text) else { throw reader.error("'\(text.prefix(40))' is not a direction") }
+                direction = value
+            case "defaultSize": defaultSize = try sizeValue(&reader)
+            case "sections":
+                try reader.beginArray()
+                while try reader.nextElement() {
+                    sections.append(try parseRuns(try reader.readString(), reader: reader))
+                    guard sections.count <= GridLimits.maximumSections else { throw reader.error("too many sections") }
+                }
+            case "keys":
+                try reader.beginArray()
+                while try reader.nextElement() {
+                    keys.append(try keyList(&reader))
+                    guard keys.count <= GridLimits.maximumSections else { throw reader.error("too many sections of keys") }
+                }
+            case "honeycomb": honeycomb = try honeycombValue(&reader)
+            default: try reader.skipValue()
+            }
+        }
+        var content = GridContent(columns: columns, direction: direction, defaultSize: defaultSize, sections: sections)
+        content.keys = keys
+        content.honeycomb = honeycomb
+        do {
+            _ = try content.validatedConfiguration()
+        } catch {
+            throw reader.error(error.description)
+        }
+        return content
+    }
+
+    private static func honeycombValue(_ reader: inout JSONReader) throws(JSONError) -> HoneycombConfiguration {
+        var width = 60.0, spacing = 6.0
+        var orientation = HoneycombConfiguration.Orientation.pointyTop, center = HoneycombConfiguration.CenterItem.first
+        var ringOrder = HoneycombConfiguration.RingOrder.standard, curve = EdgeScaling.Curve.linear
+        func choice<T: RawRepresentable>(_ reader: inout JSONReader) throws(JSONError) -> T where T.RawValue == String {
+            let text = try reader.readString()
+            guard let value = T(rawValue: text) else { throw reader.error("'\(text.prefix(40))' is not a honeycomb setting") }
+            return value
+        }
+        try reader.beginObject()
+        while let field = try reader.nextKey() {
+            switch field {
+            case "elementWidth": width = try reader.readNumber()
+            case "itemSpacing": spacing = try reader.readNumber()
+            case "orientation": orientation = try choice(&reader)
+            case "centerItem": center = try choice(&reader)
+            case "ringOrder": ringOrder = try choice(&reader)
+            case "scalingCurve": curve = try choice(&reader)
+            default: try reader.skipValue()
+            }
+        }
+        do {
+            return try HoneycombConfiguration(elementWidth: width, itemSpacing: spacing, orientation: orientation,
+                                              centerItem: center, ringOrder: ringOrder, scalingCurve: curve)
+        } catch {
+            throw reader.error(error.description)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import GridLayout
+import GridStore
+
+extension CommandContext {
+    /// The grid named by `--grid`, which must exist (in a database that exists).
+    func existingGrid() throws -> Grid {
+        try Grid(named: gridName, in: openExistingDatabase(), creatingWith: nil)
+    }
+}
+
+/// `gridstore undo [N]`.
+struct UndoCommand: GridStoreCommand {
+    static let spec = CommandSpec(
+        name: "undo",
+        abstract: "Take back the last change (or N), as one new revision, and show the grid.",
+        discussion: """
+            A second undo goes one change further back; 'gridstore redo' re-applies what was undone, until another
+            change is made. Changes made by any process are undone alike: the history is the grid's.
+            """,
+        arguments: [.init(name: "count", help: "How many changes to take back (default: 1).", isOptional: true)],
+        options: ChangeOutput.options)
+
+    let count: Int
+    let output: ChangeOutput
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {
+        count = try arguments.positional(0).map { text throws(CommandLineError) in
+            try ValueParser.integer(text, name: "<count>", in: 1...GridLimits.maximumItems, command: Self.spec)
+        } ?? 1
+        output = try ChangeOutput(arguments, command: Self.spec)
+    }
+
+    func run(in context: CommandContext) throws {
+        context.printChanged(try context.existingGrid().undo(count), output: output)
+    }
+}
+
+/// `gridstore redo [N]`.
+struct RedoCommand: GridStoreCommand {
+    static let spec = CommandSpec(
+        name: "redo",
+        abstract: "Re-apply the last change undone (or N), as one new revision, and show the grid.",
+        discussion: "What can be redone is what was undone since the last change; a new change ends it.",
+        arguments: [.init(name: "count", help: "How many changes to re-apply (default: 1).", isOptional: true)],
+        options: ChangeOutput.options)
+
+    let count: Int
+    let output: ChangeOutput
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {
+        count = try arguments.positional(0).map { text throws(CommandLineError) in
+            try ValueParser.integer(text, name: "<count>", in: 1...GridLimits.maximumItems, command: Self.spec)
+        } ?? 1
+        output = try ChangeOutput(arguments, command: Self.spec)
+    }
+
+    func run(in context: CommandContext) throws {
+        context.printChanged(try context.existingGrid().redo(count), output: output)
+    }
+}
+
+/// `gridstore revert --to REV`.
+struct RevertCommand: GridStoreCommand {
+    static let spec = CommandSpec(
+        name: "revert",
+        abstract: "Make the state the grid had at a revision current, as one new revision, and show the grid.",
+        discussion: "The revert is a change like any other: 'gridstore undo' takes it back.",
+        options: [to] + ChangeOutput.options)
+
+    /// `--to REV`.
+    static let to = CommandSpec.Option(name: "to", valueName: "REV", help: "The revision whose state to restore.")
+
+    let revision: Int
+    let output: ChangeOutput
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {
+        guard let text = arguments.value(Self.to) else {
+            throw .usage("missing --to REV: the revision whose state to restore ('gridstore history' lists them)", command: Self.spec)
+        }
+        revision = try ValueParser.integer(text, name: "--to", in: 0...Int.max - 1, command: Self.spec)
+        output = try ChangeOutput(arguments, command: Self.spec)
+    }
+
+    func run(in context: CommandContext) throws {
+        context.printChanged(try context.existingGrid().revert(to: revision), output: output)
+    }
+}
+
+/// `gridstore history [--limit N] [--format text|json]` or `gridstore history --keep N`.
+struct HistoryCommand: GridStoreCommand {
+    static let spec = CommandSpec(
+        name: "history",
+        abstract: "List the grid's changes, newest first, or set how many it keeps.",
+        discussion: """
+            Each change is recorded with its revision, time (UTC), the operation as given, and who made it. A grid keeps
+            its newest 1000 changes unless --keep says otherwise (0 keeps none); older ones are deleted by the change
+            that makes them too old, and cannot be undone or shown with 'show --at'. With --format json:
+            {"grid":"default","keep":1000,"entries":[{"revision":7,"madeAt":"…","kind":"change","operation":"toggle 3",
+            "actor":"ada (pid 4121)","targets":[]}]}, where kind is change, undo, redo or revert, and targets are the
+            revisions an undo or redo acted on.
+            """,
+        options: [limit, keep, ValueFormat.option, QuietOption.option])
+
+    /// `--limit N`.
+    static let limit = CommandSpec.Option(name: "limit", valueName: "N", help: "List at most N changes (default: 20).")
+    /// `--keep N`.
+    static let keep = CommandSpec.Option(name: "keep", valueName: "N",
+                                         help: "Keep the newest N changes from now on (0 to 1000000), deleting older ones.")
+
+    enum Action: Equatable { case list(limit: Int, format: ValueFormat), keep(Int, quiet: Bool) }
+    let action: Action
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {
+        let format = try ValueFormat(arguments, command: Self.spec)
+        let quiet = arguments.flag(QuietOption.option)
+        if let text = arguments.value(Self.keep) {
+            if arguments.value(Self.limit) != nil || arguments.value(ValueFormat.option) != nil {
+                throw .usage("--keep sets how many changes are kept; give --limit and --format without it", command: Self.spec)
+            }
+            action = .keep(try ValueParser.integer(text, name: "--keep", in: 0...1_000_000, command: Self.spec), quiet: quiet)
+        } else {
+            if quiet { throw .usage("--quiet goes with --keep", command: Self.spec) }
+            action = .list(limit: try arguments.integer(Self.limit, in: 1...1_000_000, default: 20, for: Self.spec), format: format)
+        }
+    }
+
+    func run(in context: CommandContext) throws {
+        let grid = try context.existingGrid()
+        switch action {
+        case .keep(let keep, let quiet):
+            try grid.setHistoryRetention(keep)
+            if !quiet {
+                context.console.write("grid '\(CommandLineOutput.printable(grid.name))' keeps its newest \(keep) change(s)\n")
+            }
+        case .list(let limit, let format):
+            let entries = try grid.history(limit: limit)
+            let keep = try grid.historyRetention()
+            context.console.write(format == .json ? Self.json(entries, grid: grid.name, keep: keep)
+                                  : Self.text(entries, grid: grid.name, keep: keep, width: context.terminalWidth))
+        }
+    }
+
+    /// One line per entry: revision, time, operation (with what an undo or redo acted on) and who.
+    static func text(_ entries: [GridHistoryEntry], grid: String, keep: Int, width: Int) -> String {
+        guard !entries.isEmpty else {
+            return keep == 0 ? "grid '\(CommandLineOutput.printable(grid))' keeps no history ('gridstore history --keep N')\n"
+                : "no changes recorded for grid '\(CommandLineOutput.printable(grid))'\n"
+        }
+        let revisionWidth = max(8, String(entries[0].revision).count)
+        var text = String(repeating: " ", count: revisionWidth - 8) + "revision  made at (UTC)             operation\n"
+        for entry in entries {
+            var operation = CommandLineOutput.printable(entry.operation)
+            if !entry.targets.isEmpty {
+                let verb = entry.kind == .undo ? "took back" : "re-applied"
+                operation += " (\(verb) \(entry.targets.map(String.init).joined(separator: ", ")))"
+            }
+            let time = entry.madeAt.replacing("T", with: " ").replacing("Z", with: "")
+            let line = String(repeating: " ", count: revisionWidth - String(entry.revision).count) + "\(entry.revision)  "
+                + time + String(repeating: " ", count: max(0, 23 - time.count)) + "  " + operation
+                + "  · " + CommandLineOutput.printable(entry.actor)
+            text += (line.count > width ? String(line.prefix(max(20, width - 1))) + "…" : line) + "\n"
+        }
+        return text
+    }
+
+    /// `{"grid":…,"keep":…,"entries":[…]}`.
+    static func json(_ entries: [GridHistoryEntry], grid: String, keep: Int) -> String {
+        let items = entries.map { entry in
+            "{\"revision\":\(entry.revision),\"madeAt\":\(JSONText.quoted(entry.madeAt)),\"kind\":\"\(entry.kind.rawValue)\","
+                + "\"operation\":\(JSONText.quoted(entry.operation)),\"actor\":\(JSONText.quoted(entry.actor)),"
+                + "\"targets\":[\(entry.targets.map(String.init).joined(separator: ","))]}"
+        }
+        return "{\"grid\":\(JSONText.quoted(grid)),\"keep\":\(keep),\"entries\":[\(items.joined(separator: ",\n "))]}\n"
+    }
+}
