@@ -58,11 +58,7 @@ extension Grid {
                     throw GridError.gridNotFound(name)
                 }
                 let reader = GridHistoryReader(transaction: transaction, gridID: id, grid: name, revision: current.revision)
-                var editor = GridEditor(current)
-                try GridHistory.takeBack(to: revision, from: current.revision, with: reader, into: &editor)
-                var state = editor.snapshot
-                state.revision = revision
-                return state
+                return try GridHistory.state(at: revision, from: current, with: reader)
             }
         }
     }

@@ -115,16 +115,38 @@ extension GridHistory {
         return targets
     }
 
-    /// Takes back, through `editor`, every change after `revision` up to `current`, newest first.
-    static func takeBack(to revision: Int, from current: Int, with history: some HistorySource,
-                         into editor: inout GridEditor) throws {
-        guard revision >= 0, revision <= current else { throw GridError.revisionOutOfRange(revision, current: current) }
-        guard revision < current else { return }
+    /// The grid as it was at `revision`: `current` with every change after `revision` taken
+    /// back, newest first, packed once.
+    static func state(at revision: Int, from current: GridSnapshot, with history: some HistorySource) throws -> GridSnapshot {
+        guard revision >= 0, revision <= current.revision else {
+            throw GridError.revisionOutOfRange(revision, current: current.revision)
+        }
+        guard revision < current.revision else { return current }
         let oldest = try history.oldestReachableRevision()
         guard revision >= oldest else { throw GridError.historyTrimmed(oldestKept: oldest, grid: history.grid) }
-        for changed in stride(from: current, to: revision, by: -1) {
-            try apply(history.edits(of: changed).reversed().map(\.inverse), of: changed, grid: history.grid, to: &editor)
+        var replay = GridStateReplay(current)
+        for changed in stride(from: current.revision, to: revision, by: -1) {
+            let edits = try history.edits(of: changed)
+            do {
+                for edit in edits.reversed() { try replay.apply(edit.inverse) }
+            } catch {
+                throw GridError.corrupted("grid '\(history.grid)' has a history entry for revision \(changed) that does not fit "
+                                          + "the grid: \(error.reason)")
+            }
         }
+        do {
+            return try GridSnapshot(name: current.name, revision: revision, content: replay.result)
+        } catch {
+            throw GridError.corrupted("grid '\(history.grid)' cannot be rebuilt at revision \(revision) from its history: \(error)")
+        }
+    }
+
+    /// Makes, through `editor`, the grid as it was at `revision` (see ``state(at:from:with:)``).
+    static func takeBack(to revision: Int, from current: Int, with history: some HistorySource,
+                         into editor: inout GridEditor) throws {
+        let then = try state(at: revision, from: editor.snapshot, with: history)
+        guard then.revision != editor.snapshot.revision else { return }
+        try editor.replaceContent(then.content)
     }
 
     /// Makes `edits` (from the entry for `revision`) through `editor`.

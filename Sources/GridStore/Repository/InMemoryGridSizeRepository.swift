@@ -60,11 +60,7 @@ public final class InMemoryGridSizeRepository: GridSizeRepository {
     public func snapshot(at revision: Int) throws(GridError) -> GridSnapshot {
         try GridError.catching {
             try state.withLock { state in
-                var editor = GridEditor(state.snapshot)
-                try GridHistory.takeBack(to: revision, from: state.snapshot.revision, with: MemoryHistory(state), into: &editor)
-                var then = editor.snapshot
-                then.revision = revision
-                return registration.apply(to: then)
+                registration.apply(to: try GridHistory.state(at: revision, from: state.snapshot, with: MemoryHistory(state)))
             }
         }
     }
