@@ -3,6 +3,7 @@ import TestSupport
 import GridStoreAudit
 import SeededRandom
 import GridLayout
+import GridStore
 
 /// `kill -9` in the middle of large writes: afterwards the database opens, passes its
 /// integrity check, and holds exactly a committed state.
@@ -77,8 +78,11 @@ enum CrashCheck {
               + "each left a committed state, integrity ok")
     }
 
-    /// A long run of toggles, each process killed at a random moment or let finish; after each,
-    /// the grid is exactly the state after the committed toggles.
+    /// A long run of toggles, undos and redos, each process killed at a random moment or let
+    /// finish; after each, the grid is exactly the state the committed ones make, and its newest
+    /// history entry is for its revision. At the end every kept revision is rebuilt from the
+    /// history and compared with the state it had, and undoing everything that can be undone
+    /// leaves a consistent grid.
     static func toggleKills(_ runner: ProcessRunner, scratch: String, report: Report) {
         let path = scratch + "/crash-toggle.sqlite"
         let count = 5_000
@@ -90,13 +94,20 @@ enum CrashCheck {
         }
         var generator = SeededGenerator(seed: 11)
         var sizes = [TileSize](repeating: .small, count: count)
-        var toggled = Set<Int>()
         var revision = 0
         var kills = 0
         var committed = 0
+        // The model: the sizes at every revision, and what undo and redo would act on.
+        var states = [sizes]
+        var done: [Int] = [], undone: [Int] = []
+        func described(_ sizes: [TileSize]) -> [String] {
+            sizes.enumerated().compactMap { $0.element == .small ? nil : "0:\($0.offset):\($0.element.rawValue)" }
+        }
         for _ in 0..<160 {
             let item = Int(generator.next() % UInt64(count))
-            let process = runner.start(["--db", path, "--grid", "loop", "toggle", String(item)])
+            let choice = generator.next() % 10
+            let command = choice < 6 ? ["toggle", String(item)] : choice < 8 ? ["undo"] : ["redo"]
+            let process = runner.start(["--db", path, "--grid", "loop"] + command)
             let kill = generator.next() % 3 != 0
             if kill {
                 usleep(useconds_t(generator.next() % 12_000))
@@ -105,27 +116,66 @@ enum CrashCheck {
             let result = process.wait(timeLimit: 30)
             report.count(processes: 1, commands: 1, crashes: result.signal == SIGKILL ? 1 : 0)
             if result.signal == SIGKILL { kills += 1 }
-            if !kill { report.check(result.status == 0, "crash: toggle \(item) failed: \(result.summary)") }
+            let refusedHistory = command[0] != "toggle" && (command[0] == "undo" ? done.isEmpty : undone.isEmpty)
+            if !kill {
+                report.check(result.status == (refusedHistory ? 64 : 0), "crash: \(command.joined(separator: " ")) failed: \(result.summary)")
+            }
             guard let state = try? StoredGrid.read("loop", path: path) else {
-                report.fail("crash: after a toggle the grid cannot be read")
+                report.fail("crash: after \(command[0]) the grid cannot be read")
                 continue
             }
             if state.revision == revision + 1 {
-                sizes[item] = sizes[item].toggled()
-                toggled.insert(item)
                 revision += 1
                 committed += 1
+                switch command[0] {
+                case "toggle":
+                    sizes[item] = sizes[item].toggled()
+                    done.append(revision)
+                    undone = []
+                case "undo":
+                    let target = done.removeLast()
+                    undone.append(target)
+                    sizes = states[target - 1]
+                default:
+                    let target = undone.removeLast()
+                    done.append(target)
+                    sizes = states[target]
+                }
+                states.append(sizes)
             } else if state.revision != revision {
-                report.fail("crash: revision went from \(revision) to \(state.revision) in one toggle")
+                report.fail("crash: revision went from \(revision) to \(state.revision) in one \(command[0])")
                 return
             }
-            let expected = toggled.sorted().map { "0:\($0):\(sizes[$0].rawValue)" }
-            report.check(state.explicitSizes == expected, "crash: at revision \(revision) the sizes are not the committed ones")
+            report.check(state.explicitSizes == described(sizes), "crash: at revision \(revision) the sizes are not the committed ones")
             report.check(state.isConsistent, "crash: at revision \(revision) the placements are not a fresh pack")
+            let newest = (try? SQLiteConnection(path: path, mode: .readOnly).fetchOne("SELECT max(revision) FROM history") {
+                $0.isNull(at: 0) ? 0 : $0.int(at: 0)
+            }) ?? -1
+            report.check(newest == revision, "crash: at revision \(revision) the newest history entry is for revision \(newest)")
+        }
+        // Every revision rebuilt from the history is the state it had.
+        if let grid = try? Grid(named: "loop", in: GridDatabase(path: path), creatingWith: nil) {
+            for past in stride(from: revision, through: 0, by: -3) {
+                let rebuilt = try? grid.snapshot(at: past)
+                let explicit = rebuilt.map { snapshot in
+                    snapshot.layout.sections[0].sizes.enumerated().compactMap { $0.element == .small ? nil : "0:\($0.offset):\($0.element.rawValue)" }
+                }
+                report.check(explicit == described(states[past]), "crash: revision \(past) rebuilt from the history differs from the state it had")
+            }
+        } else {
+            report.fail("crash: the grid cannot be opened after the toggle loop")
+        }
+        if !done.isEmpty {
+            let undoAll = runner.run(["--db", path, "--grid", "loop", "undo", String(done.count), "--quiet"], timeLimit: 60)
+            report.count(processes: 1, commands: 1)
+            report.check(undoAll.status == 0, "crash: undo \(done.count) failed: \(undoAll.summary)")
+            let final = try? StoredGrid.read("loop", path: path)
+            report.check(final?.isConsistent == true && final?.explicitSizes == described(states[done[0] - 1]),
+                         "crash: undoing every change left \(final.map { "\($0.explicitSizes.count) sizes" } ?? "no grid"), not the state before the first")
         }
         let health = DatabaseAudit.health(path: path)
         report.check(health == "ok", "crash: after the toggle loop: \(health)")
-        print("crash: 160 toggles on a \(count)-item grid, \(kills) killed mid-run, \(committed) committed; "
-              + "every state matched the committed toggles, integrity \(health)")
+        print("crash: 160 toggles, undos and redos on a \(count)-item grid, \(kills) killed mid-run, \(committed) committed; "
+              + "every state and history entry matched the committed ones, every revision rebuilt from the history, integrity \(health)")
     }
 }

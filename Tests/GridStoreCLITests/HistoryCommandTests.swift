@@ -32,7 +32,7 @@ struct HistoryCommandTests {
         let text = try run(database, "--grid", "g", "history", "--limit", "2").standardOutput
         let lines = text.split(separator: "\n")
         #expect(lines.count == 3)
-        #expect(lines[0] == "revision  made at (UTC)             operation")
+        #expect(lines[0] == "revision  made at (UTC)            operation")
         #expect(lines[1].hasPrefix("       7  20") && lines[1].contains("  revert --to 1  · "))
         #expect(lines[2].contains("redo 1 (re-applied 4)"))
     }

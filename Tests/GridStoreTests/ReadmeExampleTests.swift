@@ -50,6 +50,16 @@ struct ReadmeExampleTests {
             #expect(try await apps.indexPath(forKey: "calendar") == nil)
         }
 
+        // History.
+        do {
+            let board = try Grid(named: "board", in: database)
+            try await board.toggle(at: GridIndexPath(item: 3))
+            try await board.undo()
+            try await board.redo()
+            #expect(try await board.snapshot(at: 1).revision == 1)
+            #expect(try await board.history(limit: 3).map(\.kind) == [.redo, .undo, .change])
+        }
+
         // Typed throws.
         do throws(GridError) {
             try await Grid(named: "phone", in: database).toggle(at: GridIndexPath(item: 99))

@@ -147,7 +147,7 @@ struct HistoryCommand: GridStoreCommand {
                 : "no changes recorded for grid '\(CommandLineOutput.printable(grid))'\n"
         }
         let revisionWidth = max(8, String(entries[0].revision).count)
-        var text = String(repeating: " ", count: revisionWidth - 8) + "revision  made at (UTC)             operation\n"
+        var text = String(repeating: " ", count: revisionWidth - 8) + "revision  made at (UTC)            operation\n"
         for entry in entries {
             var operation = CommandLineOutput.printable(entry.operation)
             if !entry.targets.isEmpty {
