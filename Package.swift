@@ -63,7 +63,8 @@ let package = Package(
         // Every timing goal, measured in one run: `swift run -c release gridstore-bench`.
         .executableTarget(
             name: "gridstore-bench",
-            dependencies: ["GridLayout", "GridStore", "GridStorePostgreSQL", "SQLiteBaseline", "SeededRandom", "TestSupport"],
+            dependencies: ["GridLayout", "GridStore", "GridStorePostgreSQL", "GridStoreCLI", "SQLiteBaseline", "SeededRandom",
+                           "TestSupport"],
             path: "Benchmarks/gridstore-bench"
         ),
         // The reliability suite CI runs against a release gridstore: concurrency, kill -9,

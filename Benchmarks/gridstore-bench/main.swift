@@ -28,7 +28,7 @@ if arguments.first == "--peak-memory", arguments.count == 2, let count = Int(arg
 print("warning: this is a debug build; run `swift run -c release gridstore-bench` for meaningful numbers")
 #endif
 
-let allGroups = ["packing", "bulk", "toggle", "process", "honeycomb", "backends", "scaling", "history"]
+let allGroups = ["packing", "bulk", "toggle", "process", "honeycomb", "backends", "scaling", "history", "editor"]
 let groups = arguments.isEmpty ? allGroups : arguments
 print("# gridstore-bench")
 for group in groups {
@@ -50,6 +50,8 @@ for group in groups {
         report { try ScalingBenchmarks.run() }
     case "history":
         report { try HistoryBenchmarks.run() }
+    case "editor":
+        report { try EditorBenchmarks.run() }
     default:
         print("unknown benchmark group '\(group)'; groups: \(allGroups.joined(separator: ", "))")
         exit(64)

@@ -11,6 +11,9 @@ struct CommandLineError: Error, Equatable {
         case badInput
         /// Anything else: a locked or unreadable database, a newer schema. Exit 1.
         case failure
+        /// A signal ended an interactive command, which has cleaned up: exit 128 plus the
+        /// signal's number, as a shell reports it, with nothing printed.
+        case interrupted(Int32)
     }
 
     /// How the failure ends the process.
@@ -22,17 +25,27 @@ struct CommandLineError: Error, Equatable {
     /// The command whose usage applies, for usage errors.
     var command: CommandSpec?
 
+    /// Whether a usage error is followed by the usage lines (not when the command line is
+    /// right but the surroundings are not, as `edit` without a terminal).
+    var printsUsage = true
+
     /// The process exit status for ``kind``.
     var exitStatus: Int32 {
         switch kind {
         case .usage: 64
         case .badInput: 65
         case .failure: 1
+        case .interrupted(let status): status
         }
     }
 
     static func usage(_ message: String, command: CommandSpec? = nil) -> CommandLineError {
         CommandLineError(kind: .usage, message: message, command: command)
+    }
+
+    /// A usage error (exit 64) reported in one line, without the usage.
+    static func unusable(_ message: String) -> CommandLineError {
+        CommandLineError(kind: .usage, message: message, printsUsage: false)
     }
 
     static func badInput(_ message: String) -> CommandLineError {
@@ -41,5 +54,9 @@ struct CommandLineError: Error, Equatable {
 
     static func failure(_ message: String) -> CommandLineError {
         CommandLineError(kind: .failure, message: message)
+    }
+
+    static func interrupted(status: Int32) -> CommandLineError {
+        CommandLineError(kind: .interrupted(status), message: "")
     }
 }

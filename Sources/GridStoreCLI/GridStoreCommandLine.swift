@@ -11,7 +11,7 @@ public enum GridStoreCommandLine {
         TypeCommand.self, ColumnsCommand.self, DirectionCommand.self,
         ItemsCommand.self, InsertCommand.self, DeleteCommand.self, MoveCommand.self, SwapCommand.self,
         SectionsCommand.self, KeysCommand.self, ResetCommand.self, UndoCommand.self, RedoCommand.self, HistoryCommand.self,
-        RevertCommand.self, GridsCommand.self, DropCommand.self,
+        RevertCommand.self, EditCommand.self, GridsCommand.self, DropCommand.self,
         ExportCommand.self, ImportCommand.self, ImportDefaultsCommand.self, CopyCommand.self, CheckCommand.self, MigrateCommand.self,
         CompletionsCommand.self,
     ]
@@ -155,8 +155,9 @@ public enum GridStoreCommandLine {
 
     /// Prints `Error: <message>`, and for usage errors the usage line and where to find help.
     static func report(_ failure: CommandLineError, to console: Console) {
+        if case .interrupted = failure.kind { return }
         console.writeError("Error: \(singleLine(failure.message))\n")
-        guard failure.kind == .usage else { return }
+        guard failure.kind == .usage, failure.printsUsage else { return }
         if let command = failure.command {
             console.writeError("Usage: \(command.usage)\n")
             console.writeError("See 'gridstore \(command.name) --help'.\n")

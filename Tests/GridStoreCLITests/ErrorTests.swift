@@ -48,7 +48,7 @@ struct ErrorTests {
         (["toggle", "1", "--colour"], "Error: unknown option '--colour'; 'toggle' accepts --section, --key, --format, --quiet, --db, --grid",
          "Usage: gridstore toggle (<index> | --key <KEY>) [--section <S>] [--format <text|json>] [--quiet]", "See 'gridstore toggle --help'."),
         (["frobnicate"], "Error: unknown command 'frobnicate'; give one of init, toggle, set, get, show, type, columns, "
-            + "direction, items, insert, delete, move, swap, sections, keys, reset, undo, redo, history, revert, grids, drop, export, import, import-defaults, copy, check, migrate, completions",
+            + "direction, items, insert, delete, move, swap, sections, keys, reset, undo, redo, history, revert, edit, grids, drop, export, import, import-defaults, copy, check, migrate, completions",
          "Usage: gridstore [--db <path>] [--grid <name>] <command> [<arguments>]", "See 'gridstore --help'."),
         (["columns", "3"], "Error: <count> must be from 4 to 64, not 3",
          "Usage: gridstore columns <count> [--format <text|json>] [--quiet]", "See 'gridstore columns --help'."),

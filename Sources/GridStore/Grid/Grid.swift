@@ -198,6 +198,7 @@ public final class Grid: Sendable {
     ///
     /// - Parameter operation: The operation as the history records it (`toggle 3`); `nil` to
     ///   describe it from the edits.
+    @discardableResult
     package func update(assumingDefaultSize assumed: TileSize?, operation: String? = nil,
                         _ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
         // What `body` threw passes through as it is; any other failure is a GridError.
