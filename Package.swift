@@ -89,6 +89,8 @@ let package = Package(
 
         // Helpers gridstore-bench starts as processes: an empty program, and the original's UserDefaults storage.
         .executableTarget(name: "gridstore-bench-empty", path: "Benchmarks/gridstore-bench-empty"),
+        .executableTarget(name: "gridstore-bench-empty-static", path: "Benchmarks/gridstore-bench-empty-static",
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
         .executableTarget(name: "gridstore-bench-defaults", path: "Benchmarks/gridstore-bench-defaults"),
         // The raw C prepared-statement loop the repository's bulk writes are measured against.
         .target(

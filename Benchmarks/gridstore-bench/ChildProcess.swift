@@ -4,6 +4,9 @@ import Glibc
 
 /// Runs programs as child processes and measures them.
 enum ChildProcess {
+    /// The peak resident memory of the last child ``run(_:_:environment:captureOutput:)`` waited for, in KiB.
+    nonisolated(unsafe) static var lastPeakKiB = 0
+
     /// The path of this executable.
     static var currentExecutable: String {
         var buffer = [CChar](repeating: 0, count: 4096)
@@ -45,7 +48,9 @@ enum ChildProcess {
         }
         close(pipeEnds[0])
         var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        var usage = rusage()
+        wait4(pid, &status, 0, &usage)
+        lastPeakKiB = usage.ru_maxrss
         return (String(decoding: output, as: UTF8.self), (status >> 8) & 0xFF)
     }
 
