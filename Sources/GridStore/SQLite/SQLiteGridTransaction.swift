@@ -47,6 +47,26 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         }
     }
 
+    func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: String?, key: String?) {
+        let count = try connection.fetchOne("SELECT item_count FROM sections WHERE grid_id = ? AND section = ?",
+                                            [gridID, section]) { $0.int(at: 0) }
+        let size = try connection.fetchOne("SELECT size FROM item_sizes WHERE grid_id = ? AND section = ? AND item = ?",
+                                           [gridID, section, item]) { $0.string(at: 0) }
+        let key = try connection.fetchOne("SELECT key FROM item_keys WHERE grid_id = ? AND section = ? AND item = ?",
+                                          [gridID, section, item]) { $0.string(at: 0) }
+        return (count, size, key)
+    }
+
+    func storedIndexPath(gridID: Int64, key: String) throws -> (section: Int, item: Int)? {
+        try connection.fetchOne("SELECT section, item FROM item_keys WHERE grid_id = ? AND key = ?", [gridID, key]) {
+            (section: $0.int(at: 0), item: $0.int(at: 1))
+        }
+    }
+
+    func sectionCount(gridID: Int64) throws -> Int {
+        try connection.fetchOne("SELECT count(*) FROM sections WHERE grid_id = ?", [gridID]) { $0.int(at: 0) } ?? 0
+    }
+
     func forEachItemKey(gridID: Int64, _ body: (Int, Int, String) throws -> Void) throws {
         let keys = try connection.cachedStatement("SELECT section, item, key FROM item_keys WHERE grid_id = ?")
         try keys.bind([gridID])

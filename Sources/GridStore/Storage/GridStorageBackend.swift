@@ -47,6 +47,17 @@ package protocol GridStorageTransaction: AnyObject {
     /// text is not a size name.
     func forEachExplicitSize(gridID: Int64, _ body: (_ section: Int, _ item: Int, _ size: TileSize?) throws -> Void) throws
 
+    /// One item's stored row values: its section's item count (`nil` when the section does not
+    /// exist), its explicit size text (`nil` when it has none) and its key. Every value is
+    /// checked by the caller.
+    func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: String?, key: String?)
+
+    /// The index path stored for `key`, if an item has it.
+    func storedIndexPath(gridID: Int64, key: String) throws -> (section: Int, item: Int)?
+
+    /// The number of sections the grid has.
+    func sectionCount(gridID: Int64) throws -> Int
+
     /// Calls `body` with every item key of the grid.
     func forEachItemKey(gridID: Int64, _ body: (_ section: Int, _ item: Int, _ key: String) throws -> Void) throws
 

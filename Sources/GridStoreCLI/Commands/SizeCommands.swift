@@ -68,17 +68,21 @@ struct GetCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let snapshot = try context.existingSnapshot()
-        if snapshot.kind == .honeycomb { throw GridError.notTiles(operation: "have sizes", grid: snapshot.name) }
-        let path = try item.resolve(in: snapshot)
-        let size = try snapshot.size(at: path)
+        // One item's rows, read without reading or packing the rest of the grid.
+        let grid = try Grid(named: context.gridName, in: context.openExistingDatabase())
+        let found: GridItem
+        switch item {
+        case .path(let path): found = try grid.item(at: path)
+        case .key(let key): found = try grid.item(key: key)
+        }
+        let path = found.indexPath, size = found.size
         guard format == .json else {
             context.console.write(size.rawValue + "\n")
             return
         }
-        let explicit = try snapshot.explicitSize(at: path) != nil
-        let key = try snapshot.key(at: path).map { ",\"key\":" + JSONText.quoted($0) } ?? ""
-        context.console.write("{\"grid\":\(JSONText.quoted(snapshot.name)),\"section\":\(path.section),\"index\":\(path.item)\(key),"
+        let explicit = found.hasOwnSize
+        let key = found.key.map { ",\"key\":" + JSONText.quoted($0) } ?? ""
+        context.console.write("{\"grid\":\(JSONText.quoted(grid.name)),\"section\":\(path.section),\"index\":\(path.item)\(key),"
                               + "\"size\":\"\(size.rawValue)\",\"explicit\":\(explicit)}\n")
     }
 }

@@ -53,6 +53,27 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
     }
 
+    func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: String?, key: String?) {
+        let rows = try connection.execute("""
+            SELECT item_count,
+                   (SELECT size FROM item_sizes WHERE grid_id = $1 AND section = $2 AND item = $3),
+                   (SELECT key FROM item_keys WHERE grid_id = $1 AND section = $2 AND item = $3)
+            FROM sections WHERE grid_id = $1 AND section = $2
+            """, [String(gridID), String(section), String(item)])
+        guard rows.count == 1 else { return (nil, nil, nil) }
+        return (Int(rows.int(0, 0)), rows.isNull(0, 1) ? nil : rows.string(0, 1), rows.isNull(0, 2) ? nil : rows.string(0, 2))
+    }
+
+    func storedIndexPath(gridID: Int64, key: String) throws -> (section: Int, item: Int)? {
+        let rows = try connection.execute("SELECT section, item FROM item_keys WHERE grid_id = $1 AND key = $2", [String(gridID), key])
+        return rows.count == 1 ? (Int(rows.int(0, 0)), Int(rows.int(0, 1))) : nil
+    }
+
+    func sectionCount(gridID: Int64) throws -> Int {
+        let rows = try connection.execute("SELECT count(*) FROM sections WHERE grid_id = $1", [String(gridID)])
+        return Int(rows.int(0, 0))
+    }
+
     func forEachItemKey(gridID: Int64, _ body: (Int, Int, String) throws -> Void) throws {
         let rows = try connection.execute("SELECT section, item, key FROM item_keys WHERE grid_id = $1", [String(gridID)])
         for row in 0..<rows.count {

@@ -1,0 +1,72 @@
+import GridLayout
+
+/// One item of a grid as stored, read without reading (or packing) the rest of the grid.
+public struct GridItem: Sendable, Hashable {
+    /// Creates an item's values.
+    public init(indexPath: GridIndexPath, size: TileSize, hasOwnSize: Bool, key: String?) {
+        self.indexPath = indexPath
+        self.size = size
+        self.hasOwnSize = hasOwnSize
+        self.key = key
+    }
+
+    /// Where the item is.
+    public let indexPath: GridIndexPath
+    /// Its size: its own, or the grid's default.
+    public let size: TileSize
+    /// Whether the size is its own rather than the grid's default.
+    public let hasOwnSize: Bool
+    /// Its key, if it has one.
+    public let key: String?
+}
+
+extension Grid {
+    /// The item at `path` (or with the key `key`) as stored, read in one transaction with a few
+    /// row lookups, whatever the grid's size: the grid is neither read whole nor packed, and
+    /// never created.
+    ///
+    /// - Throws: ``GridError/gridNotFound(_:)``, ``GridError/notTiles(operation:grid:)`` for a
+    ///   honeycomb, the range errors ``size(at:)`` throws, ``GridError/keyNotFound(_:grid:)``,
+    ///   and ``GridError/corrupted(_:)`` for a stored value gridstore would refuse.
+    public func item(at path: GridIndexPath? = nil, key: String? = nil) throws(GridError) -> GridItem {
+        let name = self.name
+        return try GridError.catching {
+            try database.backend.read { transaction in
+                guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
+                if header.honeycomb != nil { throw GridError.notTiles(operation: "have sizes", grid: name) }
+                var resolved = path ?? GridIndexPath(item: 0)
+                if let key {
+                    guard let found = try transaction.storedIndexPath(gridID: header.id, key: key) else {
+                        throw GridError.keyNotFound(key, grid: name)
+                    }
+                    resolved = GridIndexPath(item: found.item, section: found.section)
+                }
+                let stored = try transaction.storedItem(gridID: header.id, section: resolved.section, item: resolved.item)
+                guard let count = stored.itemCount, resolved.section >= 0 else {
+                    throw GridError.sectionOutOfRange(resolved.section, sectionCount: try transaction.sectionCount(gridID: header.id))
+                }
+                guard count >= 0, count <= GridLimits.maximumItems else {
+                    throw GridError.corrupted("grid '\(name)' has \(count) items in section \(resolved.section)")
+                }
+                guard resolved.item >= 0, resolved.item < count else {
+                    throw GridError.itemOutOfRange(resolved, itemCount: count, allowsEnd: false)
+                }
+                var own: TileSize?
+                if let text = stored.size {
+                    guard let size = TileSize(rawValue: text) else {
+                        throw GridError.corrupted("grid '\(name)' has an unknown size for item \(resolved.item) of section \(resolved.section)")
+                    }
+                    own = size
+                }
+                if let key = stored.key {
+                    do {
+                        try GridLimits.validate(key: key)
+                    } catch {
+                        throw GridError.corrupted("grid '\(name)' has an invalid key for item \(resolved.item) of section \(resolved.section)")
+                    }
+                }
+                return GridItem(indexPath: resolved, size: own ?? header.defaultSize, hasOwnSize: own != nil, key: stored.key)
+            }
+        }
+    }
+}
