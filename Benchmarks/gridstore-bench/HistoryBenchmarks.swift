@@ -43,15 +43,15 @@ enum HistoryBenchmarks {
         operations.add(["redo (of a toggle)", "101", format(Measurement.median(redoSamples), decimals: 3)])
         let current = try grid.currentRevision()
         let back = try Measurement.medianOfSelfTimed(runs: 11) {
-            try RepositoryBenchmarks.timed { try grid.snapshot(at: current - 999) }
+            try RepositoryBenchmarks.timed { try grid.snapshot(at: current - 1_000) }
         }
-        operations.add(["snapshot(at:) 999 changes back (the oldest kept)", "11", format(back, decimals: 3)])
+        operations.add(["snapshot(at:) 1,000 changes back (the oldest reachable)", "11", format(back, decimals: 3)])
         let gridstore = ProcessBenchmarks.siblingExecutable("gridstore")
         let path = scratch.file("history-undo.sqlite")
         let process = ProcessBenchmarks.medianWallTime(runs: 21) { _ in
-            (gridstore, ["--db", path, "--grid", "history-undo", "show", "--at", String(current - 999), "--format", "json"])
+            (gridstore, ["--db", path, "--grid", "history-undo", "show", "--at", String(current - 1_000), "--format", "json"])
         }
-        operations.add(["gridstore show --at (999 back) as a process", "21", format(process, decimals: 3)])
+        operations.add(["gridstore show --at (1,000 back) as a process", "21", format(process, decimals: 3)])
         let bytes = try SQLiteBytes.historyBytes(path: path)
         return overhead.render() + "\ngoal: history adds no more than 10% (on / off ≤ 1.10).\n\n" + operations.render()
             + "\nhistory of 'history-undo': \(bytes.entries) entries in \(bytes.bytes) bytes of rows "

@@ -97,6 +97,21 @@ struct EditCommandTests {
         #expect(!terminal.text.contains("\u{1B}[0;34m") && !terminal.text.contains("\u{1B}[0;32m"))
     }
 
+    @Test("a drag carries a tile through the order and the release drops it as one move")
+    func drag() throws {
+        _ = try CommandRunner.run(["--db", database, "init", "--items", "6", "-q"])
+        _ = try CommandRunner.run(["--db", database, "set", "0", "big", "-q"])
+        let terminal = try start()
+        // Tile 0 (big, 4 cells across) covers columns 2 to 44 of lines 2 to 7; tile 1 is beside it, at column 50.
+        terminal.send("\u{1B}[<0;10;3M\u{1B}[<32;50;3M")
+        #expect(terminal.waitFor { $0.contains("carrying a tile") })
+        terminal.send("\u{1B}[<0;50;3m")
+        #expect(terminal.waitFor { $0.contains("revision 2") })
+        #expect(try Grid(named: "default", in: GridDatabase(path: database)).history(limit: 1).first?.operation.hasPrefix("move 0 ") == true)
+        terminal.send("q")
+        #expect(terminal.exitStatus() == 0)
+    }
+
     @Test("SIGTERM and SIGHUP end the editor with the terminal restored", arguments: [SIGTERM, SIGHUP])
     func signals(signal: Int32) throws {
         _ = try CommandRunner.run(["--db", database, "init", "-q"])
