@@ -223,3 +223,30 @@ struct UpgradeTests {
         #expect(try upgraded.read { try text($0, "PRAGMA integrity_check") } == "ok")
     }
 }
+
+/// What the schema check expects a migration to create.
+@Suite("The schema check's reading of migrations")
+struct SchemaCheckReadingTests {
+    @Test("CREATE statements of every kind are found, in any case, with comments, quotes and IF NOT EXISTS")
+    func objects() {
+        let sql = """
+            -- CREATE TABLE commented (x);
+            create table  "quoted" (x INTEGER); CREATE UNIQUE INDEX `by_x` ON quoted (x);
+            CREATE VIEW IF NOT EXISTS v AS SELECT 1;--CREATE TRIGGER hidden
+            CREATE TRIGGER t AFTER INSERT ON quoted BEGIN SELECT 1; END;
+            CREATE TABLE(broken
+            """
+        #expect(SQLiteSchemaCheck.objects(createdBy: sql) == [
+            .init(type: "table", name: "quoted"), .init(type: "index", name: "by_x"),
+            .init(type: "view", name: "v"), .init(type: "trigger", name: "t"), .init(type: "table", name: "broken"),
+        ])
+        #expect(SQLiteSchemaCheck.objects(createdBy: "").isEmpty)
+        #expect(SQLiteSchemaCheck.objects(createdBy: "CREATE").isEmpty)
+        // Every migration gridstore ships creates what its text says.
+        let all = MigrationSet.gridStore.migrations.reduce(into: Set<SQLiteSchemaCheck.Object>()) {
+            $0.formUnion(SQLiteSchemaCheck.objects(createdBy: $1.sql))
+        }
+        #expect(all.map(\.name).sorted() == ["grids", "history", "honeycomb_placements", "honeycombs", "item_keys", "item_sizes",
+                                             "placement_chunks", "placements", "sections"])
+    }
+}
