@@ -12,29 +12,28 @@ public enum GridLimits {
 
     /// Throws unless `key` can be an item's key: 1 to 255 characters, no control characters.
     public static func validate(key: String) throws(GridError) {
-        let scalars = key.unicodeScalars
-        guard !scalars.isEmpty else { throw .invalidKey(key, reason: "a key has at least one character") }
-        guard scalars.count <= maximumKeyLength else {
-            throw .invalidKey(String(key.prefix(20)) + "…", reason: "a key has at most \(maximumKeyLength) characters")
-        }
-        if scalars.contains(where: isControlCharacter) {
-            throw .invalidKey(key.unicodeScalars.map { isControlCharacter($0) ? "?" : String($0) }.joined(),
-                              reason: "a key cannot contain control characters such as line breaks, tabs "
-                                  + "or bidirectional overrides")
+        if let problem = problem(with: key, noun: "key", maximum: maximumKeyLength, masksControls: true) {
+            throw .invalidKey(problem.shown, reason: problem.reason)
         }
     }
 
     /// Throws unless `name` can name a grid: 1 to 255 characters, no control characters.
     public static func validate(name: String) throws(GridError) {
-        let scalars = name.unicodeScalars
-        guard !scalars.isEmpty else { throw .invalidName(name, reason: "a name has at least one character") }
-        guard scalars.count <= maximumNameLength else {
-            throw .invalidName(String(name.prefix(20)) + "…", reason: "a name has at most \(maximumNameLength) characters")
+        if let problem = problem(with: name, noun: "name", maximum: maximumNameLength, masksControls: false) {
+            throw .invalidName(problem.shown, reason: problem.reason)
         }
-        if scalars.contains(where: isControlCharacter) {
-            throw .invalidName(name, reason: "a name cannot contain control characters such as line breaks, tabs "
-                               + "or bidirectional overrides")
-        }
+    }
+
+    /// Why `text` cannot be a name or key (1 to `maximum` scalars, no control characters), with
+    /// the text to show in the message; `nil` when it can.
+    private static func problem(with text: String, noun: String, maximum: Int,
+                                masksControls: Bool) -> (shown: String, reason: String)? {
+        let scalars = text.unicodeScalars
+        if scalars.isEmpty { return (text, "a \(noun) has at least one character") }
+        if scalars.count > maximum { return (String(text.prefix(20)) + "…", "a \(noun) has at most \(maximum) characters") }
+        guard scalars.contains(where: isControlCharacter) else { return nil }
+        let shown = masksControls ? scalars.map { isControlCharacter($0) ? "?" : String($0) }.joined() : text
+        return (shown, "a \(noun) cannot contain control characters such as line breaks, tabs or bidirectional overrides")
     }
 
     /// Whether `scalar` controls a terminal or the direction of text rather than being text:

@@ -1,6 +1,14 @@
 import GridLayout
 import GridStore
 
+extension ParsedArguments {
+    /// The optional `<count>` of `undo` and `redo`: how many changes, 1 by default.
+    func changeCount(for command: CommandSpec) throws(CommandLineError) -> Int {
+        guard let text = positional(0) else { return 1 }
+        return try ValueParser.integer(text, name: "<count>", in: 1...GridLimits.maximumItems, command: command)
+    }
+}
+
 extension CommandContext {
     /// The grid named by `--grid`, which must exist (in a database that exists).
     func existingGrid() throws -> Grid {
@@ -24,9 +32,7 @@ struct UndoCommand: GridStoreCommand {
     let output: ChangeOutput
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
-        count = try arguments.positional(0).map { text throws(CommandLineError) in
-            try ValueParser.integer(text, name: "<count>", in: 1...GridLimits.maximumItems, command: Self.spec)
-        } ?? 1
+        count = try arguments.changeCount(for: Self.spec)
         output = try ChangeOutput(arguments, command: Self.spec)
     }
 
@@ -48,9 +54,7 @@ struct RedoCommand: GridStoreCommand {
     let output: ChangeOutput
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
-        count = try arguments.positional(0).map { text throws(CommandLineError) in
-            try ValueParser.integer(text, name: "<count>", in: 1...GridLimits.maximumItems, command: Self.spec)
-        } ?? 1
+        count = try arguments.changeCount(for: Self.spec)
         output = try ChangeOutput(arguments, command: Self.spec)
     }
 
