@@ -90,6 +90,33 @@ struct TilePackerTests {
         }
     }
 
+    @Test("long batches, as a store's grids are loaded, match the reference in narrow and wide grids",
+          arguments: [1, 2, 3, 4, 6, 8, 9, 64])
+    func longBatchesAgainstReference(columns: Int) {
+        var generator = SeededGenerator(seed: 7_000 + UInt64(columns))
+        let kinds = [small, middle, big, TileSpan(width: 3, height: 1), TileSpan(width: 2, height: 5)].filter { $0.width <= columns }
+        let spans = (0..<1_200).map { _ in kinds.randomElement(using: &generator)! }
+        let reference = ReferencePacker.pack(spans, columns: columns)
+        var whole = TilePacker(columns: columns)
+        whole.append(contentsOf: spans)
+        #expect(Array(whole) == reference)
+        #expect(whole.extent == (reference.map { $0.y + $0.height }.max() ?? 0))
+        // In batches of every length, so placement resumes from stored floors.
+        var batched = TilePacker(columns: columns)
+        var next = 0
+        while next < spans.count {
+            let length = Swift.min(spans.count - next, [1, 2, 700, 13, 530].randomElement(using: &generator)!)
+            batched.append(contentsOf: spans[next..<(next + length)])
+            next += length
+        }
+        #expect(Array(batched) == reference)
+        // Re-packing from the middle resumes from lowered floors.
+        whole.replaceSubrange(600..<601, with: [small])
+        var edited = spans
+        edited[600] = small
+        #expect(Array(whole) == ReferencePacker.pack(edited, columns: columns))
+    }
+
     @Test("incremental re-packing equals a full pack over long random edit sequences")
     func incrementalEqualsFull() {
         var generator = SeededGenerator(seed: 99)

@@ -19,6 +19,9 @@ public struct OccupancyGrid: Sendable {
     /// The columns' bits.
     @usableFromInline let fullRow: UInt64
 
+    /// Every row before this one is full, so no tile can start there.
+    @usableFromInline var fullRows = 0
+
     /// Up to ``floorCapacity`` spans, each with the position before which it cannot fit.
     @usableFromInline var floorSpans: [TileSpan] = []
     @usableFromInline var floors: [CellPosition] = []
@@ -61,6 +64,10 @@ public struct OccupancyGrid: Sendable {
         precondition(span.width <= columns, "a \(span) tile does not fit in \(columns) columns")
         var y = start.y
         var x = start.x
+        if y < fullRows {
+            y = fullRows
+            x = 0
+        }
         let slot = floorSlot(for: span)
         // Only a search that begins at or before the floor proves nothing fits before its result.
         var provesFloor = slot != nil
@@ -128,6 +135,7 @@ public struct OccupancyGrid: Sendable {
     @inlinable
     mutating func releaseCells(_ rect: CellRect) {
         let mask = ~(Self.mask(width: rect.width) &<< UInt64(rect.x))
+        fullRows = Swift.min(fullRows, rect.y)
         rows.withUnsafeMutableBufferPointer { rows in
             for row in rect.y..<(rect.y + rect.height) {
                 rows[row] &= mask

@@ -60,6 +60,11 @@ public struct TilePacker<Strategy: PackingStrategy>: Sendable {
     /// - Precondition: No span is wider than the grid.
     @inlinable
     public mutating func append(contentsOf newSpans: some Sequence<TileSpan>) {
+        if Strategy.self == DensePacking.self {
+            let placed: Void? = newSpans.withContiguousStorageIfAvailable { appendDensely($0) }
+            if placed == nil { Array(newSpans).withUnsafeBufferPointer { appendDensely($0) } }
+            return
+        }
         // Reserved geometrically: an exact reservation per call would copy every tile on each
         // of many small appends.
         let needed = storedSpans.count + newSpans.underestimatedCount
@@ -69,6 +74,25 @@ public struct TilePacker<Strategy: PackingStrategy>: Sendable {
             origins.reserveCapacity(capacity)
         }
         for span in newSpans { place(span) }
+    }
+
+    /// Adds tiles at the end with dense packing's placement loop.
+    @usableFromInline
+    mutating func appendDensely(_ newSpans: UnsafeBufferPointer<TileSpan>) {
+        guard !newSpans.isEmpty else { return }
+        storedSpans.append(contentsOf: newSpans)
+        if origins.isEmpty {
+            origins = Array(unsafeUninitializedCapacity: newSpans.count) { buffer, count in
+                storedOccupancy.placeDensely(newSpans, origins: buffer.baseAddress!)
+                count = newSpans.count
+            }
+        } else {
+            let start = origins.count
+            origins.append(contentsOf: repeatElement(PackedOrigin(x: 0, y: 0), count: newSpans.count))
+            origins.withUnsafeMutableBufferPointer { origins in
+                storedOccupancy.placeDensely(newSpans, origins: origins.baseAddress! + start)
+            }
+        }
     }
 
     /// Replaces the tiles in `range` with tiles of `newSpans` and re-packs every tile from
@@ -116,6 +140,11 @@ public struct TilePacker<Strategy: PackingStrategy>: Sendable {
 
     @inlinable @inline(__always)
     mutating func place(_ span: TileSpan) {
+        if Strategy.self == DensePacking.self {
+            var span = span
+            withUnsafePointer(to: &span) { appendDensely(UnsafeBufferPointer(start: $0, count: 1)) }
+            return
+        }
         let previous = origins.last.map { CellPosition(x: Int($0.x), y: Int($0.y)) }
         let position = strategy.position(for: span, in: &storedOccupancy, after: previous)
         let rect = CellRect(x: position.x, y: position.y, width: span.width, height: span.height)
