@@ -1,6 +1,8 @@
 #include "SQLiteBaseline.h"
 
 #include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static double now_ms(void) {
@@ -36,6 +38,78 @@ int gridstore_baseline_set_sizes(const char *path, long long grid_id, int count,
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, "COMMIT", 0, 0, 0);
     *elapsed_ms = now_ms() - start;
     sqlite3_finalize(insert);
+    sqlite3_close(db);
+    return rc;
+}
+
+int gridstore_baseline_rewrite_chunks(const char *path, long long grid_id, int variant,
+                                      double *elapsed_ms, long long *bytes) {
+    sqlite3 *db = 0;
+    sqlite3_stmt *read = 0, *update = 0, *size = 0;
+    int count = 0, capacity = 0, rc;
+    int *sections = 0, *firsts = 0, *lengths = 0;
+    unsigned char **texts = 0;
+    *bytes = 0;
+    rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, 0);
+    if (rc == SQLITE_OK) rc = sqlite3_busy_timeout(db, 10000);
+    if (rc == SQLITE_OK) rc = sqlite3_exec(db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON", 0, 0, 0);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_prepare_v2(db, "SELECT section, first_item, cells FROM placement_chunks WHERE grid_id = ?", -1, &read, 0);
+    }
+    if (rc == SQLITE_OK) sqlite3_bind_int64(read, 1, grid_id);
+    while (rc == SQLITE_OK && sqlite3_step(read) == SQLITE_ROW) {
+        if (count == capacity) {
+            capacity = capacity ? capacity * 2 : 1024;
+            sections = realloc(sections, sizeof(int) * capacity);
+            firsts = realloc(firsts, sizeof(int) * capacity);
+            lengths = realloc(lengths, sizeof(int) * capacity);
+            texts = realloc(texts, sizeof(unsigned char *) * capacity);
+        }
+        sections[count] = sqlite3_column_int(read, 0);
+        firsts[count] = sqlite3_column_int(read, 1);
+        lengths[count] = sqlite3_column_bytes(read, 2);
+        texts[count] = malloc(lengths[count] + 1);
+        memcpy(texts[count], sqlite3_column_text(read, 2), lengths[count]);
+        /* "[[x,..." : the first item's column digit becomes 0 or 1, which the stored text is not. */
+        if (lengths[count] > 2) texts[count][2] = (unsigned char)('8' + (variant & 1));
+        *bytes += lengths[count];
+        count++;
+    }
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_prepare_v2(db, "UPDATE placement_chunks SET cells = ? WHERE grid_id = ? AND section = ? AND first_item = ?",
+                                -1, &update, 0);
+    }
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_prepare_v2(db, "INSERT INTO item_sizes (grid_id, section, item, size) VALUES (?, 0, 0, ?) "
+                                "ON CONFLICT (grid_id, section, item) DO UPDATE SET size = excluded.size", -1, &size, 0);
+    }
+    double start = now_ms();
+    if (rc == SQLITE_OK) rc = sqlite3_exec(db, "BEGIN IMMEDIATE", 0, 0, 0);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_int64(size, 1, grid_id);
+        sqlite3_bind_text(size, 2, variant & 1 ? "middle" : "big", -1, SQLITE_STATIC);
+        rc = sqlite3_step(size);
+        if (rc == SQLITE_DONE) rc = SQLITE_OK;
+    }
+    for (int chunk = 0; rc == SQLITE_OK && chunk < count; chunk++) {
+        sqlite3_bind_text(update, 1, (const char *)texts[chunk], lengths[chunk], SQLITE_STATIC);
+        sqlite3_bind_int64(update, 2, grid_id);
+        sqlite3_bind_int(update, 3, sections[chunk]);
+        sqlite3_bind_int(update, 4, firsts[chunk]);
+        rc = sqlite3_step(update);
+        if (rc == SQLITE_DONE) rc = SQLITE_OK;
+        sqlite3_reset(update);
+    }
+    if (rc == SQLITE_OK) rc = sqlite3_exec(db, "COMMIT", 0, 0, 0);
+    *elapsed_ms = now_ms() - start;
+    for (int chunk = 0; chunk < count; chunk++) free(texts[chunk]);
+    free(texts);
+    free(sections);
+    free(firsts);
+    free(lengths);
+    sqlite3_finalize(read);
+    sqlite3_finalize(update);
+    sqlite3_finalize(size);
     sqlite3_close(db);
     return rc;
 }

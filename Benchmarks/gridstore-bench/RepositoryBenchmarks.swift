@@ -57,6 +57,30 @@ enum RepositoryBenchmarks {
             toggles.add([String(count), String(runs), format(random, decimals: 3), format(first, decimals: 3), format(last, decimals: 3)])
         }
         return toggles.render() + "\ntarget: toggle under 2 ms at 10,000 items and under 20 ms at 100,000 (random item).\n"
+            + (try firstOfManyAgainstFloor(in: scratch))
+    }
+
+    /// Toggling the first of 100,000 items moves every later tile. The floor is one C
+    /// transaction that stores the size and rewrites every placement chunk with text of the
+    /// same length, on a second database holding the same grid; the two alternate.
+    static func firstOfManyAgainstFloor(in scratch: ScratchDirectory) throws -> String {
+        let count = 100_000
+        let grid = try makeGrid(count, in: scratch, name: "first-\(count)")
+        _ = try makeGrid(count, in: scratch, name: "floor-\(count)")
+        let floorPath = scratch.file("floor-\(count).sqlite")
+        var gridstore: [Double] = [], floor: [Double] = []
+        var bytes: Int64 = 0
+        for run in 0..<31 {
+            gridstore.append(try timed { try grid.toggle(at: GridIndexPath(item: 0)) })
+            var elapsed = 0.0
+            let result = gridstore_baseline_rewrite_chunks(floorPath, 1, Int32(run % 2), &elapsed, &bytes)
+            guard result == 0 else { throw BenchmarkError("the C rewrite of placement chunks failed with SQLite code \(result)") }
+            floor.append(elapsed)
+        }
+        let mine = Measurement.median(gridstore), theirs = Measurement.median(floor)
+        return "\ntoggle the first of \(count) items (every later tile moves; \(bytes / 1024) KiB of placement chunks): "
+            + "\(format(mine, decimals: 2)) ms; one C transaction rewriting the same chunks: \(format(theirs, decimals: 2)) ms "
+            + "(\(format(mine / theirs))x; medians of 31, interleaved)\n"
     }
 
     static func randomSizes(_ count: Int, seed: UInt64) -> [TileSize] {

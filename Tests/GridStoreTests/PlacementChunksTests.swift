@@ -23,6 +23,27 @@ struct PlacementChunksTests {
         }
     }
 
+    @Test("a chunk's text is [[x,y,w,h,\"size\"],...] with every number in plain decimal", arguments: [1, 6])
+    func text(columns: Int) throws {
+        // One column stacks 20,000 tiles, so rows reach five digits.
+        var generator = SeededGenerator(seed: 11)
+        let sizes = (0..<20_000).map { _ in columns == 1 ? TileSize.small : TileSize.allCases[Int(generator.next() % 3)] }
+        let spans = try TileSpans(small: (width: 1, height: 1), middle: (width: min(columns, 2), height: 12),
+                                  big: (width: min(columns, 4), height: 2))
+        let layout = TileGrid(configuration: try GridConfiguration(columns: columns, spans: spans), sections: [sizes])
+        let section = layout.sections[0]
+        for chunk in [0, 1, 77, PlacementChunks.count(forItems: section.count) - 1] {
+            var text: [UInt8] = []
+            PlacementChunks.encode(chunk, of: section, appendingTo: &text)
+            let items = (chunk * PlacementChunks.size..<min((chunk + 1) * PlacementChunks.size, section.count)).map { item in
+                let rect = section[item]
+                return "[\(rect.x),\(rect.y),\(rect.width),\(rect.height),\"\(section.sizes[item].rawValue)\"]"
+            }
+            #expect(String(decoding: text, as: UTF8.self) == "[" + items.joined(separator: ",") + "]")
+        }
+        #expect(section[section.count - 1].y >= 10_000 || columns > 1)
+    }
+
     @Test("match accepts exactly the stored chunks of the layout")
     func match() {
         let layout = Self.layout(1_000)

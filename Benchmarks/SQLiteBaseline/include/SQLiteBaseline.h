@@ -12,4 +12,15 @@
 int gridstore_baseline_set_sizes(const char *path, long long grid_id, int count,
                                  const unsigned char *sizes, double *elapsed_ms);
 
+/// The least a C program can do to store a toggle of the first of n tiles, which moves
+/// every later tile: one BEGIN IMMEDIATE transaction that updates the item's size row and
+/// rewrites every placement chunk of grid `grid_id` with text of the same length that
+/// differs from what is stored (so SQLite cannot skip a write), on a connection with
+/// gridstore's settings. Call it with `variant` 0, 1, 0, 1, ... so each call changes every chunk.
+///
+/// Stores the milliseconds from BEGIN to the end of COMMIT in `elapsed_ms` and the number of
+/// bytes of chunk text written in `bytes`. Returns 0, or the SQLite result code of a failure.
+int gridstore_baseline_rewrite_chunks(const char *path, long long grid_id, int variant,
+                                      double *elapsed_ms, long long *bytes);
+
 #endif

@@ -131,16 +131,23 @@ public struct OccupancyGrid: Sendable {
         }
     }
 
-    /// Marks the cells of `rect` free without touching the floors; follow with ``lowerFloors(belowRow:)``.
-    @inlinable
-    mutating func releaseCells(_ rect: CellRect) {
-        let mask = ~(Self.mask(width: rect.width) &<< UInt64(rect.x))
-        fullRows = Swift.min(fullRows, rect.y)
+    /// Frees the cells of the tiles of `spans` placed at `origins`, lowers the floors and
+    /// drops the rows left empty at the end.
+    @usableFromInline
+    mutating func release(spans: UnsafeBufferPointer<TileSpan>, at origins: UnsafeBufferPointer<PackedOrigin>) {
+        var lowestRow = Int.max
         rows.withUnsafeMutableBufferPointer { rows in
-            for row in rect.y..<(rect.y + rect.height) {
-                rows[row] &= mask
+            let rows = rows.baseAddress!
+            for (span, origin) in zip(spans, origins) {
+                let mask = ~(Self.mask(width: span.width) &<< UInt64(origin.x))
+                let top = Int(origin.y)
+                for row in top..<(top &+ span.height) { rows[row] &= mask }
+                lowestRow = Swift.min(lowestRow, top)
             }
         }
+        fullRows = Swift.min(fullRows, lowestRow)
+        lowerFloors(belowRow: lowestRow)
+        trimEmptyRows()
     }
 
     /// Lowers the search floors after cells from row `row` on were freed.

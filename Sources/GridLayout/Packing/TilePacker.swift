@@ -126,16 +126,18 @@ public struct TilePacker<Strategy: PackingStrategy>: Sendable {
     @inlinable
     mutating func rewind(to index: Int) {
         guard index < storedSpans.count else { return }
-        var lowestRow = Int.max
-        for position in index..<storedSpans.count {
-            let rect = rect(at: position)
-            storedOccupancy.releaseCells(rect)
-            lowestRow = Swift.min(lowestRow, rect.y)
+        if index == 0 {
+            storedOccupancy = OccupancyGrid(columns: storedOccupancy.columns)
+        } else {
+            storedSpans.withUnsafeBufferPointer { spans in
+                origins.withUnsafeBufferPointer { origins in
+                    storedOccupancy.release(spans: UnsafeBufferPointer(rebasing: spans[index...]),
+                                            at: UnsafeBufferPointer(rebasing: origins[index...]))
+                }
+            }
         }
-        storedOccupancy.lowerFloors(belowRow: lowestRow)
         storedSpans.removeSubrange(index...)
         origins.removeSubrange(index...)
-        storedOccupancy.trimEmptyRows()
     }
 
     @inlinable @inline(__always)

@@ -80,9 +80,9 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     @inline(__always)
     static func size(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> TileSize? {
         switch bytes.count {
-        case 5 where bytes.elementsEqual("small".utf8): .small
-        case 6 where bytes.elementsEqual("middle".utf8): .middle
-        case 3 where bytes.elementsEqual("big".utf8): .big
+        case 5 where bytes.equals("small"): .small
+        case 6 where bytes.equals("middle"): .middle
+        case 3 where bytes.equals("big"): .big
         default: nil
         }
     }
@@ -305,5 +305,16 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         case .middle: "middle"
         case .big: "big"
         }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether the bytes are exactly `literal`'s UTF-8.
+    @inline(__always)
+    fileprivate func equals(_ literal: StaticString) -> Bool {
+        guard count == literal.utf8CodeUnitCount else { return false }
+        let expected = literal.utf8Start
+        for index in 0..<count where self[index] != expected[index] { return false }
+        return true
     }
 }

@@ -31,35 +31,47 @@ package enum PlacementChunks {
 
     /// Appends chunk `chunk`'s JSON text to `buffer`.
     static func encode<Strategy>(_ chunk: Int, of section: TileGridSection<Strategy>, appendingTo buffer: inout [UInt8]) {
-        buffer.append(UInt8(ascii: "["))
         let range = chunk * size..<min((chunk + 1) * size, section.count)
-        for item in range {
-            if item != range.lowerBound { buffer.append(UInt8(ascii: ",")) }
-            let rect = section[item]
-            buffer.append(UInt8(ascii: "["))
-            appendDecimal(rect.x, to: &buffer)
-            buffer.append(UInt8(ascii: ","))
-            appendDecimal(rect.y, to: &buffer)
-            buffer.append(UInt8(ascii: ","))
-            appendDecimal(rect.width, to: &buffer)
-            buffer.append(UInt8(ascii: ","))
-            appendDecimal(rect.height, to: &buffer)
-            buffer.append(contentsOf: quotedNames[Int(sizeIndex(section.sizes[item]))])
-            buffer.append(UInt8(ascii: "]"))
+        // "[x,y,w,h,\"middle\"]," with a 20-digit y at most; the text is built in place, then copied once.
+        let capacity = 2 + range.count * (Self.longestItem)
+        let sizes = section.sizes
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { text in
+            var cursor = text.baseAddress!
+            cursor.write(UInt8(ascii: "["))
+            for item in range {
+                if item != range.lowerBound { cursor.write(UInt8(ascii: ",")) }
+                let rect = section[item]
+                cursor.write(UInt8(ascii: "["))
+                cursor.writeDecimal(rect.x)
+                cursor.write(UInt8(ascii: ","))
+                cursor.writeDecimal(rect.y)
+                cursor.write(UInt8(ascii: ","))
+                cursor.writeDecimal(rect.width)
+                cursor.write(UInt8(ascii: ","))
+                cursor.writeDecimal(rect.height)
+                cursor.writeName(of: sizes[item])
+                cursor.write(UInt8(ascii: "]"))
+            }
+            cursor.write(UInt8(ascii: "]"))
+            buffer.append(contentsOf: UnsafeBufferPointer(start: text.baseAddress!, count: cursor - text.baseAddress!))
         }
-        buffer.append(UInt8(ascii: "]"))
     }
+
+    /// The most bytes one item takes in a chunk: `[` four numbers (20 digits at most each) with
+    /// commas, the quoted size name, `]` and a comma.
+    private static let longestItem = 1 + 4 * 20 + 3 + quotedNameLength(.middle) + 2
 
     /// The length in bytes of chunk `chunk`'s JSON text, computed without building it.
     static func encodedLength<Strategy>(_ chunk: Int, of section: TileGridSection<Strategy>) -> Int {
         let range = chunk * size..<min((chunk + 1) * size, section.count)
         // The brackets around the chunk and the commas between its items.
         var length = 2 + max(0, range.count - 1)
+        let sizes = section.sizes
         for item in range {
             let rect = section[item]
             // "[x,y,w,h" + ",\"size\"" + "]"
             length += 1 + digits(rect.x) + 1 + digits(rect.y) + 1 + digits(rect.width) + 1 + digits(rect.height)
-                + quotedNames[Int(sizeIndex(section.sizes[item]))].count + 1
+                + quotedNameLength(sizes[item]) + 1
         }
         return length
     }
@@ -91,36 +103,58 @@ package enum PlacementChunks {
         value < 10 ? 1 : value < 100 ? 2 : value < 1_000 ? 3 : value < 10_000 ? 4 : value < 100_000 ? 5 : String(value).count
     }
 
-    private static let quotedNames: [[UInt8]] = TileSize.allCases.map { Array(",\"\($0.rawValue)\"".utf8) }
-
+    /// The length of `,"small"`, `,"middle"` or `,"big"`.
     @inline(__always)
-    private static func sizeIndex(_ size: TileSize) -> UInt8 {
+    private static func quotedNameLength(_ size: TileSize) -> Int {
         switch size {
-        case .small: 0
-        case .middle: 1
-        case .big: 2
+        case .small: 8
+        case .middle: 9
+        case .big: 6
         }
     }
+}
 
-    /// Appends the decimal digits of a non-negative `value`.
+extension UnsafeMutablePointer<UInt8> {
+    /// Stores `byte` and moves past it.
     @inline(__always)
-    static func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
+    fileprivate mutating func write(_ byte: UInt8) {
+        pointee = byte
+        self += 1
+    }
+
+    /// Stores `,"small"`, `,"middle"` or `,"big"` and moves past it.
+    @inline(__always)
+    fileprivate mutating func writeName(of size: TileSize) {
+        let name: StaticString = switch size {
+        case .small: ",\"small\""
+        case .middle: ",\"middle\""
+        case .big: ",\"big\""
+        }
+        update(from: name.utf8Start, count: name.utf8CodeUnitCount)
+        self += name.utf8CodeUnitCount
+    }
+
+    /// Stores the decimal digits of a non-negative `value` and moves past them.
+    @inline(__always)
+    fileprivate mutating func writeDecimal(_ value: Int) {
         if value < 10 {
-            buffer.append(UInt8(truncatingIfNeeded: value) &+ 48)
+            write(UInt8(truncatingIfNeeded: value) &+ 48)
             return
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var remaining = value
-        withUnsafeMutableBytes(of: &digits) { bytes in
-            while remaining > 0 {
-                bytes[count] = UInt8(truncatingIfNeeded: remaining % 10) &+ 48
-                remaining /= 10
-                count += 1
-            }
-            for index in stride(from: count - 1, through: 0, by: -1) { buffer.append(bytes[index]) }
+        var count = 2
+        var threshold = 100
+        // Int.max has 19 digits; the last multiplication may wrap, but the loop ends first.
+        while count < 19 && value >= threshold {
+            count &+= 1
+            threshold &*= 10
         }
+        var remaining = value
+        var position = self + count
+        while position > self {
+            position -= 1
+            position.pointee = UInt8(truncatingIfNeeded: remaining % 10) &+ 48
+            remaining /= 10
+        }
+        self += count
     }
 }
