@@ -32,9 +32,12 @@ let package = Package(
         .target(name: "GridLayout"),
 
         // Persistence: the only module that imports CSQLite.
+        // The checksum of a migration's text: shared by GridStore and the MigrationEmbedder plugin.
+        .target(name: "MigrationChecksum"),
+
         .target(
             name: "GridStore",
-            dependencies: ["CSQLite", "GridLayout"],
+            dependencies: ["CSQLite", "GridLayout", "MigrationChecksum"],
             plugins: ["MigrationEmbedder"]
         ),
 
@@ -71,7 +74,7 @@ let package = Package(
         // hostile files, fuzzing. `swift build -c release && .build/release/gridstore-reliability`.
         .executableTarget(
             name: "gridstore-reliability",
-            dependencies: ["GridStore", "GridStorePostgreSQL", "GridLayout", "GridStoreAudit", "SeededRandom", "TestSupport"],
+            dependencies: ["GridStore", "GridStorePostgreSQL", "GridLayout", "GridStoreAudit", "MigrationChecksum", "SeededRandom", "TestSupport"],
             path: "Reliability/gridstore-reliability"
         ),
 
@@ -102,6 +105,7 @@ let package = Package(
         // Turns the top-level `migrations/` folder into generated Swift at build time.
         .executableTarget(
             name: "MigrationEmbedderTool",
+            dependencies: ["MigrationChecksum"],
             path: "Plugins/MigrationEmbedderTool"
         ),
         .plugin(
@@ -117,7 +121,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GridStoreTests",
-            dependencies: ["GridStore", "GridStorePostgreSQL", "GridLayout", "GridStoreAudit", "SeededRandom", "TestSupport"]
+            dependencies: ["GridStore", "GridStorePostgreSQL", "GridLayout", "GridStoreAudit", "MigrationChecksum", "SeededRandom", "TestSupport"]
         ),
         .testTarget(
             name: "GridStoreCLITests",

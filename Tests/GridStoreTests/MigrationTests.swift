@@ -1,4 +1,5 @@
 import Foundation
+import MigrationChecksum
 import Testing
 import GridStorePostgreSQL
 @testable import GridStore
@@ -32,6 +33,16 @@ struct MigrationTests {
         #expect(Migration.checksum(of: "CREATE TABLE a (x);\rCREATE TABLE b (y);\r") == unix)
         #expect(Migration.checksum(of: "CREATE TABLE a (x);\nCREATE TABLE b (z);\n") != unix)
         #expect(unix == SHA256.hexDigest(Array("CREATE TABLE a (x);\nCREATE TABLE b (y);\n".utf8)))
+    }
+
+    @Test("the checksums computed at build time are those of the embedded texts, on both backends")
+    func embeddedChecksums() {
+        for set in [MigrationSet.gridStore, MigrationSet.gridStorePostgreSQL] {
+            #expect(!set.migrations.isEmpty)
+            for migration in set.migrations {
+                #expect(migration.checksum == Migration.checksum(of: migration.sql), "\(migration.fileName)")
+            }
+        }
     }
 
     @Test("a set refuses two files with one version")

@@ -1,5 +1,5 @@
+import MigrationChecksum
 import Testing
-@testable import GridStore
 
 @Suite("SHA-256")
 struct SHA256Tests {

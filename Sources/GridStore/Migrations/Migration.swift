@@ -1,3 +1,5 @@
+import MigrationChecksum
+
 /// One schema migration: an SQL file named `NNNN_short_name.sql`.
 ///
 /// Migrations are identified by their version number and verified by the
@@ -29,6 +31,18 @@ public struct Migration: Sendable, Hashable {
         self.checksum = Self.checksum(of: sql)
     }
 
+    /// Creates a migration compiled in by the `MigrationEmbedder` plugin, whose name it checked
+    /// and whose checksum it computed at build time.
+    package init(embeddedFileName fileName: String, sql: String, checksum: String) {
+        guard let (version, name) = Self.parse(fileName: fileName) else {
+            fatalError("the MigrationEmbedder plugin compiled in a badly named file: \(fileName)")
+        }
+        self.version = version
+        self.name = name
+        self.sql = sql
+        self.checksum = checksum
+    }
+
     /// The file name: `0001_initial.sql` for version 1 named `initial`.
     public var fileName: String { Self.fileStem(version: version, name: name) + ".sql" }
 
@@ -40,18 +54,7 @@ public struct Migration: Sendable, Hashable {
 
     /// The checksum gridstore records for a migration's text.
     public static func checksum(of sql: String) -> String {
-        var normalized: [UInt8] = []
-        normalized.reserveCapacity(sql.utf8.count)
-        var previousWasCarriageReturn = false
-        for byte in sql.utf8 {
-            if byte == UInt8(ascii: "\n") && previousWasCarriageReturn {
-                previousWasCarriageReturn = false
-                continue
-            }
-            previousWasCarriageReturn = byte == UInt8(ascii: "\r")
-            normalized.append(previousWasCarriageReturn ? UInt8(ascii: "\n") : byte)
-        }
-        return SHA256.hexDigest(normalized)
+        MigrationChecksum.of(sql)
     }
 
     /// Splits `NNNN_short_name.sql` into its version and name; `nil` for any other form.

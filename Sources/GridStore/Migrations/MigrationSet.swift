@@ -28,10 +28,11 @@ public struct MigrationSet: Sendable, Hashable {
     /// gridstore's own SQLite schema: the files of `migrations/sqlite/` this build was compiled with.
     public static let gridStore = MigrationSet(embedded: embeddedMigrationFiles)
 
-    /// The set of files the `MigrationEmbedder` plugin compiled in.
-    package init(embedded files: [(fileName: String, contents: String)]) {
+    /// The set of files the `MigrationEmbedder` plugin compiled in, with the checksums it
+    /// computed when it built them (so no process hashes them at start-up).
+    package init(embedded files: [(fileName: String, contents: String, checksum: String)]) {
         do {
-            try self.init(files: files.map { ($0.fileName, $0.contents) })
+            try self.init(files.map { Migration(embeddedFileName: $0.fileName, sql: $0.contents, checksum: $0.checksum) })
         } catch {
             // The MigrationEmbedder plugin checks names and versions when it builds; this cannot happen.
             fatalError("the embedded migrations are invalid: \(error)")

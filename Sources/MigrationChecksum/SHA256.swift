@@ -2,7 +2,7 @@
 ///
 /// Foundation's crypto is not available on Linux without an outside package,
 /// and checksums are small, so gridstore computes them itself.
-struct SHA256 {
+package struct SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -19,7 +19,7 @@ struct SHA256 {
     ]
 
     /// The 32-byte digest of `message`.
-    static func digest(_ message: some Collection<UInt8>) -> [UInt8] {
+    package static func digest(_ message: some Collection<UInt8>) -> [UInt8] {
         let bytes = Array(message)
         var state = initialState
         var schedule = [UInt32](repeating: 0, count: 64)
@@ -78,7 +78,7 @@ struct SHA256 {
     }
 
     /// The digest of `message` as 64 lowercase hexadecimal digits.
-    static func hexDigest(_ message: some Collection<UInt8>) -> String {
+    package static func hexDigest(_ message: some Collection<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var hex: [UInt8] = []
         hex.reserveCapacity(64)
