@@ -186,4 +186,18 @@ struct HistoryTests {
         #expect(deltas == [#"[["size",0,0,null,"middle"]]"#, #"[["count",0,100000,200000,"100000.",[]]]"#])
         #expect(HistoryDelta.runs([nil, nil, .big, .small, .small, nil]) == "2.b2s.")
     }
+
+    @Test("size edits, written in place, read back as what was recorded, among edits of other kinds")
+    func sizeEditText() throws {
+        let edits: [GridEdit] = [
+            .size(GridIndexPath(item: 0, section: 0), from: nil, to: .middle),
+            .size(GridIndexPath(item: 987_654, section: 12), from: .big, to: nil),
+            .columns(from: 4, to: 6),
+            .size(GridIndexPath(item: 10, section: 3), from: .small, to: .big),
+        ]
+        let text = HistoryDelta.encode(edits)
+        #expect(text == #"[["size",0,0,null,"middle"],["size",12,987654,"big",null],["columns",4,6],["size",3,10,"small","big"]]"#)
+        #expect(try HistoryDelta.decode(text, revision: 1, grid: "g") == edits)
+        #expect(HistoryDelta.encode([]) == "[]")
+    }
 }

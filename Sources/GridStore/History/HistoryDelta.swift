@@ -18,13 +18,36 @@ enum HistoryDelta {
 
     /// The delta text of `edits`.
     static func encode(_ edits: [GridEdit]) -> String {
-        var text = "["
-        for (index, edit) in edits.enumerated() {
-            if index > 0 { text += "," }
-            text += encode(edit)
+        var text: [UInt8] = []
+        text.reserveCapacity(2 + edits.count * 24)
+        text.append(UInt8(ascii: "["))
+        // A size edit, by far the most common (a bulk set records thousands), is written in
+        // place; the others go through their string form.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: longestSizeEdit) { scratch in
+            for (index, edit) in edits.enumerated() {
+                if index > 0 { text.append(UInt8(ascii: ",")) }
+                guard case .size(let path, let from, let to) = edit else {
+                    text.append(contentsOf: encode(edit).utf8)
+                    continue
+                }
+                let start = scratch.baseAddress!
+                var cursor = start
+                cursor.write("[\"size\",")
+                cursor.writeDecimal(path.section)
+                cursor.write(UInt8(ascii: ","))
+                cursor.writeDecimal(path.item)
+                cursor.writeOptionalName(of: from)
+                cursor.writeOptionalName(of: to)
+                cursor.write(UInt8(ascii: "]"))
+                text.append(contentsOf: UnsafeBufferPointer(start: start, count: cursor - start))
+            }
         }
-        return text + "]"
+        text.append(UInt8(ascii: "]"))
+        return String(decoding: text, as: UTF8.self)
     }
+
+    /// `["size",` two numbers of up to 19 digits, two names and the closing bracket.
+    private static let longestSizeEdit = 8 + 19 + 1 + 19 + 2 * 9 + 1
 
     private static func encode(_ edit: GridEdit) -> String {
         switch edit {
