@@ -222,6 +222,39 @@ struct UpgradeTests {
         #expect(try upgraded.read { try text($0, "SELECT layout_kind FROM grids") } == "tiles")
         #expect(try upgraded.read { try text($0, "PRAGMA integrity_check") } == "ok")
     }
+
+    @Test("version 6 rebuilds sizes and history with their rules checked without IN, keeping every row and the rules")
+    func checksWithoutIn() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("five.sqlite")
+        let versionFive = try MigrationSet(MigrationSet.gridStore.migrations.filter { $0.version <= 5 })
+        do {
+            let old = try GridDatabase(path: path, migrations: versionFive)
+            let grid = try Grid(named: "kept", in: old, creatingWith: GridOptions(sectionItemCounts: [4]))
+            try grid.setSize(.big, at: GridIndexPath(item: 1))
+            try grid.toggle(at: GridIndexPath(item: 3))
+            _ = try grid.undo()
+        }
+        let upgraded = try GridDatabase(path: path)
+        #expect(upgraded.migrationsAppliedOnOpen.map(\.version).contains(6))
+        let grid = try Grid(named: "kept", in: upgraded, creatingWith: nil)
+        let snapshot = try grid.snapshot()
+        #expect(try snapshot.size(at: GridIndexPath(item: 1)) == .big)
+        #expect(try snapshot.size(at: GridIndexPath(item: 3)) == .small)
+        #expect(try grid.history(limit: 10).map(\.kind) == [.undo, .change, .change])
+        #expect(try grid.redo().size(at: GridIndexPath(item: 3)) == .middle)
+        try upgraded.write { connection in
+            for statement in ["INSERT INTO item_sizes VALUES (1, 0, 0, 'huge')",
+                              "INSERT INTO history (grid_id, revision, kind, operation, actor, delta) VALUES (1, 99, 'oops', '', '', '[]')"] {
+                #expect(throws: SQLiteError.self, "\(statement)") { try connection.execute(statement) }
+            }
+        }
+        let schema = try upgraded.read { try text($0, "SELECT group_concat(sql, ';') FROM sqlite_schema WHERE name IN ('item_sizes', 'history')") }
+        #expect(!schema.contains(" IN ("))
+        #expect(!schema.contains("before_version_6"))
+        #expect(try upgraded.read { try text($0, "PRAGMA integrity_check") } == "ok")
+        #expect(try upgraded.read { try text($0, "SELECT count(*) FROM pragma_foreign_key_check") } == "0")
+    }
 }
 
 /// What the schema check expects a migration to create.
