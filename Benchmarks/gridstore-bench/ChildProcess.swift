@@ -4,9 +4,6 @@ import Glibc
 
 /// Runs programs as child processes and measures them.
 enum ChildProcess {
-    /// The peak resident memory of the last child ``run(_:_:environment:captureOutput:)`` waited for, in KiB.
-    nonisolated(unsafe) static var lastPeakKiB = 0
-
     /// The path of this executable.
     static var currentExecutable: String {
         var buffer = [CChar](repeating: 0, count: 4096)
@@ -50,8 +47,40 @@ enum ChildProcess {
         var status: Int32 = 0
         var usage = rusage()
         wait4(pid, &status, 0, &usage)
-        lastPeakKiB = usage.ru_maxrss
         return (String(decoding: output, as: UTF8.self), (status >> 8) & 0xFF)
+    }
+
+    /// The C source of `peak`, which runs a program as its own child and prints that child's
+    /// peak resident memory in KiB on the last line of its output.
+    ///
+    /// The peak of a child this process spawns directly is worthless: `posix_spawn` shares this
+    /// process's memory until the exec, and Linux carries that memory's high-water mark into the
+    /// child's `ru_maxrss`. A small process forking the program does not.
+    static let peakSource = """
+        #include <stdio.h>
+        #include <sys/resource.h>
+        #include <sys/wait.h>
+        #include <unistd.h>
+        int main(int argc, char **argv) {
+            if (argc < 2) return 64;
+            pid_t pid = fork();
+            if (pid == 0) { execv(argv[1], argv + 1); _exit(127); }
+            int status = 0;
+            struct rusage usage;
+            if (pid < 0 || wait4(pid, &status, 0, &usage) < 0) return 125;
+            printf("\\npeak-kib %ld\\n", usage.ru_maxrss);
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 126;
+        }
+
+        """
+
+    /// Runs `path` with `arguments` under the compiled `peak` program at `peakProgram`,
+    /// returning its exit status and peak resident memory in KiB.
+    static func runMeasuringPeak(_ path: String, _ arguments: [String], peakProgram: String) -> (status: Int32, peakKiB: Int) {
+        let (output, status) = run(peakProgram, [path] + arguments)
+        let last = output.split(separator: "\n").last.map(String.init) ?? ""
+        guard last.hasPrefix("peak-kib "), let peak = Int(last.dropFirst("peak-kib ".count)) else { return (status, -1) }
+        return (status, peak)
     }
 
     static func currentEnvironment() -> [String] {

@@ -24,6 +24,11 @@ enum FloorBenchmarks {
         guard ChildProcess.run(clang, ["-O2", "-o", emptyC, emptyC + ".c"]).status == 0 else {
             throw BenchmarkError("cannot compile an empty C program with \(clang)")
         }
+        let peakProgram = scratch.file("peak")
+        _ = FileManager.default.createFile(atPath: peakProgram + ".c", contents: Data(ChildProcess.peakSource.utf8))
+        guard ChildProcess.run(clang, ["-O2", "-o", peakProgram, peakProgram + ".c"]).status == 0 else {
+            throw BenchmarkError("cannot compile the peak-memory program with \(clang)")
+        }
         for program in [gridstore, emptySwift, emptyC, sqlite3] where access(program, X_OK) != 0 {
             throw BenchmarkError("\(program) is missing; build everything with `swift build -c release` (and install sqlite3)")
         }
@@ -71,13 +76,13 @@ enum FloorBenchmarks {
                    format(median[5]), format(median[5] - cStart), format((median[4] - swiftStart) / (median[5] - cStart)) + "x", "≤ 1.2x"])
         var text = table.render()
         text += "\nempty programs: Swift with -static-stdlib \(format(swiftStart)) ms, C \(format(cStart)) ms.\n"
-        text += try importFloor(scratch: scratch, gridstore: gridstore, sqlite3: sqlite3)
+        text += try importFloor(scratch: scratch, gridstore: gridstore, sqlite3: sqlite3, peakProgram: peakProgram)
         return text
     }
 
     /// `gridstore import` of 1,000,000 items from JSON against the `sqlite3` shell's `.import`
     /// of the same sizes as CSV into a WAL table.
-    static func importFloor(scratch: ScratchDirectory, gridstore: String, sqlite3: String) throws -> String {
+    static func importFloor(scratch: ScratchDirectory, gridstore: String, sqlite3: String, peakProgram: String) throws -> String {
         let count = 1_000_000
         var generator = SeededGenerator(seed: 5)
         let sizes = (0..<count).map { _ in ["small", "middle", "big"][Int(generator.next() % 3)] }
@@ -93,10 +98,11 @@ enum FloorBenchmarks {
             let database = scratch.file("import-\(run).sqlite"), table = scratch.file("import-table-\(run).sqlite")
             _ = ChildProcess.run(sqlite3, [table, "PRAGMA journal_mode = WAL; CREATE TABLE sizes (item INTEGER PRIMARY KEY, size TEXT NOT NULL) STRICT;"])
             var status: Int32 = 0
+            var peak = 0
             gridstoreTimes.append(Measurement.milliseconds(clock.measure {
-                status = ChildProcess.run(gridstore, ["--db", database, "import", jsonPath, "-q"], captureOutput: false).status
+                (status, peak) = ChildProcess.runMeasuringPeak(gridstore, ["--db", database, "import", jsonPath, "-q"], peakProgram: peakProgram)
             }))
-            peaks.append(ChildProcess.lastPeakKiB)
+            peaks.append(peak)
             if status != 0 { print("warning: gridstore import exited with \(status)") }
             sqliteTimes.append(Measurement.milliseconds(clock.measure {
                 status = ChildProcess.run(sqlite3, [table, "PRAGMA synchronous = FULL;", ".mode csv", ".import \(csvPath) sizes"],

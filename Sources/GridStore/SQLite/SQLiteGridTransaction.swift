@@ -252,12 +252,12 @@ final class SQLiteGridTransaction: GridStorageTransaction {
             INSERT INTO placement_chunks (grid_id, section, first_item, cells) VALUES (?, ?, ?, ?)
             ON CONFLICT (grid_id, section, first_item) DO UPDATE SET cells = excluded.cells
             """)
-        try changes.chunkText.withUnsafeBytes { text in
-            for chunk in changes.chunkUpserts {
-                try upsert.bind(gridID, at: 1)
-                try upsert.bind(chunk.section, at: 2)
-                try upsert.bind(chunk.firstItem, at: 3)
-                try upsert.bindText(UnsafeRawBufferPointer(rebasing: text[chunk.bytes]), at: 4)
+        for chunk in changes.chunkUpserts {
+            try upsert.bind(gridID, at: 1)
+            try upsert.bind(chunk.section, at: 2)
+            try upsert.bind(chunk.firstItem, at: 3)
+            try changes.withText(of: chunk) { text in
+                try upsert.bindText(text, at: 4)
                 try upsert.run()
             }
         }

@@ -21,10 +21,22 @@ package struct GridChangeSet: Sendable {
     }
 
     /// One explicit size to insert or replace.
+    ///
+    /// Stored in 12 bytes (a section and an item fit 32 bits: see ``GridLimits``), since an
+    /// import writes one per item.
     package struct SizeRow: Sendable, Equatable {
-        package var section: Int
-        package var item: Int
-        package var size: TileSize
+        private let storedSection: Int32
+        private let storedItem: Int32
+        package let size: TileSize
+
+        package init(section: Int, item: Int, size: TileSize) {
+            storedSection = Int32(section)
+            storedItem = Int32(item)
+            self.size = size
+        }
+
+        package var section: Int { Int(storedSection) }
+        package var item: Int { Int(storedItem) }
     }
 
     /// One item key to insert.
@@ -34,11 +46,10 @@ package struct GridChangeSet: Sendable {
         package var key: String
     }
 
-    /// One placement chunk to insert or replace: its JSON text is ``GridChangeSet/chunkText``'s bytes in `bytes`.
+    /// One placement chunk to insert or replace; ``GridChangeSet/withText(of:_:)`` writes its JSON text.
     package struct ChunkRow: Sendable, Equatable {
         package var section: Int
         package var firstItem: Int
-        package var bytes: Range<Int>
     }
 
     /// One honeycomb item's placement to insert or replace.
@@ -78,8 +89,9 @@ package struct GridChangeSet: Sendable {
     package var chunkTruncations: [(section: Int, firstItem: Int)] = []
     /// Chunks inserted or replaced.
     package var chunkUpserts: [ChunkRow] = []
-    /// The JSON text of every chunk in ``chunkUpserts``, one after another.
-    package var chunkText: [UInt8] = []
+    /// The packed sections the chunks in ``chunkUpserts`` are encoded from, when written: a
+    /// million-item import would otherwise hold 25 MB of text at once.
+    private var chunkSections: [Int: TileGridSection<DensePacking>] = [:]
     /// The honeycomb row's change, if any.
     package var honeycomb: HoneycombChange?
     /// Honeycomb placements inserted or replaced.
@@ -114,7 +126,6 @@ package struct GridChangeSet: Sendable {
         removesAllChunks = true
         chunkTruncations = []
         chunkUpserts = []
-        chunkText = []
         for (index, section) in new.layout.sections.enumerated() {
             addChunks(section: index, from: 0, old: nil, new: section)
         }
@@ -145,8 +156,13 @@ package struct GridChangeSet: Sendable {
         return low < chunkUpserts.count && chunkUpserts[low].section == section && chunkUpserts[low].firstItem == firstItem
     }
 
+    /// Calls `body` with the JSON text of one chunk to write, valid only during the call.
+    package func withText<Result>(of chunk: ChunkRow, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try PlacementChunks.withText(chunk.firstItem / PlacementChunks.size, of: chunkSections[chunk.section]!, body)
+    }
+
     /// The JSON text of one chunk to write.
-    package func text(of chunk: ChunkRow) -> ArraySlice<UInt8> { chunkText[chunk.bytes] }
+    package func text(of chunk: ChunkRow) -> [UInt8] { withText(of: chunk) { Array($0) } }
 
     // MARK: Sections
 
@@ -209,24 +225,18 @@ package struct GridChangeSet: Sendable {
     }
 
     /// The placement chunks that differ from the one holding item `first` on.
-    private mutating func addChunks<Strategy>(section: Int, from first: Int, old: TileGridSection<Strategy>?,
-                                              new: TileGridSection<Strategy>) {
+    private mutating func addChunks(section: Int, from first: Int, old: TileGridSection<DensePacking>?,
+                                    new: TileGridSection<DensePacking>) {
         let newChunks = PlacementChunks.count(forItems: new.count)
         let oldChunks = PlacementChunks.count(forItems: old?.count ?? 0)
         if oldChunks > newChunks {
             chunkTruncations.append((section, newChunks * PlacementChunks.size))
         }
         var chunk = PlacementChunks.chunk(of: first)
-        // Room for every chunk from here on (an item takes 16 to 22 bytes), so the text is not copied as it grows.
-        // (Grown geometrically: one reservation per section must not copy the text once per section.)
-        let needed = chunkText.count + max(0, new.count - chunk * PlacementChunks.size) * 22
-        if needed > chunkText.capacity { chunkText.reserveCapacity(max(needed, chunkText.capacity * 2)) }
         while chunk < newChunks {
             if !PlacementChunks.isUnchanged(chunk, old: old, new: new) {
-                let start = chunkText.count
-                PlacementChunks.encode(chunk, of: new, appendingTo: &chunkText)
-                chunkUpserts.append(ChunkRow(section: section, firstItem: chunk * PlacementChunks.size,
-                                             bytes: start..<chunkText.count))
+                chunkSections[section] = new
+                chunkUpserts.append(ChunkRow(section: section, firstItem: chunk * PlacementChunks.size))
             }
             chunk += 1
         }

@@ -31,11 +31,17 @@ package enum PlacementChunks {
 
     /// Appends chunk `chunk`'s JSON text to `buffer`.
     static func encode<Strategy>(_ chunk: Int, of section: TileGridSection<Strategy>, appendingTo buffer: inout [UInt8]) {
+        withText(chunk, of: section) { buffer.append(contentsOf: $0) }
+    }
+
+    /// Calls `body` with chunk `chunk`'s JSON text, built in temporary memory that is valid only during the call.
+    static func withText<Strategy, Result>(_ chunk: Int, of section: TileGridSection<Strategy>,
+                                           _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         let range = chunk * size..<min((chunk + 1) * size, section.count)
-        // "[x,y,w,h,\"middle\"]," with a 20-digit y at most; the text is built in place, then copied once.
+        // "[x,y,w,h,\"middle\"]," with a 20-digit y at most.
         let capacity = 2 + range.count * (Self.longestItem)
         let sizes = section.sizes
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { text in
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { text in
             var cursor = text.baseAddress!
             cursor.write(UInt8(ascii: "["))
             for item in range {
@@ -53,7 +59,7 @@ package enum PlacementChunks {
                 cursor.write(UInt8(ascii: "]"))
             }
             cursor.write(UInt8(ascii: "]"))
-            buffer.append(contentsOf: UnsafeBufferPointer(start: text.baseAddress!, count: cursor - text.baseAddress!))
+            return try body(UnsafeRawBufferPointer(start: text.baseAddress!, count: cursor - text.baseAddress!))
         }
     }
 
