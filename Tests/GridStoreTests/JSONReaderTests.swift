@@ -92,4 +92,23 @@ struct JSONReaderTests {
         var reader = JSONReader([0x22, 0xFF, 0xFE, 0x22])
         #expect(throws: JSONError.self) { try reader.readString() }
     }
+
+    @Test("strings read the same with and without escapes, and an unclosed one is refused")
+    func strings() throws {
+        let cases: [(json: String, value: String)] = [
+            (#""""#, ""), (#""small""#, "small"), (#""grille · ∞ 🧱""#, "grille · ∞ 🧱"),
+            (#""a\"b""#, #"a"b"#), (#""\u00e9t\u00e9 😀""#, "été 😀"), (#""tab\tend""#, "tab\tend"),
+        ]
+        for (json, value) in cases {
+            var reader = JSONReader(Array(("[" + json + "," + json + "]").utf8))
+            try reader.beginArray()
+            #expect(try reader.nextElement())
+            #expect(try reader.readString() == value, "\(json)")
+            #expect(try reader.nextElement())
+            #expect(try reader.readString() == value, "\(json)")
+            #expect(try !reader.nextElement())
+        }
+        var unclosed = JSONReader(Array(#""abc"#.utf8))
+        #expect(throws: JSONError.self) { try unclosed.readString() }
+    }
 }

@@ -343,11 +343,11 @@ public enum GridDocument {
         keys.append(key)
     }
 
-    private static func readSize(_ reader: inout JSONReader, what: String) throws(JSONError) -> TileSize {
+    private static func readSize(_ reader: inout JSONReader, what: @autoclosure () -> String) throws(JSONError) -> TileSize {
         let start = reader.mark()
         let value = try reader.readString()
         guard let size = TileSize(rawValue: value) else {
-            throw reader.error("\(what) is \"\(TextExcerpt.abbreviated(value))\"; sizes are small, middle and big", at: start)
+            throw reader.error("\(what()) is \"\(TextExcerpt.abbreviated(value))\"; sizes are small, middle and big", at: start)
         }
         return size
     }

@@ -129,6 +129,24 @@ package struct JSONReader {
     package mutating func readString() throws(JSONError) -> String {
         try expectKind(.string)
         position += 1
+        // Most strings have no escapes: they become a String straight from the document's bytes.
+        var end = position
+        var allBits: UInt8 = 0
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            allBits |= bytes[end]
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            let start = position
+            position = end + 1
+            // ASCII is valid UTF-8 as it stands; anything else is validated.
+            let string = bytes.withUnsafeBufferPointer { buffer in
+                let text = UnsafeBufferPointer(rebasing: buffer[start..<end])
+                return allBits < 0x80 ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+            }
+            guard let string else { throw error("a string is not valid UTF-8") }
+            return string
+        }
         var result: [UInt8] = []
         var runStart = position
         while true {
