@@ -170,6 +170,14 @@ struct ScriptingTests {
             PAGER="cat > '\(marker)'" script -qec "stty rows 10 cols 80; $GRIDSTORE --db '\(database)' show --no-pager" /dev/null > /dev/null
             """)
         #expect(!FileManager.default.fileExists(atPath: marker))
+        // The pager sees the whole environment, not only the variables gridstore reads.
+        _ = try CommandRunner.shell("""
+            PAGER_SEES=yes PAGER="env > '\(marker)'" script -qec "stty rows 10 cols 80; $GRIDSTORE --db '\(database)' show" /dev/null > /dev/null
+            """)
+        let environment = (try? String(contentsOfFile: marker, encoding: .utf8)) ?? ""
+        #expect(environment.contains("PAGER_SEES=yes"))
+        #expect(environment.contains("\nPATH=") || environment.hasPrefix("PATH="))
+        #expect(environment.contains("LESS=FRX"))
     }
 
     @Test("an import that takes over a second shows its progress on a terminal's standard error, and clears it")

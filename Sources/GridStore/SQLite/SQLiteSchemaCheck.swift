@@ -58,7 +58,7 @@ enum SQLiteSchemaCheck {
             var next = index + 1
             if next < words.count, isWord(words[next], "unique") { next += 1 }
             guard next < words.count,
-                  let type = ["table", "index", "view", "trigger"].first(where: { isWord(words[next], $0) }) else { continue }
+                  let type = Self.kinds.first(where: { isWord(words[next], $0) }).map({ "\($0)" }) else { continue }
             next += 1
             if next + 2 < words.count, isWord(words[next], "if"), isWord(words[next + 1], "not") { next += 3 }
             guard next < words.count else { continue }
@@ -95,8 +95,18 @@ enum SQLiteSchemaCheck {
         return words
     }
 
+    /// The kinds of object a CREATE statement makes.
+    private static let kinds: [StaticString] = ["table", "index", "view", "trigger"]
+
     /// Whether `word` is `lowercase`, ignoring ASCII case.
-    private static func isWord(_ word: ArraySlice<UInt8>, _ lowercase: String) -> Bool {
-        word.count == lowercase.utf8.count && zip(word, lowercase.utf8).allSatisfy { ($0 | 0x20) == $1 }
+    private static func isWord(_ word: ArraySlice<UInt8>, _ lowercase: StaticString) -> Bool {
+        guard word.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = lowercase.utf8Start
+        var offset = 0
+        for byte in word {
+            guard byte | 0x20 == expected[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 }

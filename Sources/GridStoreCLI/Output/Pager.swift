@@ -28,7 +28,9 @@ enum Pager {
     ///   output itself).
     static func show(_ bytes: [UInt8], environment: [String: String]) -> Bool {
         guard let command = command(environment: environment) else { return false }
-        var variables = environment
+        // The pager runs with the whole environment (PATH, LANG, LESS, …), not only the variables
+        // gridstore reads, with those as the command saw them.
+        var variables = Platform.processEnvironment().merging(environment) { _, seen in seen }
         if variables["LESS"] == nil { variables["LESS"] = "FRX" }
         return Platform.runShell(command, environment: variables, input: bytes)
     }

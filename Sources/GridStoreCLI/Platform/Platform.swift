@@ -92,8 +92,8 @@ enum Platform {
         }
     }
 
-    /// The process's environment variables.
-    static func environment() -> [String: String] {
+    /// Every environment variable of the process.
+    static func processEnvironment() -> [String: String] {
         var result: [String: String] = [:]
         var pointer = environ
         while let entry = pointer.pointee {
@@ -102,6 +102,15 @@ enum Platform {
                 result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
             }
             pointer += 1
+        }
+        return result
+    }
+
+    /// The process's values of the environment variables `names`, leaving out those not set.
+    static func environment(_ names: [String]) -> [String: String] {
+        var result: [String: String] = [:]
+        for name in names {
+            if let value = getenv(name) { result[name] = String(cString: value) }
         }
         return result
     }
