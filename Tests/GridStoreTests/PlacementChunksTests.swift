@@ -12,12 +12,11 @@ struct PlacementChunksTests {
         return TileGrid(configuration: GridConfiguration(type: .more), sections: [sizes, Array(sizes.prefix(count / 3))])
     }
 
-    @Test("encodedLength is the length of the text encode writes", arguments: [0, 1, 127, 128, 129, 1_000, 20_000])
+    @Test("encodedLength is the length of the chunk text written", arguments: [0, 1, 127, 128, 129, 1_000, 20_000])
     func lengths(count: Int) {
         for section in Self.layout(count).sections {
             for chunk in 0..<PlacementChunks.count(forItems: section.count) {
-                var text: [UInt8] = []
-                PlacementChunks.encode(chunk, of: section, appendingTo: &text)
+                let text = PlacementChunks.withText(chunk, of: section) { Array($0) }
                 #expect(PlacementChunks.encodedLength(chunk, of: section) == text.count)
             }
         }
@@ -33,8 +32,7 @@ struct PlacementChunksTests {
         let layout = TileGrid(configuration: try GridConfiguration(columns: columns, spans: spans), sections: [sizes])
         let section = layout.sections[0]
         for chunk in [0, 1, 77, PlacementChunks.count(forItems: section.count) - 1] {
-            var text: [UInt8] = []
-            PlacementChunks.encode(chunk, of: section, appendingTo: &text)
+            let text = PlacementChunks.withText(chunk, of: section) { Array($0) }
             let items = (chunk * PlacementChunks.size..<min((chunk + 1) * PlacementChunks.size, section.count)).map { item in
                 let rect = section[item]
                 return "[\(rect.x),\(rect.y),\(rect.width),\(rect.height),\"\(section.sizes[item].rawValue)\"]"

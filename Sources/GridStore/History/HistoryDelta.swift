@@ -202,12 +202,18 @@ enum HistoryDelta {
     }
 
     private static func size(_ reader: inout JSONReader) throws(JSONError) -> TileSize? {
+        try nullable(&reader, sizeValue)
+    }
+
+    /// The next element: `null`, or a value `read` reads.
+    private static func nullable<Value>(_ reader: inout JSONReader,
+                                        _ read: (inout JSONReader) throws(JSONError) -> Value) throws(JSONError) -> Value? {
         try next(&reader)
         if try reader.peekKind() == .null {
             try reader.skipValue()
             return nil
         }
-        return try sizeValue(&reader)
+        return try read(&reader)
     }
 
     private static func requiredSize(_ reader: inout JSONReader) throws(JSONError) -> TileSize {
@@ -229,12 +235,7 @@ enum HistoryDelta {
     }
 
     private static func key(_ reader: inout JSONReader) throws(JSONError) -> String? {
-        try next(&reader)
-        if try reader.peekKind() == .null {
-            try reader.skipValue()
-            return nil
-        }
-        return try keyValue(&reader)
+        try nullable(&reader, keyValue)
     }
 
     private static func keyValue(_ reader: inout JSONReader) throws(JSONError) -> String {

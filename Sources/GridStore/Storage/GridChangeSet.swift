@@ -233,9 +233,9 @@ package struct GridChangeSet: Sendable {
             chunkTruncations.append((section, newChunks * PlacementChunks.size))
         }
         var chunk = PlacementChunks.chunk(of: first)
+        if chunk < newChunks { chunkSections[section] = new }
         while chunk < newChunks {
             if !PlacementChunks.isUnchanged(chunk, old: old, new: new) {
-                chunkSections[section] = new
                 chunkUpserts.append(ChunkRow(section: section, firstItem: chunk * PlacementChunks.size))
             }
             chunk += 1

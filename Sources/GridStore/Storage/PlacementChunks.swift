@@ -29,11 +29,6 @@ package enum PlacementChunks {
         return true
     }
 
-    /// Appends chunk `chunk`'s JSON text to `buffer`.
-    static func encode<Strategy>(_ chunk: Int, of section: TileGridSection<Strategy>, appendingTo buffer: inout [UInt8]) {
-        withText(chunk, of: section) { buffer.append(contentsOf: $0) }
-    }
-
     /// Calls `body` with chunk `chunk`'s JSON text, built in temporary memory that is valid only during the call.
     static func withText<Strategy, Result>(_ chunk: Int, of section: TileGridSection<Strategy>,
                                            _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
