@@ -36,7 +36,8 @@ struct HostileDatabaseTests {
         "CREATE TRIGGER forever BEFORE UPDATE ON grids BEGIN SELECT count(*) FROM "
             + "(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c); END;",
         "CREATE VIEW extra AS SELECT 1;",
-        "CREATE INDEX sizes_by_size ON item_sizes (size);",
+        "CREATE INDEX sizes_by_letters ON size_chunks (sizes);",
+        "CREATE TRIGGER fill INSTEAD OF INSERT ON item_sizes BEGIN SELECT 1; END;",
     ])
     func plantedObjects(sql: String) throws {
         let path = try database(editedWith: sql)
@@ -65,8 +66,16 @@ struct HostileDatabaseTests {
     }
 
     @Test("rows a grid cannot hold are refused as an inconsistent grid", arguments: [
-        ("INSERT INTO item_sizes (grid_id, section, item, size) VALUES (1, -1, 0, 'big');",
+        ("INSERT INTO size_chunks (grid_id, section, first_item, sizes) VALUES (1, -1, 0, 'b');",
          "the stored grid is inconsistent: grid 'default' has a size for item 0 of section -1, which does not exist"),
+        ("UPDATE size_chunks SET sizes = '............b';",
+         "the stored grid is inconsistent: grid 'default' has a size for item 12 of section 0, which does not exist"),
+        ("PRAGMA ignore_check_constraints = ON; UPDATE size_chunks SET sizes = 'x';",
+         "the stored grid is inconsistent: grid 'default' has an unknown size for item 0 of section 0"),
+        ("PRAGMA ignore_check_constraints = ON; UPDATE size_chunks SET first_item = 1;",
+         "the stored grid is inconsistent: grid 'default' has a size chunk for section 0 at item 1 with 3 sizes"),
+        ("PRAGMA ignore_check_constraints = ON; UPDATE size_chunks SET sizes = printf('%300s', 'b');",
+         "the stored grid is inconsistent: grid 'default' has a size chunk for section 0 at item 0 with 300 sizes"),
         ("UPDATE grids SET revision = 9223372036854775807;",
          "the stored grid is inconsistent: grid 'default' has revision 9223372036854775807"),
         ("UPDATE sections SET item_count = 1000000000000;",

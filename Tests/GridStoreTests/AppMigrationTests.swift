@@ -55,8 +55,9 @@ struct AppMigrationTests {
     func plantedObjectsStillRefused() throws {
         let path = directory.file("shared.sqlite")
         try GridDatabase(path: path).migrate(MigrationRunner(namespace: "notes_app", migrations: Self.notesV1))
-        for planted in ["CREATE TRIGGER wipe AFTER UPDATE ON grids BEGIN DELETE FROM item_sizes; END",
-                        "CREATE INDEX sizes_by_size ON item_sizes (size)"] {
+        for planted in ["CREATE TRIGGER wipe AFTER UPDATE ON grids BEGIN DELETE FROM size_chunks; END",
+                        "CREATE INDEX sizes_by_letters ON size_chunks (sizes)",
+                        "CREATE TRIGGER fill INSTEAD OF INSERT ON item_sizes BEGIN SELECT 1; END"] {
             let copy = directory.file("copy-\(planted.count).sqlite")
             try FileManager.default.copyItem(atPath: path, toPath: copy)
             try SQLiteConnection(path: copy).execute(planted)

@@ -64,17 +64,22 @@ struct GridDatabaseTests {
             ) { "\($0.string(at: 0)) \($0.string(at: 1))" }
         }
         #expect(objects == [
-            "table grids", "table history", "table honeycomb_placements", "table honeycombs", "table item_keys", "table item_sizes", "table placement_chunks",
-            "table schema_migrations", "table sections", "view placements",
+            "table grids", "table history", "table honeycomb_placements", "table honeycombs", "table item_keys", "table placement_chunks",
+            "table schema_migrations", "table sections", "table size_chunks", "view item_sizes", "view placements",
         ])
         try database.write { connection in
             // Enumerations are CHECKed and deleting a grid cascades.
             try connection.execute("INSERT INTO grids (name, columns) VALUES ('g', 6)")
             #expect(try text(connection, "SELECT layout_type FROM grids") == "more")
             try connection.execute("INSERT INTO sections VALUES (1, 0, 2)")
-            try connection.execute("INSERT INTO item_sizes VALUES (1, 0, 0, 'big')")
-            #expect(throws: SQLiteError.self) { try connection.execute("INSERT INTO item_sizes VALUES (1, 0, 1, 'huge')") }
-            #expect(throws: SQLiteError.self) { try connection.execute("INSERT INTO item_sizes VALUES (1, 5, 1, 'big')") }
+            // Sizes are stored a letter per item in chunks of 256, and read as rows through a view.
+            try connection.execute("INSERT INTO size_chunks VALUES (1, 0, 0, 'b.m')")
+            #expect(try text(connection, "SELECT group_concat(item || ' ' || size, ', ') FROM item_sizes") == "0 big, 2 middle")
+            for refused in ["(1, 0, 256, 'h')", "(1, 0, 256, 'b.')", "(1, 0, 256, '')", "(1, 0, 128, 'b')", "(1, 0, -256, 'b')",
+                            "(1, 0, 256, printf('%257s', 'b'))", "(1, 5, 0, 'b')"] {
+                #expect(throws: SQLiteError.self, "\(refused)") { try connection.execute("INSERT INTO size_chunks VALUES \(refused)") }
+            }
+            #expect(throws: SQLiteError.self) { try connection.execute("INSERT INTO item_sizes VALUES (1, 0, 1, 'big')") }
             #expect(throws: SQLiteError.self) { try connection.execute("UPDATE grids SET direction = 'diagonal'") }
             // A key names one item of its grid, and belongs to an existing section.
             try connection.execute("INSERT INTO item_keys VALUES (1, 0, 0, 'mail')")
@@ -82,7 +87,7 @@ struct GridDatabaseTests {
             #expect(throws: SQLiteError.self) { try connection.execute("INSERT INTO item_keys VALUES (1, 0, 1, '')") }
             #expect(throws: SQLiteError.self) { try connection.execute("INSERT INTO item_keys VALUES (1, 5, 1, 'news')") }
             try connection.execute("DELETE FROM grids")
-            #expect(try scalar(connection, "SELECT count(*) FROM item_sizes") == 0)
+            #expect(try scalar(connection, "SELECT count(*) FROM size_chunks") == 0)
             #expect(try scalar(connection, "SELECT count(*) FROM item_keys") == 0)
             #expect(try scalar(connection, "SELECT count(*) FROM sections") == 0)
         }
@@ -223,18 +228,39 @@ struct UpgradeTests {
         #expect(try upgraded.read { try text($0, "PRAGMA integrity_check") } == "ok")
     }
 
+    /// Makes `path` a file at schema `version` (5 or later) holding the rows of the current
+    /// database at `current`, the sizes copied through its `item_sizes` view: gridstore itself
+    /// writes only the newest schema.
+    static func makeFile(at version: Int, path: String, copying current: String) throws {
+        _ = try GridDatabase(path: path, migrations: MigrationSet(MigrationSet.gridStore.migrations.filter { $0.version <= version }))
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("ATTACH DATABASE ? AS current", [current])
+        try connection.executeScript("""
+            INSERT INTO grids (id, name, columns, direction, default_size, revision, created_at, updated_at, layout_kind, history_keep)
+                SELECT id, name, columns, direction, default_size, revision, created_at, updated_at, layout_kind, history_keep
+                FROM current.grids;
+            INSERT INTO sections SELECT * FROM current.sections;
+            INSERT INTO item_sizes SELECT grid_id, section, item, size FROM current.item_sizes;
+            INSERT INTO item_keys SELECT * FROM current.item_keys;
+            INSERT INTO placement_chunks SELECT * FROM current.placement_chunks;
+            INSERT INTO history SELECT * FROM current.history;
+            """)
+        try connection.execute("DETACH DATABASE current")
+    }
+
     @Test("version 6 rebuilds sizes and history with their rules checked without IN, keeping every row and the rules")
     func checksWithoutIn() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("five.sqlite")
-        let versionFive = try MigrationSet(MigrationSet.gridStore.migrations.filter { $0.version <= 5 })
+        let current = directory.file("current.sqlite")
         do {
-            let old = try GridDatabase(path: path, migrations: versionFive)
-            let grid = try Grid(named: "kept", in: old, creatingWith: GridOptions(sectionItemCounts: [4]))
+            let database = try GridDatabase(path: current)
+            let grid = try Grid(named: "kept", in: database, creatingWith: GridOptions(sectionItemCounts: [4]))
             try grid.setSize(.big, at: GridIndexPath(item: 1))
             try grid.toggle(at: GridIndexPath(item: 3))
             _ = try grid.undo()
         }
+        let path = directory.file("five.sqlite")
+        try Self.makeFile(at: 5, path: path, copying: current)
         let upgraded = try GridDatabase(path: path)
         #expect(upgraded.migrationsAppliedOnOpen.map(\.version).contains(6))
         let grid = try Grid(named: "kept", in: upgraded, creatingWith: nil)
@@ -244,16 +270,79 @@ struct UpgradeTests {
         #expect(try grid.history(limit: 10).map(\.kind) == [.undo, .change, .change])
         #expect(try grid.redo().size(at: GridIndexPath(item: 3)) == .middle)
         try upgraded.write { connection in
-            for statement in ["INSERT INTO item_sizes VALUES (1, 0, 0, 'huge')",
-                              "INSERT INTO history (grid_id, revision, kind, operation, actor, delta) VALUES (1, 99, 'oops', '', '', '[]')"] {
-                #expect(throws: SQLiteError.self, "\(statement)") { try connection.execute(statement) }
+            #expect(throws: SQLiteError.self) {
+                try connection.execute("INSERT INTO history (grid_id, revision, kind, operation, actor, delta) VALUES (1, 99, 'oops', '', '', '[]')")
             }
         }
-        let schema = try upgraded.read { try text($0, "SELECT group_concat(sql, ';') FROM sqlite_schema WHERE name IN ('item_sizes', 'history')") }
+        let schema = try upgraded.read { try text($0, "SELECT group_concat(sql, ';') FROM sqlite_schema WHERE name IN ('size_chunks', 'history')") }
         #expect(!schema.contains(" IN ("))
         #expect(!schema.contains("before_version_6"))
         #expect(try upgraded.read { try text($0, "PRAGMA integrity_check") } == "ok")
         #expect(try upgraded.read { try text($0, "SELECT count(*) FROM pragma_foreign_key_check") } == "0")
+    }
+
+    @Test("version 7 moves every size into chunks of 256 letters, which read back as the same rows and grids")
+    func sizeChunks() throws {
+        let directory = TemporaryDirectory()
+        let current = directory.file("current.sqlite")
+        var before: [GridSnapshot] = []
+        do {
+            let database = try GridDatabase(path: current)
+            let kept = try Grid(named: "kept", in: database, creatingWith: GridOptions(sectionItemCounts: [600, 3, 0]))
+            for (item, size) in [(0, TileSize.big), (1, .middle), (254, .small), (255, .big), (256, .middle), (300, .big), (599, .middle)] {
+                try kept.setSize(size, at: GridIndexPath(item: item))
+            }
+            try kept.setSize(.big, at: GridIndexPath(item: 2, section: 1))
+            let other = try Grid(named: "other", in: database, creatingWith: GridOptions(defaultSize: .big, sectionItemCounts: [257]))
+            try other.setSize(.small, at: GridIndexPath(item: 256))
+            _ = try Grid(named: "plain", in: database, creatingWith: GridOptions(sectionItemCounts: [5]))
+            before = try ["kept", "other", "plain"].map { try Grid(named: $0, in: database).snapshot() }
+        }
+        let rows = "SELECT grid_id, section, item, size FROM item_sizes ORDER BY grid_id, section, item"
+        let expectedRows = try GridDatabase(path: current).read { try $0.fetchAll(rows) { "\($0.int(at: 0)) \($0.int(at: 1)) \($0.int(at: 2)) \($0.string(at: 3))" } }
+        #expect(expectedRows.count == 9)
+        let path = directory.file("six.sqlite")
+        try Self.makeFile(at: 6, path: path, copying: current)
+        let upgraded = try GridDatabase(path: path)
+        #expect(upgraded.migrationsAppliedOnOpen.map(\.version) == [7])
+        #expect(try upgraded.read { try $0.fetchAll(rows) { "\($0.int(at: 0)) \($0.int(at: 1)) \($0.int(at: 2)) \($0.string(at: 3))" } } == expectedRows)
+        let chunks = try upgraded.read {
+            try $0.fetchAll("SELECT grid_id, section, first_item, sizes FROM size_chunks ORDER BY grid_id, section, first_item") {
+                "\($0.int(at: 0)) \($0.int(at: 1)) \($0.int(at: 2)) \($0.string(at: 3))"
+            }
+        }
+        func dots(_ count: Int) -> String { String(repeating: ".", count: count) }
+        #expect(chunks == ["1 0 0 bm\(dots(252))sb", "1 0 256 m\(dots(43))b", "1 0 512 \(dots(87))m", "1 1 0 ..b", "2 0 256 s"])
+        for (name, old) in zip(["kept", "other", "plain"], before) {
+            let snapshot = try Grid(named: name, in: upgraded).snapshot()
+            #expect(snapshot.explicitSizes == old.explicitSizes && snapshot.defaultSize == old.defaultSize, "\(name)")
+        }
+        #expect(try upgraded.read { try text($0, "PRAGMA integrity_check") } == "ok")
+        #expect(try upgraded.read { try text($0, "SELECT count(*) FROM pragma_foreign_key_check") } == "0")
+    }
+
+    @Test("a version-6 file with a size no build writes is refused by version 7, which is rolled back")
+    func sizeChunksRefuseUnknownSizes() throws {
+        let directory = TemporaryDirectory()
+        let current = directory.file("current.sqlite")
+        do { try Grid(named: "kept", in: GridDatabase(path: current), creatingWith: GridOptions(sectionItemCounts: [4])).setSize(.big, at: GridIndexPath(item: 0)) }
+        let path = directory.file("six.sqlite")
+        try Self.makeFile(at: 6, path: path, copying: current)
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute("PRAGMA ignore_check_constraints = ON")
+            try connection.execute("INSERT INTO item_sizes VALUES (1, 0, 2, 'huge')")
+        }
+        #expect {
+            _ = try GridDatabase(path: path)
+        } throws: { error in
+            guard case .failed(let fileName, let reason) = error as? MigrationError else { return false }
+            return fileName == "0007_size_chunks.sql" && reason.contains("CHECK constraint failed")
+        }
+        let connection = try SQLiteConnection(path: path)
+        #expect(try text(connection, "SELECT max(version) FROM schema_migrations") == "6")
+        #expect(try text(connection, "SELECT group_concat(item || ' ' || size, ', ') FROM item_sizes") == "0 big, 2 huge")
+        #expect(try text(connection, "SELECT count(*) FROM sqlite_schema WHERE name = 'size_chunks'") == "0")
     }
 }
 
@@ -275,11 +364,16 @@ struct SchemaCheckReadingTests {
         ])
         #expect(SQLiteSchemaCheck.objects(createdBy: "").isEmpty)
         #expect(SQLiteSchemaCheck.objects(createdBy: "CREATE").isEmpty)
-        // Every migration gridstore ships creates what its text says.
-        let all = MigrationSet.gridStore.migrations.reduce(into: Set<SQLiteSchemaCheck.Object>()) {
-            $0.formUnion(SQLiteSchemaCheck.objects(createdBy: $1.sql))
-        }
-        #expect(all.map(\.name).sorted() == ["grids", "history", "honeycomb_placements", "honeycombs", "item_keys", "item_sizes",
-                                             "placement_chunks", "placements", "sections"])
+        // What a migration drops is no longer expected, and may be created again as another kind.
+        #expect(SQLiteSchemaCheck.objects(createdBy: """
+            CREATE TABLE a (x); CREATE TABLE b (x); DROP TABLE IF EXISTS a; drop table "b"; CREATE VIEW b AS SELECT 1;
+            DROP INDEX never_made; ALTER TABLE c DROP COLUMN x;
+            """) == [.init(type: "view", name: "b")])
+        // Every migration gridstore ships, in order, leaves what their texts say.
+        let all = SQLiteSchemaCheck.objects(after: MigrationSet.gridStore.migrations)
+        #expect(all.map { "\($0.type) \($0.name)" }.sorted() == [
+            "table grids", "table history", "table honeycomb_placements", "table honeycombs", "table item_keys",
+            "table placement_chunks", "table sections", "table size_chunks", "view item_sizes", "view placements",
+        ])
     }
 }

@@ -44,9 +44,18 @@ struct GridItemTests {
         do { try Grid(named: "default", in: GridDatabase(path: path)).setSize(.big, at: GridIndexPath(item: 1)) }
         let connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA ignore_check_constraints = ON")
-        try connection.execute("UPDATE item_sizes SET size = 'huge'")
+        try connection.execute("UPDATE size_chunks SET sizes = '.h'")
         #expect(throws: GridError.corrupted("grid 'default' has an unknown size for item 1 of section 0")) {
             try Grid(named: "default", in: GridDatabase(path: path)).item(at: GridIndexPath(item: 1))
         }
+        #expect(throws: GridError.corrupted("grid 'default' has an unknown size for item 1 of section 0")) {
+            try Grid(named: "default", in: GridDatabase(path: path)).snapshot()
+        }
+        // A chunk that would overlap its neighbours is refused too, by a read of one item and of the grid.
+        try connection.execute("UPDATE size_chunks SET sizes = '.b' || printf('%*s', 300, '')")
+        let misplaced = GridError.corrupted("grid 'default' has a size chunk for section 0 at item 0 with 302 sizes "
+                                            + "(a chunk starts at a multiple of 256 and holds at most 256)")
+        #expect(throws: misplaced) { try Grid(named: "default", in: GridDatabase(path: path)).item(at: GridIndexPath(item: 1)) }
+        #expect(throws: misplaced) { try Grid(named: "default", in: GridDatabase(path: path)).snapshot() }
     }
 }

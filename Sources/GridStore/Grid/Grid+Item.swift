@@ -41,7 +41,12 @@ extension Grid {
                     }
                     resolved = GridIndexPath(item: found.item, section: found.section)
                 }
-                let stored = try transaction.storedItem(gridID: header.id, section: resolved.section, item: resolved.item)
+                let stored: (itemCount: Int?, size: String?, key: String?)
+                do {
+                    stored = try transaction.storedItem(gridID: header.id, section: resolved.section, item: resolved.item)
+                } catch let misplaced as MisplacedSizeChunk {
+                    throw GridError.corrupted("grid '\(name)' \(misplaced.description)")
+                }
                 guard let count = stored.itemCount, resolved.section >= 0 else {
                     throw GridError.sectionOutOfRange(resolved.section, sectionCount: try transaction.sectionCount(gridID: header.id))
                 }

@@ -39,19 +39,44 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     }
 
     func forEachExplicitSize(gridID: Int64, _ body: (Int, Int, TileSize?) throws -> Void) throws {
-        let sizes = try connection.cachedStatement("SELECT section, item, size FROM item_sizes WHERE grid_id = ?")
-        try sizes.bind([gridID])
-        defer { sizes.reset() }
-        while try sizes.step() {
-            try body(sizes.int(at: 0), sizes.int(at: 1), sizes.withUTF8(at: 2) { Self.size(fromUTF8: $0) })
+        let chunks = try connection.cachedStatement("SELECT section, first_item, sizes FROM size_chunks WHERE grid_id = ?")
+        try chunks.bind([gridID])
+        defer { chunks.reset() }
+        while try chunks.step() {
+            let section = chunks.int(at: 0)
+            let first = chunks.int(at: 1)
+            try chunks.withUTF8(at: 2) { letters in
+                guard first >= 0, first % SizeChunks.size == 0, letters.count <= SizeChunks.size else {
+                    throw MisplacedSizeChunk(section: section, firstItem: first, letterCount: letters.count)
+                }
+                for offset in letters.indices {
+                    switch SizeChunks.read(letters[offset]) {
+                    case .defaultSize: continue
+                    case .size(let size): try body(section, first + offset, size)
+                    case .unknown: try body(section, first + offset, nil)
+                    }
+                }
+            }
         }
     }
 
     func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: String?, key: String?) {
         let count = try connection.fetchOne("SELECT item_count FROM sections WHERE grid_id = ? AND section = ?",
                                             [gridID, section]) { $0.int(at: 0) }
-        let size = try connection.fetchOne("SELECT size FROM item_sizes WHERE grid_id = ? AND section = ? AND item = ?",
-                                           [gridID, section, item]) { $0.string(at: 0) }
+        let first = SizeChunks.firstItem(ofChunkHolding: item)
+        let letters = try connection.fetchOne("SELECT sizes FROM size_chunks WHERE grid_id = ? AND section = ? AND first_item = ?",
+                                              [gridID, section, first]) { $0.withUTF8(at: 0) { Array($0) } }
+        var size: String?
+        if let letters, item >= 0, item - first < letters.count {
+            guard letters.count <= SizeChunks.size else {
+                throw MisplacedSizeChunk(section: section, firstItem: first, letterCount: letters.count)
+            }
+            switch SizeChunks.read(letters[item - first]) {
+            case .defaultSize: size = nil
+            case .size(let known): size = known.rawValue
+            case .unknown: size = String(decoding: [letters[item - first]], as: UTF8.self)
+            }
+        }
         let key = try connection.fetchOne("SELECT key FROM item_keys WHERE grid_id = ? AND section = ? AND item = ?",
                                           [gridID, section, item]) { $0.string(at: 0) }
         return (count, size, key)
@@ -73,17 +98,6 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         defer { keys.reset() }
         while try keys.step() {
             try body(keys.int(at: 0), keys.int(at: 1), keys.string(at: 2))
-        }
-    }
-
-    /// The size named by stored text, or `nil` for any other text.
-    @inline(__always)
-    static func size(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> TileSize? {
-        switch bytes.count {
-        case 5 where bytes.equals("small"): .small
-        case 6 where bytes.equals("middle"): .middle
-        case 3 where bytes.equals("big"): .big
-        default: nil
         }
     }
 
@@ -204,28 +218,29 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     }
 
     private func writeSizes(_ changes: GridChangeSet, gridID: Int) throws {
-        if !changes.sizeDeletions.isEmpty {
-            let delete = try connection.cachedStatement("DELETE FROM item_sizes WHERE grid_id = ? AND section = ? AND item = ?")
-            for (section, item) in changes.sizeDeletions {
-                try delete.bind([gridID, section, item])
-                try delete.run()
-            }
+        let (rewrites, truncations) = changes.sizeChunkEdits()
+        for (section, first) in truncations {
+            try connection.executeCached("DELETE FROM size_chunks WHERE grid_id = ? AND section = ? AND first_item >= ?",
+                                         [gridID, section, first])
         }
-        for (section, item) in changes.sizeTruncations {
-            try connection.executeCached("DELETE FROM item_sizes WHERE grid_id = ? AND section = ? AND item >= ?",
-                                   [gridID, section, item])
-        }
-        guard !changes.sizeUpserts.isEmpty else { return }
+        guard !rewrites.isEmpty else { return }
         let upsert = try connection.cachedStatement("""
-            INSERT INTO item_sizes (grid_id, section, item, size) VALUES (?, ?, ?, ?)
-            ON CONFLICT (grid_id, section, item) DO UPDATE SET size = excluded.size
+            INSERT INTO size_chunks (grid_id, section, first_item, sizes) VALUES (?, ?, ?, ?)
+            ON CONFLICT (grid_id, section, first_item) DO UPDATE SET sizes = excluded.sizes
             """)
-        for row in changes.sizeUpserts {
-            try upsert.bind(gridID, at: 1)
-            try upsert.bind(row.section, at: 2)
-            try upsert.bind(row.item, at: 3)
-            try upsert.bind(Self.storedName(of: row.size), at: 4)
-            try upsert.run()
+        for (section, first) in rewrites {
+            try changes.withSizeText(section: section, firstItem: first) { letters in
+                if letters.isEmpty {
+                    try connection.executeCached("DELETE FROM size_chunks WHERE grid_id = ? AND section = ? AND first_item = ?",
+                                                 [gridID, section, first])
+                    return
+                }
+                try upsert.bind(gridID, at: 1)
+                try upsert.bind(section, at: 2)
+                try upsert.bind(first, at: 3)
+                try upsert.bindText(letters, at: 4)
+                try upsert.run()
+            }
         }
     }
 

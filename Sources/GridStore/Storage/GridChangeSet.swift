@@ -10,6 +10,8 @@ import GridLayout
 /// ``chunkTruncations``, ``chunkUpserts``, then the honeycomb rows. Writes to one key never
 /// appear twice, so the order only has to respect the foreign keys (sections before their
 /// sizes and chunks) and the uniqueness of item keys (every key deletion before any insertion).
+/// A backend that stores sizes in chunks (SQLite) writes ``sizeChunkEdits()`` in place of the
+/// three lists of size rows.
 package struct GridChangeSet: Sendable {
     /// The grid row's values after the change.
     package struct Settings: Sendable, Equatable {
@@ -92,6 +94,9 @@ package struct GridChangeSet: Sendable {
     /// The packed sections the chunks in ``chunkUpserts`` are encoded from, when written: a
     /// million-item import would otherwise hold 25 MB of text at once.
     private var chunkSections: [Int: TileGridSection<DensePacking>] = [:]
+    /// The explicit sizes after the change of each section with size changes, which size
+    /// chunks (see ``SizeChunks``) are written from.
+    private var sizeSections: [Int: [TileSize?]] = [:]
     /// The honeycomb row's change, if any.
     package var honeycomb: HoneycombChange?
     /// Honeycomb placements inserted or replaced.
@@ -164,6 +169,49 @@ package struct GridChangeSet: Sendable {
     /// The JSON text of one chunk to write.
     package func text(of chunk: ChunkRow) -> [UInt8] { withText(of: chunk) { Array($0) } }
 
+    // MARK: Size chunks
+
+    /// The size chunks (see ``SizeChunks``) the change writes, each named by its section and
+    /// first item: `rewrites`, in order, get ``withSizeText(section:firstItem:_:)`` (an empty
+    /// text deletes the chunk), and every chunk of `truncations`' section from its first item
+    /// on is deleted first.
+    ///
+    /// - Complexity: O(*k*) for the *k* size rows of the change.
+    package func sizeChunkEdits() -> (rewrites: [(section: Int, firstItem: Int)], truncations: [(section: Int, firstItem: Int)]) {
+        var touched: [(section: Int, firstItem: Int)] = []
+        func touch(_ section: Int, _ item: Int) {
+            let first = SizeChunks.firstItem(ofChunkHolding: item)
+            if let last = touched.last, last.section == section && last.firstItem == first { return }
+            touched.append((section, first))
+        }
+        for row in sizeUpserts { touch(row.section, row.item) }
+        for (section, item) in sizeDeletions { touch(section, item) }
+        var truncations: [(section: Int, firstItem: Int)] = []
+        for (section, count) in sizeTruncations {
+            let kept = SizeChunks.firstItem(ofChunkHolding: count)
+            if kept == count {
+                truncations.append((section, count))
+            } else {
+                truncations.append((section, kept + SizeChunks.size))
+                touch(section, count)
+            }
+        }
+        touched.sort { ($0.section, $0.firstItem) < ($1.section, $1.firstItem) }
+        var rewrites: [(section: Int, firstItem: Int)] = []
+        rewrites.reserveCapacity(touched.count)
+        for chunk in touched where rewrites.last.map({ $0.section != chunk.section || $0.firstItem != chunk.firstItem }) ?? true {
+            rewrites.append(chunk)
+        }
+        return (rewrites, truncations)
+    }
+
+    /// Calls `body` with the text of the size chunk of `section` from `firstItem` after the
+    /// change, empty when it holds no explicit size; valid only during the call.
+    package func withSizeText<Result>(section: Int, firstItem: Int,
+                                      _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try SizeChunks.withText(from: firstItem, of: sizeSections[section] ?? [], body)
+    }
+
     // MARK: Sections
 
     private mutating func addSections(old: GridSnapshot?, new: GridSnapshot, changes: GridChanges) {
@@ -182,6 +230,7 @@ package struct GridChangeSet: Sendable {
                 itemCounts.append((section, newSizes.count))
             }
             addSizes(section: section, from: first, old: oldSizes ?? [], new: newSizes)
+            sizeSections[section] = newSizes
             // A honeycomb's placements are its own (see addHoneycomb); it has no tile chunks.
             guard new.kind == .tiles else { continue }
             addChunks(section: section, from: first,

@@ -73,12 +73,16 @@ extension GridSnapshot {
             throw inconsistent("is a honeycomb with \(counts.count) sections")
         }
         var explicit: [[TileSize?]] = counts.map { Array(repeating: nil, count: $0.count) }
-        try transaction.forEachExplicitSize(gridID: header.id) { section, item, size in
-            guard section >= 0, section < explicit.count, item >= 0, item < explicit[section].count else {
-                throw inconsistent("has a size for item \(item) of section \(section), which does not exist")
+        do {
+            try transaction.forEachExplicitSize(gridID: header.id) { section, item, size in
+                guard section >= 0, section < explicit.count, item >= 0, item < explicit[section].count else {
+                    throw inconsistent("has a size for item \(item) of section \(section), which does not exist")
+                }
+                guard let size else { throw inconsistent("has an unknown size for item \(item) of section \(section)") }
+                explicit[section][item] = size
             }
-            guard let size else { throw inconsistent("has an unknown size for item \(item) of section \(section)") }
-            explicit[section][item] = size
+        } catch let misplaced as MisplacedSizeChunk {
+            throw inconsistent(misplaced.description)
         }
         var keys: [[String?]] = Array(repeating: [], count: counts.count)
         var keyHolders: [String: GridIndexPath] = [:]

@@ -1,0 +1,83 @@
+import GridLayout
+
+/// The stored form of a section's explicit sizes in SQLite (`size_chunks`, schema version 7):
+/// chunks of up to ``size`` consecutive items from a multiple of ``size``, each a text with one
+/// letter per item: `s`, `m`, `b`, or `.` for an item that has its grid's default size. A
+/// chunk's text ends at its last explicit size; a chunk without one is not stored.
+///
+/// Loading a grid reads a row per chunk rather than a row per item, which SQLite reads for
+/// about 1,000 instructions each.
+package enum SizeChunks {
+    /// Items per chunk.
+    package static let size = 256
+
+    /// The letter of an item without an explicit size.
+    static let defaultLetter = UInt8(ascii: ".")
+
+    /// The first item of the chunk holding `item`.
+    static func firstItem(ofChunkHolding item: Int) -> Int { item - item % size }
+
+    /// The letter that stores `size`, or ``defaultLetter`` for `nil`.
+    static func letter(for size: TileSize?) -> UInt8 {
+        switch size {
+        case nil: defaultLetter
+        case .small: UInt8(ascii: "s")
+        case .middle: UInt8(ascii: "m")
+        case .big: UInt8(ascii: "b")
+        }
+    }
+
+    /// What a stored letter says about an item.
+    enum Letter: Equatable {
+        /// The item has its grid's default size (`.`).
+        case defaultSize
+        /// The item's explicit size.
+        case size(TileSize)
+        /// No letter gridstore writes.
+        case unknown
+    }
+
+    /// Reads one stored letter.
+    @inline(__always)
+    static func read(_ letter: UInt8) -> Letter {
+        switch letter {
+        case defaultLetter: .defaultSize
+        case UInt8(ascii: "s"): .size(.small)
+        case UInt8(ascii: "m"): .size(.middle)
+        case UInt8(ascii: "b"): .size(.big)
+        default: .unknown
+        }
+    }
+
+    /// Calls `body` with the text of the chunk from `firstItem` of a section whose explicit
+    /// sizes are `sizes`: empty when the chunk holds no explicit size (and is not stored).
+    /// The bytes are valid only during the call.
+    static func withText<Result>(from firstItem: Int, of sizes: [TileSize?],
+                                 _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        let end = min(firstItem + size, sizes.count)
+        var last = end
+        while last > firstItem && sizes[last - 1] == nil { last -= 1 }
+        let count = max(0, last - firstItem)
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { text in
+            for offset in 0..<count { text[offset] = letter(for: sizes[firstItem + offset]) }
+            return try body(UnsafeRawBufferPointer(start: text.baseAddress!, count: count))
+        }
+    }
+}
+
+/// A stored size chunk that does not start at a multiple of ``SizeChunks/size`` or holds
+/// more letters than a chunk has items: it would overlap its neighbours.
+package struct MisplacedSizeChunk: Error, Sendable, Equatable {
+    /// The chunk's section.
+    package var section: Int
+    /// The item its text starts at.
+    package var firstItem: Int
+    /// The number of letters in its text.
+    package var letterCount: Int
+
+    /// What is wrong, for a ``GridError/corrupted(_:)`` message about the grid.
+    package var description: String {
+        "has a size chunk for section \(section) at item \(firstItem) with \(letterCount) sizes "
+            + "(a chunk starts at a multiple of \(SizeChunks.size) and holds at most \(SizeChunks.size))"
+    }
+}
