@@ -13,24 +13,63 @@ static double now_ms(void) {
 
 int gridstore_baseline_set_sizes(const char *path, long long grid_id, int count,
                                  const unsigned char *sizes, double *elapsed_ms) {
-    static const char *const names[] = {"small", "middle", "big"};
-    static const int lengths[] = {5, 6, 3};
+    static const char letters[] = {'s', 'm', 'b'};
+    enum { chunk_size = 256 };
+    char text[chunk_size];
     sqlite3 *db = 0;
-    sqlite3_stmt *insert = 0;
+    sqlite3_stmt *upsert = 0;
     int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, 0);
     if (rc == SQLITE_OK) rc = sqlite3_busy_timeout(db, 10000);
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON", 0, 0, 0);
     if (rc == SQLITE_OK) {
         rc = sqlite3_prepare_v2(db,
-            "INSERT INTO item_sizes (grid_id, section, item, size) VALUES (?, 0, ?, ?) "
+            "INSERT INTO size_chunks (grid_id, section, first_item, sizes) VALUES (?, 0, ?, ?) "
+            "ON CONFLICT (grid_id, section, first_item) DO UPDATE SET sizes = excluded.sizes", -1, &upsert, 0);
+    }
+    double start = now_ms();
+    if (rc == SQLITE_OK) rc = sqlite3_exec(db, "BEGIN IMMEDIATE", 0, 0, 0);
+    for (int first = 0; rc == SQLITE_OK && first < count; first += chunk_size) {
+        int length = count - first < chunk_size ? count - first : chunk_size;
+        for (int offset = 0; offset < length; offset++) text[offset] = letters[sizes[first + offset]];
+        sqlite3_bind_int64(upsert, 1, grid_id);
+        sqlite3_bind_int(upsert, 2, first);
+        sqlite3_bind_text(upsert, 3, text, length, SQLITE_STATIC);
+        rc = sqlite3_step(upsert);
+        if (rc == SQLITE_DONE) rc = SQLITE_OK;
+        sqlite3_reset(upsert);
+    }
+    if (rc == SQLITE_OK) rc = sqlite3_exec(db, "COMMIT", 0, 0, 0);
+    *elapsed_ms = now_ms() - start;
+    sqlite3_finalize(upsert);
+    sqlite3_close(db);
+    return rc;
+}
+
+int gridstore_baseline_set_size_rows(const char *path, int count, const unsigned char *sizes, double *elapsed_ms) {
+    static const char *const names[] = {"small", "middle", "big"};
+    static const int lengths[] = {5, 6, 3};
+    sqlite3 *db = 0;
+    sqlite3_stmt *insert = 0;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, 0);
+    if (rc == SQLITE_OK) rc = sqlite3_busy_timeout(db, 10000);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_exec(db,
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; "
+            "CREATE TABLE IF NOT EXISTS item_sizes ("
+            " grid_id INTEGER NOT NULL, section INTEGER NOT NULL, item INTEGER NOT NULL CHECK (item >= 0),"
+            " size TEXT NOT NULL CHECK (size = 'small' OR size = 'middle' OR size = 'big'),"
+            " PRIMARY KEY (grid_id, section, item)) STRICT, WITHOUT ROWID", 0, 0, 0);
+    }
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_prepare_v2(db,
+            "INSERT INTO item_sizes (grid_id, section, item, size) VALUES (1, 0, ?, ?) "
             "ON CONFLICT (grid_id, section, item) DO UPDATE SET size = excluded.size", -1, &insert, 0);
     }
     double start = now_ms();
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, "BEGIN IMMEDIATE", 0, 0, 0);
     for (int item = 0; rc == SQLITE_OK && item < count; item++) {
-        sqlite3_bind_int64(insert, 1, grid_id);
-        sqlite3_bind_int(insert, 2, item);
-        sqlite3_bind_text(insert, 3, names[sizes[item]], lengths[sizes[item]], SQLITE_STATIC);
+        sqlite3_bind_int(insert, 1, item);
+        sqlite3_bind_text(insert, 2, names[sizes[item]], lengths[sizes[item]], SQLITE_STATIC);
         rc = sqlite3_step(insert);
         if (rc == SQLITE_DONE) rc = SQLITE_OK;
         sqlite3_reset(insert);
@@ -80,14 +119,14 @@ int gridstore_baseline_rewrite_chunks(const char *path, long long grid_id, int v
                                 -1, &update, 0);
     }
     if (rc == SQLITE_OK) {
-        rc = sqlite3_prepare_v2(db, "INSERT INTO item_sizes (grid_id, section, item, size) VALUES (?, 0, 0, ?) "
-                                "ON CONFLICT (grid_id, section, item) DO UPDATE SET size = excluded.size", -1, &size, 0);
+        rc = sqlite3_prepare_v2(db, "UPDATE size_chunks SET sizes = ?2 || substr(sizes, 2) "
+                                "WHERE grid_id = ?1 AND section = 0 AND first_item = 0", -1, &size, 0);
     }
     double start = now_ms();
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, "BEGIN IMMEDIATE", 0, 0, 0);
     if (rc == SQLITE_OK) {
         sqlite3_bind_int64(size, 1, grid_id);
-        sqlite3_bind_text(size, 2, variant & 1 ? "middle" : "big", -1, SQLITE_STATIC);
+        sqlite3_bind_text(size, 2, variant & 1 ? "m" : "b", -1, SQLITE_STATIC);
         rc = sqlite3_step(size);
         if (rc == SQLITE_DONE) rc = SQLITE_OK;
     }

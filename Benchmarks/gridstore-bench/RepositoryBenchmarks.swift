@@ -11,29 +11,37 @@ enum RepositoryBenchmarks {
         let scratch = try ScratchDirectory()
         var text = ""
         var bulk = Table("Setting sizes in one batch (release build, median of alternating runs, each on a fresh grid)",
-                         headers: ["sizes", "repository ms", "raw C loop ms", "repository / C", "UserDefaults ms", "UserDefaults / repository"])
+                         headers: ["sizes", "repository ms", "C, same rows ms", "repository / C", "C, a row per size ms",
+                                   "repository / rows", "UserDefaults ms", "UserDefaults / repository"])
         for (count, runs) in [(10_000, 11), (100_000, 7)] {
             let sizes = randomSizes(count, seed: UInt64(count))
             // Alternate the two so that drifts in the machine's speed touch both alike.
             _ = try repositoryBulkSet(sizes, in: scratch)
             _ = try rawBulkSet(sizes, in: scratch)
+            _ = try rowBulkSet(sizes, in: scratch)
             var repositorySamples: [Double] = []
             var rawSamples: [Double] = []
+            var rowSamples: [Double] = []
             for _ in 0..<runs {
                 repositorySamples.append(try repositoryBulkSet(sizes, in: scratch))
                 rawSamples.append(try rawBulkSet(sizes, in: scratch))
+                rowSamples.append(try rowBulkSet(sizes, in: scratch))
             }
             let repository = Measurement.median(repositorySamples)
             let raw = Measurement.median(rawSamples)
+            let rows = Measurement.median(rowSamples)
             var defaultsCell = "not run", ratioCell = ""
             if count <= 10_000 {
                 let defaults = Measurement.medianOfSelfTimed(runs: 3, warmup: 0) { userDefaultsBulkSet(sizes) }
                 defaultsCell = format(defaults)
                 ratioCell = format(defaults / repository, decimals: 0) + "x"
             }
-            bulk.add([String(count), format(repository), format(raw), format(repository / raw) + "x", defaultsCell, ratioCell])
+            bulk.add([String(count), format(repository), format(raw), format(repository / raw) + "x", format(rows),
+                      format(repository / rows) + "x", defaultsCell, ratioCell])
         }
         text += bulk.render()
+        text += "\nC, same rows: the size chunks gridstore writes, and nothing else (no placements, no history). "
+            + "C, a row per size: the sizes in a table shaped as item_sizes was before schema version 7.\n"
         text += "\nUserDefaults is not run for 100,000 sizes: its time grows quadratically (it rewrites the whole plist per set).\n"
         text += "target: bulk set within 1.3x of the raw C loop and 100x faster than UserDefaults at 10,000.\n"
         return text
@@ -114,6 +122,16 @@ enum RepositoryBenchmarks {
         wanted.reserveCapacity(sizes.count)
         for (item, size) in sizes.enumerated() { wanted[GridIndexPath(item: item)] = size }
         return try timed { try repository.set(wanted) }
+    }
+
+    static func rowBulkSet(_ sizes: [TileSize], in scratch: ScratchDirectory) throws -> Double {
+        let path = scratch.file("bulk-rows.sqlite")
+        scratch.remove("bulk-rows.sqlite")
+        let codes: [UInt8] = sizes.map { $0 == .small ? 0 : $0 == .middle ? 1 : 2 }
+        var elapsed = 0.0
+        let result = gridstore_baseline_set_size_rows(path, Int32(codes.count), codes, &elapsed)
+        guard result == 0 else { throw BenchmarkError("the C loop of size rows failed with SQLite code \(result)") }
+        return elapsed
     }
 
     static func rawBulkSet(_ sizes: [TileSize], in scratch: ScratchDirectory) throws -> Double {

@@ -1,10 +1,10 @@
 #ifndef GRIDSTORE_SQLITE_BASELINE_H
 #define GRIDSTORE_SQLITE_BASELINE_H
 
-/// The least a C program can do to store tile sizes in gridstore's `item_sizes` table:
-/// one prepared INSERT ... ON CONFLICT statement, bound and stepped in a loop inside one
-/// BEGIN IMMEDIATE transaction, on a connection with gridstore's settings. It is the
-/// baseline `gridstore-bench` measures the repository's bulk set against.
+/// The least a C program can do to store tile sizes in gridstore's schema (version 7 on):
+/// one prepared INSERT ... ON CONFLICT of each chunk of 256 sizes into `size_chunks`, bound and
+/// stepped in a loop inside one BEGIN IMMEDIATE transaction, on a connection with gridstore's
+/// settings. It is the floor `gridstore-bench` measures the repository's bulk set against.
 ///
 /// Writes `count` sizes (0 small, 1 middle, 2 big) for items 0..<count of section 0 of
 /// grid `grid_id` in the database at `path`, and stores the milliseconds taken from BEGIN
@@ -12,8 +12,13 @@
 int gridstore_baseline_set_sizes(const char *path, long long grid_id, int count,
                                  const unsigned char *sizes, double *elapsed_ms);
 
+/// The same sizes stored one row per item, as gridstore's schema did before version 7: a table
+/// shaped as its `item_sizes` was, created in a WAL database of its own at `path`, written by
+/// one prepared statement in a loop inside one transaction with `synchronous = FULL`.
+int gridstore_baseline_set_size_rows(const char *path, int count, const unsigned char *sizes, double *elapsed_ms);
+
 /// The least a C program can do to store a toggle of the first of n tiles, which moves
-/// every later tile: one BEGIN IMMEDIATE transaction that updates the item's size row and
+/// every later tile: one BEGIN IMMEDIATE transaction that updates the item's size letter and
 /// rewrites every placement chunk of grid `grid_id` with text of the same length that
 /// differs from what is stored (so SQLite cannot skip a write), on a connection with
 /// gridstore's settings. Call it with `variant` 0, 1, 0, 1, ... so each call changes every chunk.
