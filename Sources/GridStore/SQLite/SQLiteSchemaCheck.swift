@@ -67,62 +67,63 @@ enum SQLiteSchemaCheck {
     ///
     /// - Complexity: O(*n*) in the SQL's bytes; it runs at every open, so it reads bytes, not characters.
     static func apply(_ sql: String, to objects: inout Set<Object>) {
-        let words = Self.words(of: Array(sql.utf8))
-        for index in words.indices {
-            let creates = isWord(words[index], "create")
-            guard creates || isWord(words[index], "drop") else { continue }
-            var next = index + 1
-            if creates, next < words.count, isWord(words[next], "unique") { next += 1 }
-            guard next < words.count,
-                  let type = Self.kinds.first(where: { isWord(words[next], $0) }).map({ "\($0)" }) else { continue }
-            next += 1
-            if creates, next + 2 < words.count, isWord(words[next], "if"), isWord(words[next + 1], "not") { next += 3 }
-            if !creates, next + 1 < words.count, isWord(words[next], "if"), isWord(words[next + 1], "exists") { next += 2 }
-            guard next < words.count else { continue }
-            let name = words[next].filter { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "`") }
-            let object = Object(type: type, name: String(decoding: name, as: UTF8.self))
-            if creates { objects.insert(object) } else { objects.remove(object) }
+        var sql = sql
+        sql.withUTF8 { bytes in
+            let words = Self.words(of: bytes)
+            func isWord(_ index: Int, _ lowercase: StaticString) -> Bool { Self.isWord(bytes, words[index], lowercase) }
+            for index in words.indices {
+                let creates = isWord(index, "create")
+                guard creates || isWord(index, "drop") else { continue }
+                var next = index + 1
+                if creates, next < words.count, isWord(next, "unique") { next += 1 }
+                guard next < words.count, let type = Self.kinds.first(where: { isWord(next, $0) }).map({ "\($0)" }) else { continue }
+                next += 1
+                if creates, next + 2 < words.count, isWord(next, "if"), isWord(next + 1, "not") { next += 3 }
+                if !creates, next + 1 < words.count, isWord(next, "if"), isWord(next + 1, "exists") { next += 2 }
+                guard next < words.count else { continue }
+                let name = bytes[words[next]].filter { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "`") }
+                let object = Object(type: type, name: String(decoding: name, as: UTF8.self))
+                if creates { objects.insert(object) } else { objects.remove(object) }
+            }
         }
     }
 
-    /// The words of SQL text, split at white space and punctuation, without `--` comments.
-    private static func words(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-        var words: [ArraySlice<UInt8>] = []
-        var start: Int?
+    /// Where the words of SQL text are, split at white space and punctuation, without `--` comments.
+    private static func words(of bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        var words: [Range<Int>] = []
+        var start = -1
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "-"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "-") {
-                if let first = start { words.append(bytes[first..<index]) }
-                start = nil
+                if start >= 0 { words.append(start..<index) }
+                start = -1
                 while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
                 continue
             }
             let separates = byte == 32 || (9...13).contains(byte) || byte == UInt8(ascii: "(") || byte == UInt8(ascii: ";")
                 || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ")")
             if separates {
-                if let first = start { words.append(bytes[first..<index]) }
-                start = nil
-            } else if start == nil {
+                if start >= 0 { words.append(start..<index) }
+                start = -1
+            } else if start < 0 {
                 start = index
             }
             index += 1
         }
-        if let first = start { words.append(bytes[first...]) }
+        if start >= 0 { words.append(start..<bytes.count) }
         return words
     }
 
     /// The kinds of object a CREATE statement makes.
     private static let kinds: [StaticString] = ["table", "index", "view", "trigger"]
 
-    /// Whether `word` is `lowercase`, ignoring ASCII case.
-    private static func isWord(_ word: ArraySlice<UInt8>, _ lowercase: StaticString) -> Bool {
-        guard word.count == lowercase.utf8CodeUnitCount else { return false }
+    /// Whether the word at `range` of `bytes` is `lowercase`, ignoring ASCII case.
+    private static func isWord(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ lowercase: StaticString) -> Bool {
+        guard range.count == lowercase.utf8CodeUnitCount else { return false }
         let expected = lowercase.utf8Start
-        var offset = 0
-        for byte in word {
-            guard byte | 0x20 == expected[offset] else { return false }
-            offset += 1
+        for offset in 0..<range.count where bytes[range.lowerBound + offset] | 0x20 != expected[offset] {
+            return false
         }
         return true
     }
