@@ -40,12 +40,9 @@ DROP TABLE item_sizes;
 -- Sizes set explicitly, like keys in UserDefaults, one row per item: an item without a row has its
 -- grid's default_size. Read-only: gridstore writes sizes (gridstore set, toggle, import).
 CREATE VIEW item_sizes (grid_id, section, item, size) AS
-WITH RECURSIVE letter (grid_id, section, item, letter, rest) AS (
-    SELECT grid_id, section, first_item, substr(sizes, 1, 1), substr(sizes, 2) FROM size_chunks
-    UNION ALL
-    SELECT grid_id, section, item + 1, substr(rest, 1, 1), substr(rest, 2) FROM letter WHERE rest <> ''
-)
-SELECT grid_id, section, item, CASE letter WHEN 's' THEN 'small' WHEN 'm' THEN 'middle' WHEN 'b' THEN 'big' END
-FROM letter
-WHERE letter <> '.'
-ORDER BY grid_id, section, item;
+WITH RECURSIVE offsets (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM offsets WHERE n < 255)
+SELECT grid_id, section, first_item + n,
+       CASE substr(sizes, n + 1, 1) WHEN 's' THEN 'small' WHEN 'm' THEN 'middle' WHEN 'b' THEN 'big' END
+FROM size_chunks JOIN offsets ON n < length(sizes)
+WHERE substr(sizes, n + 1, 1) <> '.'
+ORDER BY grid_id, section, first_item + n;
