@@ -31,20 +31,21 @@ let package = Package(
         // The pure layout engine: dense packing, sections, pixel frames. No I/O.
         .target(name: "GridLayout"),
 
-        // Persistence: the only module that imports CSQLite.
-        // The checksum of a migration's text: shared by GridStore and the MigrationEmbedder plugin.
-        .target(name: "MigrationChecksum"),
+        // What gridstore reads from a migration's text, at build time and at run time: its checksum
+        // and the schema objects it creates and drops. Shared by the stores and the MigrationEmbedder plugin.
+        .target(name: "MigrationText"),
 
+        // Persistence: the only module that imports CSQLite.
         .target(
             name: "GridStore",
-            dependencies: ["CSQLite", "GridLayout", "MigrationChecksum"],
+            dependencies: ["CSQLite", "GridLayout", "MigrationText"],
             plugins: ["MigrationEmbedder"]
         ),
 
         // The PostgreSQL backend of GridStore: the only module that imports CLibPQ.
         .target(
             name: "GridStorePostgreSQL",
-            dependencies: ["CLibPQ", "GridStore", "GridLayout"],
+            dependencies: ["CLibPQ", "GridStore", "GridLayout", "MigrationText"],
             plugins: ["MigrationEmbedder"]
         ),
 
@@ -74,7 +75,7 @@ let package = Package(
         // hostile files, fuzzing. `swift build -c release && .build/release/gridstore-reliability`.
         .executableTarget(
             name: "gridstore-reliability",
-            dependencies: ["GridStore", "GridStorePostgreSQL", "GridLayout", "GridStoreAudit", "MigrationChecksum", "SeededRandom", "TestSupport"],
+            dependencies: ["GridStore", "GridStorePostgreSQL", "GridLayout", "GridStoreAudit", "MigrationText", "SeededRandom", "TestSupport"],
             path: "Reliability/gridstore-reliability"
         ),
 
@@ -105,7 +106,7 @@ let package = Package(
         // Turns the top-level `migrations/` folder into generated Swift at build time.
         .executableTarget(
             name: "MigrationEmbedderTool",
-            dependencies: ["MigrationChecksum"],
+            dependencies: ["MigrationText"],
             path: "Plugins/MigrationEmbedderTool"
         ),
         .plugin(
@@ -121,7 +122,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GridStoreTests",
-            dependencies: ["GridStore", "GridStorePostgreSQL", "GridLayout", "GridStoreAudit", "MigrationChecksum", "SeededRandom", "TestSupport"]
+            dependencies: ["GridStore", "GridStorePostgreSQL", "GridLayout", "GridStoreAudit", "MigrationText", "SeededRandom", "TestSupport"]
         ),
         .testTarget(
             name: "GridStoreCLITests",

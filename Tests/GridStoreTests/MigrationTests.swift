@@ -1,5 +1,5 @@
 import Foundation
-import MigrationChecksum
+import MigrationText
 import Testing
 import GridStorePostgreSQL
 @testable import GridStore
@@ -35,12 +35,13 @@ struct MigrationTests {
         #expect(unix == SHA256.hexDigest(Array("CREATE TABLE a (x);\nCREATE TABLE b (y);\n".utf8)))
     }
 
-    @Test("the checksums computed at build time are those of the embedded texts, on both backends")
+    @Test("the checksums and schema edits computed at build time are those of the embedded texts, on both backends")
     func embeddedChecksums() {
         for set in [MigrationSet.gridStore, MigrationSet.gridStorePostgreSQL] {
             #expect(!set.migrations.isEmpty)
             for migration in set.migrations {
                 #expect(migration.checksum == Migration.checksum(of: migration.sql), "\(migration.fileName)")
+                #expect(migration.schemaEdits == SchemaEdit.edits(of: migration.sql), "\(migration.fileName)")
             }
         }
     }

@@ -1,4 +1,4 @@
-import MigrationChecksum
+import MigrationText
 import Testing
 
 @Suite("SHA-256")

@@ -1,4 +1,4 @@
-import MigrationChecksum
+import MigrationText
 
 /// One schema migration: an SQL file named `NNNN_short_name.sql`.
 ///
@@ -18,6 +18,9 @@ public struct Migration: Sendable, Hashable {
     /// The SHA-256 of ``sql`` with `\r\n` and `\r` replaced by `\n`, as 64 hexadecimal digits.
     public let checksum: String
 
+    /// The schema objects the SQL creates and drops, in order.
+    package let schemaEdits: [SchemaEdit]
+
     /// Creates a migration from a file name of the form `NNNN_short_name.sql` and its text.
     ///
     /// - Throws: ``MigrationError/invalidFileName(_:)`` for any other name.
@@ -29,11 +32,12 @@ public struct Migration: Sendable, Hashable {
         self.name = name
         self.sql = sql
         self.checksum = Self.checksum(of: sql)
+        self.schemaEdits = SchemaEdit.edits(of: sql)
     }
 
     /// Creates a migration compiled in by the `MigrationEmbedder` plugin, whose name it checked
-    /// and whose checksum it computed at build time.
-    package init(embeddedFileName fileName: String, sql: String, checksum: String) {
+    /// and whose checksum and schema edits it computed at build time.
+    package init(embeddedFileName fileName: String, sql: String, checksum: String, schemaEdits: [SchemaEdit]) {
         guard let (version, name) = Self.parse(fileName: fileName) else {
             fatalError("the MigrationEmbedder plugin compiled in a badly named file: \(fileName)")
         }
@@ -41,6 +45,7 @@ public struct Migration: Sendable, Hashable {
         self.name = name
         self.sql = sql
         self.checksum = checksum
+        self.schemaEdits = schemaEdits
     }
 
     /// The file name: `0001_initial.sql` for version 1 named `initial`.

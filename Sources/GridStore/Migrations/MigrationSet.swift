@@ -1,3 +1,5 @@
+import MigrationText
+
 /// An ordered list of migrations with unique versions.
 public struct MigrationSet: Sendable, Hashable {
     /// The migrations, in ascending version order.
@@ -30,9 +32,11 @@ public struct MigrationSet: Sendable, Hashable {
 
     /// The set of files the `MigrationEmbedder` plugin compiled in, with the checksums it
     /// computed when it built them (so no process hashes them at start-up).
-    package init(embedded files: [(fileName: String, contents: String, checksum: String)]) {
+    package init(embedded files: [(fileName: String, contents: String, checksum: String, schemaEdits: [SchemaEdit])]) {
         do {
-            try self.init(files.map { Migration(embeddedFileName: $0.fileName, sql: $0.contents, checksum: $0.checksum) })
+            try self.init(files.map {
+                Migration(embeddedFileName: $0.fileName, sql: $0.contents, checksum: $0.checksum, schemaEdits: $0.schemaEdits)
+            })
         } catch {
             // The MigrationEmbedder plugin checks names and versions when it builds; this cannot happen.
             fatalError("the embedded migrations are invalid: \(error)")

@@ -1,3 +1,5 @@
+import MigrationText
+
 /// Refuses a database file that holds schema objects gridstore's migrations did not create.
 ///
 /// A database file is input: someone may plant a trigger that rewrites sizes or deletes grids
@@ -51,80 +53,24 @@ enum SQLiteSchemaCheck {
     /// The objects that exist after `migrations` ran, in order: each creates what its
     /// `CREATE` statements name and removes what its `DROP` statements name.
     static func objects(after migrations: [Migration]) -> Set<Object> {
-        migrations.reduce(into: Set<Object>()) { objects, migration in apply(migration.sql, to: &objects) }
+        var objects = Set<Object>()
+        for migration in migrations { apply(migration.schemaEdits, to: &objects) }
+        return objects
     }
 
     /// The objects a migration's SQL creates: every `CREATE [UNIQUE] TABLE|INDEX|VIEW|TRIGGER
     /// [IF NOT EXISTS] name` outside `--` comments, less those it drops again.
     static func objects(createdBy sql: String) -> Set<Object> {
         var objects = Set<Object>()
-        apply(sql, to: &objects)
+        apply(SchemaEdit.edits(of: sql), to: &objects)
         return objects
     }
 
-    /// Adds to `objects` what `sql` creates and removes what it drops (`DROP TABLE|INDEX|VIEW|TRIGGER
-    /// [IF EXISTS] name`), statement by statement, outside `--` comments.
-    ///
-    /// - Complexity: O(*n*) in the SQL's bytes; it runs at every open, so it reads bytes, not characters.
-    static func apply(_ sql: String, to objects: inout Set<Object>) {
-        var sql = sql
-        sql.withUTF8 { bytes in
-            let words = Self.words(of: bytes)
-            func isWord(_ index: Int, _ lowercase: StaticString) -> Bool { Self.isWord(bytes, words[index], lowercase) }
-            for index in words.indices {
-                let creates = isWord(index, "create")
-                guard creates || isWord(index, "drop") else { continue }
-                var next = index + 1
-                if creates, next < words.count, isWord(next, "unique") { next += 1 }
-                guard next < words.count, let type = Self.kinds.first(where: { isWord(next, $0) }).map({ "\($0)" }) else { continue }
-                next += 1
-                if creates, next + 2 < words.count, isWord(next, "if"), isWord(next + 1, "not") { next += 3 }
-                if !creates, next + 1 < words.count, isWord(next, "if"), isWord(next + 1, "exists") { next += 2 }
-                guard next < words.count else { continue }
-                let name = bytes[words[next]].filter { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "`") }
-                let object = Object(type: type, name: String(decoding: name, as: UTF8.self))
-                if creates { objects.insert(object) } else { objects.remove(object) }
-            }
+    /// Adds to `objects` what `edits` create and removes what they drop, in order.
+    private static func apply(_ edits: [SchemaEdit], to objects: inout Set<Object>) {
+        for edit in edits {
+            let object = Object(type: edit.type, name: edit.name)
+            if edit.creates { objects.insert(object) } else { objects.remove(object) }
         }
-    }
-
-    /// Where the words of SQL text are, split at white space and punctuation, without `--` comments.
-    private static func words(of bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-        var words: [Range<Int>] = []
-        var start = -1
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "-"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "-") {
-                if start >= 0 { words.append(start..<index) }
-                start = -1
-                while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
-                continue
-            }
-            let separates = byte == 32 || (9...13).contains(byte) || byte == UInt8(ascii: "(") || byte == UInt8(ascii: ";")
-                || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ")")
-            if separates {
-                if start >= 0 { words.append(start..<index) }
-                start = -1
-            } else if start < 0 {
-                start = index
-            }
-            index += 1
-        }
-        if start >= 0 { words.append(start..<bytes.count) }
-        return words
-    }
-
-    /// The kinds of object a CREATE statement makes.
-    private static let kinds: [StaticString] = ["table", "index", "view", "trigger"]
-
-    /// Whether the word at `range` of `bytes` is `lowercase`, ignoring ASCII case.
-    private static func isWord(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ lowercase: StaticString) -> Bool {
-        guard range.count == lowercase.utf8CodeUnitCount else { return false }
-        let expected = lowercase.utf8Start
-        for offset in 0..<range.count where bytes[range.lowerBound + offset] | 0x20 != expected[offset] {
-            return false
-        }
-        return true
     }
 }

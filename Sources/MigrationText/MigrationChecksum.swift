@@ -1,7 +1,7 @@
 /// The checksum gridstore records for a migration: the SHA-256 of its text with `\r\n` and
 /// `\r` replaced by `\n`, as 64 lowercase hexadecimal digits.
 ///
-/// A module of its own so that the `MigrationEmbedder` plugin computes the checksums of the
+/// In the `MigrationText` module so that the `MigrationEmbedder` plugin computes the checksums of the
 /// migrations it compiles in at build time, with the same code the runtime uses for files.
 package enum MigrationChecksum {
     /// The checksum of `sql`.
