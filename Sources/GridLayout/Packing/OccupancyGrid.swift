@@ -165,7 +165,9 @@ public struct OccupancyGrid: Sendable {
     /// Drops empty rows at the end, so ``rowCount`` is again one past the last used row.
     @inlinable
     mutating func trimEmptyRows() {
-        while let last = rows.last, last == 0 { rows.removeLast() }
+        var end = rows.count
+        while end > 0 && rows[end - 1] == 0 { end -= 1 }
+        if end < rows.count { rows.removeSubrange(end...) }
     }
 
     /// The index of `span`'s floor, creating one if there is room.

@@ -123,11 +123,16 @@ public struct TilePacker<Strategy: PackingStrategy>: Sendable {
     }
 
     /// Takes back the tiles from `index` on, freeing their cells.
+    ///
+    /// - Complexity: O(min(*index*, *n* - *index*)) cells: when fewer tiles stay than go, the
+    ///   grid is rebuilt from the tiles that stay instead.
     @inlinable
     mutating func rewind(to index: Int) {
         guard index < storedSpans.count else { return }
-        if index == 0 {
-            storedOccupancy = OccupancyGrid(columns: storedOccupancy.columns)
+        if index < storedSpans.count - index {
+            var occupancy = OccupancyGrid(columns: storedOccupancy.columns)
+            for kept in 0..<index { occupancy.occupy(rect(at: kept)) }
+            storedOccupancy = occupancy
         } else {
             storedSpans.withUnsafeBufferPointer { spans in
                 origins.withUnsafeBufferPointer { origins in
