@@ -72,18 +72,26 @@ extension GridSnapshot {
         if header.honeycomb != nil && counts.count != 1 {
             throw inconsistent("is a honeycomb with \(counts.count) sections")
         }
-        var explicit: [[TileSize?]] = counts.map { Array(repeating: nil, count: $0.count) }
-        do {
-            try transaction.forEachExplicitSize(gridID: header.id) { section, item, size in
-                guard section >= 0, section < explicit.count, item >= 0, item < explicit[section].count else {
-                    throw inconsistent("has a size for item \(item) of section \(section), which does not exist")
+        // Every section's sizes in one buffer, written through a pointer the closure captures:
+        // a captured array would be checked for exclusive access at every size.
+        let itemCounts = counts.map(\.count)
+        var firstIndices = [0]
+        for count in itemCounts { firstIndices.append(firstIndices[firstIndices.count - 1] + count) }
+        var sizes = [TileSize?](repeating: nil, count: total)
+        try sizes.withUnsafeMutableBufferPointer { sizes in
+            do {
+                try transaction.forEachExplicitSize(gridID: header.id) { section, item, size in
+                    guard section >= 0, section < itemCounts.count, item >= 0, item < itemCounts[section] else {
+                        throw inconsistent("has a size for item \(item) of section \(section), which does not exist")
+                    }
+                    guard let size else { throw inconsistent("has an unknown size for item \(item) of section \(section)") }
+                    sizes[firstIndices[section] + item] = size
                 }
-                guard let size else { throw inconsistent("has an unknown size for item \(item) of section \(section)") }
-                explicit[section][item] = size
+            } catch let misplaced as MisplacedSizeChunk {
+                throw inconsistent(misplaced.description)
             }
-        } catch let misplaced as MisplacedSizeChunk {
-            throw inconsistent(misplaced.description)
         }
+        let explicit = itemCounts.indices.map { Array(sizes[firstIndices[$0]..<firstIndices[$0 + 1]]) }
         var keys: [[String?]] = Array(repeating: [], count: counts.count)
         var keyHolders: [String: GridIndexPath] = [:]
         try transaction.forEachItemKey(gridID: header.id) { section, item, key in
