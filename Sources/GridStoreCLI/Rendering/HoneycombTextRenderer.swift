@@ -24,7 +24,6 @@ struct HoneycombTextRenderer {
     func render(_ snapshot: GridSnapshot) -> String {
         guard let layout = snapshot.honeycombLayout, let configuration = snapshot.honeycomb else { return "" }
         let count = layout.itemCount
-        let rings = count == 0 ? 0 : HoneycombSpiral.ring(ofPosition: count - 1) + 1
         var text = GridHeadline.text(of: snapshot, width: maximumWidth) + "\n"
         if count == 0 { return text + "(no items)\n" }
         if let maximumItems, count > maximumItems {
