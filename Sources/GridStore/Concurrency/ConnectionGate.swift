@@ -151,16 +151,20 @@ package final class WriterQueue: @unchecked Sendable {
     }
 
     /// The queues by file, behind a pthread mutex.
+    ///
+    /// A list searched in order rather than a dictionary: a process opens few files, and a
+    /// dictionary keyed by ``FileIdentity`` costs every process a search of the runtime's
+    /// conformance records when it is first made.
     private final class Registry: @unchecked Sendable {
         private let gate = ConnectionGate()
-        private var queues: [FileIdentity: WriterQueue] = [:]
+        private var queues: [(identity: FileIdentity, queue: WriterQueue)] = []
 
         func queue(for identity: FileIdentity) -> WriterQueue {
             // The body cannot throw.
             (try? gate.withLock(for: .write) { () -> WriterQueue in
-                if let queue = queues[identity] { return queue }
+                if let entry = queues.first(where: { $0.identity == identity }) { return entry.queue }
                 let queue = WriterQueue()
-                queues[identity] = queue
+                queues.append((identity, queue))
                 return queue
             }) ?? WriterQueue()
         }

@@ -24,9 +24,11 @@ public final class GridDatabase: Sendable {
     /// The storage the grids are read from and written to.
     package let backend: any GridStorageBackend
 
-    /// The grids a change is running on, with the thread running it: a change of the same grid
+    /// The grids a change is running on, with the threads running them: a change of the same grid
     /// asked for inside that change's closure is refused, since it would be overwritten.
-    package let gridsBeingChanged = Locked<[String: Set<UInt>]>([:])
+    /// (Arrays of the few threads, not sets: a `Set<UInt>` costs every process a search of the
+    /// runtime's conformance records when it is first made.)
+    package let gridsBeingChanged = Locked<[String: [UInt]]>([:])
 
     /// Opens the database of `backend`.
     package init(backend: any GridStorageBackend) {

@@ -228,11 +228,15 @@ public final class Grid: Sendable {
     func perform(assumingDefaultSize assumed: TileSize?, record initial: HistoryRecord,
                  _ body: (inout GridEditor, GridHistoryReader, inout HistoryRecord) throws -> Void) throws -> GridSnapshot {
         let thread = ConnectionGate.currentThread
-        let nested = database.gridsBeingChanged.withLock { changing in !changing[name, default: []].insert(thread).inserted }
+        let nested = database.gridsBeingChanged.withLock { changing in
+            if changing[name, default: []].contains(thread) { return true }
+            changing[name, default: []].append(thread)
+            return false
+        }
         if nested { throw GridError.reentrantCall }
         defer {
             database.gridsBeingChanged.withLock { changing in
-                changing[name]?.remove(thread)
+                changing[name]?.removeAll { $0 == thread }
                 if changing[name]?.isEmpty == true { changing[name] = nil }
             }
         }

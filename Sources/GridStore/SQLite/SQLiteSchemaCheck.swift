@@ -32,9 +32,11 @@ enum SQLiteSchemaCheck {
     ///
     /// - Throws: ``DatabaseFileError/unexpectedSchema(path:found:missing:)``.
     static func verify(_ connection: SQLiteConnection, applied: [Migration], sharedWithApp: Bool = false) throws {
+        // Arrays rather than sets: a dozen objects, and a Set of a type of gridstore's own costs every
+        // process a search of the runtime's conformance records when it is first made.
         let expected = objects(after: applied)
         // Tables and views: a trigger on a view of gridstore's is gridstore's business too.
-        let gridStoreTables = Set(expected.filter { $0.type == "table" || $0.type == "view" }.map(\.name))
+        let gridStoreTables = expected.filter { $0.type == "table" || $0.type == "view" }.map(\.name)
         let found = try connection.fetchAll("SELECT type, name, tbl_name FROM sqlite_schema") {
             (object: Object(type: $0.string(at: 0), name: $0.string(at: 1)), table: $0.string(at: 2))
         }
@@ -43,34 +45,35 @@ enum SQLiteSchemaCheck {
             // An app's own object, which touches none of gridstore's tables.
             return !(sharedWithApp && !gridStoreTables.contains(entry.table))
         }.map(\.object).sorted()
-        let missing = expected.subtracting(found.map(\.object)).sorted()
+        let missing = expected.filter { object in !found.contains { $0.object == object } }
         guard unexpected.isEmpty && missing.isEmpty else {
             throw DatabaseFileError.unexpectedSchema(path: connection.path, found: unexpected.map { "\($0.type) \($0.name)" },
                                                      missing: missing.map { "\($0.type) \($0.name)" })
         }
     }
 
-    /// The objects that exist after `migrations` ran, in order: each creates what its
+    /// The objects that exist after `migrations` ran, in order, sorted: each creates what its
     /// `CREATE` statements name and removes what its `DROP` statements name.
-    static func objects(after migrations: [Migration]) -> Set<Object> {
-        var objects = Set<Object>()
+    static func objects(after migrations: [Migration]) -> [Object] {
+        var objects: [Object] = []
         for migration in migrations { apply(migration.schemaEdits, to: &objects) }
-        return objects
+        return objects.sorted()
     }
 
     /// The objects a migration's SQL creates: every `CREATE [UNIQUE] TABLE|INDEX|VIEW|TRIGGER
     /// [IF NOT EXISTS] name` outside `--` comments, less those it drops again.
     static func objects(createdBy sql: String) -> Set<Object> {
-        var objects = Set<Object>()
+        var objects: [Object] = []
         apply(SchemaEdit.edits(of: sql), to: &objects)
-        return objects
+        return Set(objects)
     }
 
     /// Adds to `objects` what `edits` create and removes what they drop, in order.
-    private static func apply(_ edits: [SchemaEdit], to objects: inout Set<Object>) {
+    private static func apply(_ edits: [SchemaEdit], to objects: inout [Object]) {
         for edit in edits {
             let object = Object(type: edit.type, name: edit.name)
-            if edit.creates { objects.insert(object) } else { objects.remove(object) }
+            objects.removeAll { $0 == object }
+            if edit.creates { objects.append(object) }
         }
     }
 }
