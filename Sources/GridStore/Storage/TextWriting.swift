@@ -20,12 +20,12 @@ extension UnsafeMutablePointer<UInt8> {
     /// Stores `,"small"`, `,"middle"` or `,"big"` and moves past it.
     @inline(__always)
     mutating func writeName(of size: TileSize) {
-        let name: StaticString = switch size {
-        case .small: ",\"small\""
-        case .middle: ",\"middle\""
-        case .big: ",\"big\""
+        // A write per case: each copies a length known when compiling, so no memcpy is called.
+        switch size {
+        case .small: write(",\"small\"")
+        case .middle: write(",\"middle\"")
+        case .big: write(",\"big\"")
         }
-        write(name)
     }
 
     /// Stores `,"small"`, `,"middle"`, `,"big"` or `,null` and moves past it.
