@@ -37,7 +37,7 @@ struct GridDatabaseTests {
         let dead = ".gridstore-new-2147483600-7"
         let live = ".gridstore-new-\(getpid())-7"
         for name in [dead, dead + "-wal", live, "unrelated.sqlite"] {
-            FileManager.default.createFile(atPath: directory.file(name), contents: Data("x".utf8))
+            _ = FileManager.default.createFile(atPath: directory.file(name), contents: Data("x".utf8))
         }
         _ = try GridDatabase(path: directory.file("grids.sqlite"))
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix("grids.sqlite") }
@@ -269,7 +269,7 @@ struct UpgradeTests {
         #expect(try snapshot.size(at: GridIndexPath(item: 3)) == .small)
         #expect(try grid.history(limit: 10).map(\.kind) == [.undo, .change, .change])
         #expect(try grid.redo().size(at: GridIndexPath(item: 3)) == .middle)
-        try upgraded.write { connection in
+        _ = try upgraded.write { connection in
             #expect(throws: SQLiteError.self) {
                 try connection.execute("INSERT INTO history (grid_id, revision, kind, operation, actor, delta) VALUES (1, 99, 'oops', '', '', '[]')")
             }
