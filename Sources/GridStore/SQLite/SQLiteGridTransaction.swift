@@ -311,25 +311,4 @@ final class SQLiteGridTransaction: GridStorageTransaction {
             try connection.executeCached("DELETE FROM honeycomb_placements WHERE grid_id = ? AND item >= ?", [gridID, first])
         }
     }
-
-    /// The size's name as constant text, so binding it copies nothing.
-    @inline(__always)
-    static func storedName(of size: TileSize) -> StaticString {
-        switch size {
-        case .small: "small"
-        case .middle: "middle"
-        case .big: "big"
-        }
-    }
-}
-
-extension UnsafeBufferPointer<UInt8> {
-    /// Whether the bytes are exactly `literal`'s UTF-8.
-    @inline(__always)
-    fileprivate func equals(_ literal: StaticString) -> Bool {
-        guard count == literal.utf8CodeUnitCount else { return false }
-        let expected = literal.utf8Start
-        for index in 0..<count where self[index] != expected[index] { return false }
-        return true
-    }
 }
