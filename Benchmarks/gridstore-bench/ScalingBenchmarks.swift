@@ -35,7 +35,7 @@ enum ScalingBenchmarks {
             let text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict><key>r:0_s:0_grid_item_size</key>"
                 + "<string>grid_size_big</string><key>notes</key><string>" + String(repeating: "x", count: megabytes << 20)
                 + "</string></dict></plist>\n"
-            FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+            _ = FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
             let milliseconds = ProcessBenchmarks.medianWallTime(runs: 3) { _ in
                 (gridstore, ["--db", scratch.file("plist.sqlite"), "import-defaults", file])
             }
