@@ -126,5 +126,18 @@ struct AppMigrationTests {
         try SQLiteConnection(path: colliding).execute("CREATE TABLE grids (mine TEXT)")
         #expect(throws: MigrationError.self) { try GridDatabase(embeddingIn: colliding) }
         #expect(try tables(colliding) == ["grids"])
+        // A name of a later version stops the migrations there; the earlier ones stay applied, the app's table as it was.
+        let late = directory.file("late.sqlite")
+        try SQLiteConnection(path: late).execute("CREATE TABLE size_chunks (mine TEXT)")
+        #expect {
+            try GridDatabase(embeddingIn: late)
+        } throws: { error in
+            guard case .failed(let fileName, _) = error as? MigrationError else { return false }
+            return fileName == "0007_size_chunks.sql"
+        }
+        let connection = try SQLiteConnection(path: late)
+        #expect(try scalar(connection, "SELECT max(version) FROM schema_migrations") == 6)
+        #expect(try connection.fetchOne("SELECT sql FROM sqlite_schema WHERE name = 'size_chunks'") { $0.string(at: 0) }
+                == "CREATE TABLE size_chunks (mine TEXT)")
     }
 }
