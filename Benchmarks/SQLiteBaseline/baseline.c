@@ -11,6 +11,16 @@ static double now_ms(void) {
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
+/* Opens `path` as gridstore opens a database: a 10-second busy timeout, `synchronous = FULL`
+   and foreign keys on, then runs `setup` (or nothing). Returns an SQLite result code. */
+static int open_with_settings(const char *path, int flags, const char *setup, sqlite3 **db) {
+    int rc = sqlite3_open_v2(path, db, flags, 0);
+    if (rc == SQLITE_OK) rc = sqlite3_busy_timeout(*db, 10000);
+    if (rc == SQLITE_OK) rc = sqlite3_exec(*db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON", 0, 0, 0);
+    if (rc == SQLITE_OK && setup) rc = sqlite3_exec(*db, setup, 0, 0, 0);
+    return rc;
+}
+
 int gridstore_baseline_set_sizes(const char *path, long long grid_id, int count,
                                  const unsigned char *sizes, double *elapsed_ms) {
     static const char letters[] = {'s', 'm', 'b'};
@@ -18,9 +28,7 @@ int gridstore_baseline_set_sizes(const char *path, long long grid_id, int count,
     char text[chunk_size];
     sqlite3 *db = 0;
     sqlite3_stmt *upsert = 0;
-    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, 0);
-    if (rc == SQLITE_OK) rc = sqlite3_busy_timeout(db, 10000);
-    if (rc == SQLITE_OK) rc = sqlite3_exec(db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON", 0, 0, 0);
+    int rc = open_with_settings(path, SQLITE_OPEN_READWRITE, 0, &db);
     if (rc == SQLITE_OK) {
         rc = sqlite3_prepare_v2(db,
             "INSERT INTO size_chunks (grid_id, section, first_item, sizes) VALUES (?, 0, ?, ?) "
@@ -50,16 +58,12 @@ int gridstore_baseline_set_size_rows(const char *path, int count, const unsigned
     static const int lengths[] = {5, 6, 3};
     sqlite3 *db = 0;
     sqlite3_stmt *insert = 0;
-    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, 0);
-    if (rc == SQLITE_OK) rc = sqlite3_busy_timeout(db, 10000);
-    if (rc == SQLITE_OK) {
-        rc = sqlite3_exec(db,
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; "
-            "CREATE TABLE IF NOT EXISTS item_sizes ("
-            " grid_id INTEGER NOT NULL, section INTEGER NOT NULL, item INTEGER NOT NULL CHECK (item >= 0),"
-            " size TEXT NOT NULL CHECK (size = 'small' OR size = 'middle' OR size = 'big'),"
-            " PRIMARY KEY (grid_id, section, item)) STRICT, WITHOUT ROWID", 0, 0, 0);
-    }
+    int rc = open_with_settings(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+        "PRAGMA journal_mode = WAL; "
+        "CREATE TABLE IF NOT EXISTS item_sizes ("
+        " grid_id INTEGER NOT NULL, section INTEGER NOT NULL, item INTEGER NOT NULL CHECK (item >= 0),"
+        " size TEXT NOT NULL CHECK (size = 'small' OR size = 'middle' OR size = 'big'),"
+        " PRIMARY KEY (grid_id, section, item)) STRICT, WITHOUT ROWID", &db);
     if (rc == SQLITE_OK) {
         rc = sqlite3_prepare_v2(db,
             "INSERT INTO item_sizes (grid_id, section, item, size) VALUES (1, 0, ?, ?) "
@@ -89,9 +93,7 @@ int gridstore_baseline_rewrite_chunks(const char *path, long long grid_id, int v
     int *sections = 0, *firsts = 0, *lengths = 0;
     unsigned char **texts = 0;
     *bytes = 0;
-    rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, 0);
-    if (rc == SQLITE_OK) rc = sqlite3_busy_timeout(db, 10000);
-    if (rc == SQLITE_OK) rc = sqlite3_exec(db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON", 0, 0, 0);
+    rc = open_with_settings(path, SQLITE_OPEN_READWRITE, 0, &db);
     if (rc == SQLITE_OK) {
         rc = sqlite3_prepare_v2(db, "SELECT section, first_item, cells FROM placement_chunks WHERE grid_id = ?", -1, &read, 0);
     }
