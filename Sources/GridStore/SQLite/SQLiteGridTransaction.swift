@@ -64,17 +64,23 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         let count = try connection.fetchOne("SELECT item_count FROM sections WHERE grid_id = ? AND section = ?",
                                             [gridID, section]) { $0.int(at: 0) }
         let first = SizeChunks.firstItem(ofChunkHolding: item)
-        let letters = try connection.fetchOne("SELECT sizes FROM size_chunks WHERE grid_id = ? AND section = ? AND first_item = ?",
-                                              [gridID, section, first]) { $0.withUTF8(at: 0) { Array($0) } }
-        var size: String?
-        if let letters, item >= 0, item - first < letters.count {
-            guard letters.count <= SizeChunks.size else {
-                throw MisplacedSizeChunk(section: section, firstItem: first, letterCount: letters.count)
+        // The item's letter, or nil when its chunk is missing or ends before it.
+        let letter = try connection.fetchOne("SELECT sizes FROM size_chunks WHERE grid_id = ? AND section = ? AND first_item = ?",
+                                             [gridID, section, first]) { row in
+            try row.withUTF8(at: 0) { letters -> UInt8? in
+                guard item >= 0, item - first < letters.count else { return nil }
+                guard letters.count <= SizeChunks.size else {
+                    throw MisplacedSizeChunk(section: section, firstItem: first, letterCount: letters.count)
+                }
+                return letters[item - first]
             }
-            switch SizeChunks.read(letters[item - first]) {
+        } ?? nil
+        var size: String?
+        if let letter {
+            switch SizeChunks.read(letter) {
             case .defaultSize: size = nil
             case .size(let known): size = known.rawValue
-            case .unknown: size = String(decoding: [letters[item - first]], as: UTF8.self)
+            case .unknown: size = String(decoding: [letter], as: UTF8.self)
             }
         }
         let key = try connection.fetchOne("SELECT key FROM item_keys WHERE grid_id = ? AND section = ? AND item = ?",
