@@ -298,19 +298,19 @@ struct UpgradeTests {
             _ = try Grid(named: "plain", in: database, creatingWith: GridOptions(sectionItemCounts: [5]))
             before = try ["kept", "other", "plain"].map { try Grid(named: $0, in: database).snapshot() }
         }
+        /// Four columns of each row (three integers and a text), as one string a row.
+        func lines(_ sql: String, in database: GridDatabase) throws -> [String] {
+            try database.read { try $0.fetchAll(sql) { "\($0.int(at: 0)) \($0.int(at: 1)) \($0.int(at: 2)) \($0.string(at: 3))" } }
+        }
         let rows = "SELECT grid_id, section, item, size FROM item_sizes ORDER BY grid_id, section, item"
-        let expectedRows = try GridDatabase(path: current).read { try $0.fetchAll(rows) { "\($0.int(at: 0)) \($0.int(at: 1)) \($0.int(at: 2)) \($0.string(at: 3))" } }
+        let expectedRows = try lines(rows, in: GridDatabase(path: current))
         #expect(expectedRows.count == 9)
         let path = directory.file("six.sqlite")
         try Self.makeFile(at: 6, path: path, copying: current)
         let upgraded = try GridDatabase(path: path)
         #expect(upgraded.migrationsAppliedOnOpen.map(\.version) == [7])
-        #expect(try upgraded.read { try $0.fetchAll(rows) { "\($0.int(at: 0)) \($0.int(at: 1)) \($0.int(at: 2)) \($0.string(at: 3))" } } == expectedRows)
-        let chunks = try upgraded.read {
-            try $0.fetchAll("SELECT grid_id, section, first_item, sizes FROM size_chunks ORDER BY grid_id, section, first_item") {
-                "\($0.int(at: 0)) \($0.int(at: 1)) \($0.int(at: 2)) \($0.string(at: 3))"
-            }
-        }
+        #expect(try lines(rows, in: upgraded) == expectedRows)
+        let chunks = try lines("SELECT grid_id, section, first_item, sizes FROM size_chunks ORDER BY grid_id, section, first_item", in: upgraded)
         func dots(_ count: Int) -> String { String(repeating: ".", count: count) }
         #expect(chunks == ["1 0 0 bm\(dots(252))sb", "1 0 256 m\(dots(43))b", "1 0 512 \(dots(87))m", "1 1 0 ..b", "2 0 256 s"])
         for (name, old) in zip(["kept", "other", "plain"], before) {
