@@ -126,7 +126,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GridStoreCLITests",
-            dependencies: ["GridStoreCLI", "GridStore", "GridLayout", "GridStoreAudit", "TestSupport"]
+            dependencies: ["GridStoreCLI", "GridStore", "GridLayout", "GridStoreAudit", "SeededRandom", "TestSupport"]
         ),
     ]
 )

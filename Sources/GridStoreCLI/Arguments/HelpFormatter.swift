@@ -19,16 +19,30 @@ enum HelpFormatter {
         return text
     }
 
-    /// Splits `text` into lines of at most `width` characters at spaces (longer words stay whole).
+    /// Splits `text` into lines of at most `width` terminal columns at spaces; a word longer
+    /// than a line is cut into pieces that fit.
     static func wrap(_ text: String, width: Int) -> [String] {
+        let width = max(1, width)
         var lines: [String] = []
         var line = ""
+        var used = 0
         for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > width {
+            var word = String(word)
+            if !line.isEmpty && used + 1 + DisplayWidth.columns(of: word) > width {
                 lines.append(line)
                 line = ""
+                used = 0
             }
-            line += line.isEmpty ? String(word) : " " + word
+            // A word longer than a whole line: cut at the line's end (a wide character that
+            // does not fit a line of one column goes whole).
+            while line.isEmpty && DisplayWidth.columns(of: word) > width {
+                var piece = DisplayWidth.prefix(word, fitting: width)
+                if piece.isEmpty { piece = String(word.unicodeScalars.first!) }
+                lines.append(piece)
+                word = String(word.unicodeScalars.dropFirst(piece.unicodeScalars.count))
+            }
+            line += line.isEmpty ? word : " " + word
+            used = DisplayWidth.columns(of: line)
         }
         lines.append(line)
         return lines

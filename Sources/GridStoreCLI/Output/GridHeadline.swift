@@ -33,20 +33,21 @@ enum GridHeadline {
     /// `parts` joined by ` · `, starting a new line (`  · `) before a part that would not fit;
     /// a part longer than a line is cut into pieces.
     static func wrap(_ parts: [String], width: Int) -> String {
-        let width = max(20, width)
+        let width = max(TerminalWidth.minimum, width)
         var lines: [String] = []
         var line = ""
         for part in parts {
             let candidate = line.isEmpty ? part : line + " · " + part
-            if candidate.count <= width {
+            if DisplayWidth.columns(of: candidate) <= width {
                 line = candidate
                 continue
             }
             if !line.isEmpty { lines.append(line) }
-            line = "  · " + part
-            while line.count > width {
-                lines.append(String(line.prefix(width)))
-                line = "  " + line.dropFirst(width)
+            line = (lines.isEmpty ? "" : "  · ") + part
+            while DisplayWidth.columns(of: line) > width {
+                let piece = DisplayWidth.prefix(line, fitting: width)
+                lines.append(piece)
+                line = "  " + String(line.unicodeScalars.dropFirst(piece.unicodeScalars.count))
             }
         }
         lines.append(line)

@@ -4,14 +4,21 @@ enum TerminalWidth {
     /// The fallback when neither `$COLUMNS` nor a terminal says: the classic terminal's width.
     static let fallback = 80
 
-    /// The narrowest width honoured: below it, drawings would say nothing.
+    /// The narrowest width a drawing is made for: below it, a drawing is one line saying so
+    /// (``tooNarrow(_:)``), since a headline and a grid's cells would say nothing.
     static let minimum = 20
 
+    /// The width, at least 1.
     static func current(environment: [String: String]) -> Int {
         if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 {
-            return max(minimum, columns)
+            return columns
         }
-        return Platform.terminalSize().map { max(minimum, $0.columns) } ?? fallback
+        return Platform.terminalSize().map { max(1, $0.columns) } ?? fallback
+    }
+
+    /// What a drawing says instead when the width is below ``minimum``.
+    static func tooNarrow(_ width: Int) -> String {
+        "(\(width) columns are too narrow to draw in; gridstore draws at \(minimum) or more)"
     }
 
     /// The number of lines of the terminal on standard output, if it is one.

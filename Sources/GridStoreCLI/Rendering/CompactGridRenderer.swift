@@ -26,7 +26,8 @@ struct CompactGridRenderer {
             ? TextGridRenderer.bands(of: section, rows: rows, fitting: max(1, maximumWidth)) : [rows]
         for band in bands {
             if band != rows {
-                output.append(contentsOf: Array("columns \(band.lowerBound) to \(band.upperBound - 1):\n".utf8))
+                let label = "columns \(band.lowerBound) to \(band.upperBound - 1):"
+                for line in HelpFormatter.wrap(label, width: maximumWidth) { output.append(contentsOf: Array((line + "\n").utf8)) }
             }
             drawBand(section, rows: band, direction: direction, into: &output)
         }
@@ -37,9 +38,7 @@ struct CompactGridRenderer {
         let across = section.packer.columns
         let (width, height) = direction == .vertical ? (across, rows.count) : (rows.count, across)
         var canvas = [[Character]](repeating: [Character](repeating: "·", count: width), count: height)
-        for (item, packed) in section.packer.enumerated() where packed.y >= rows.lowerBound && packed.y < rows.upperBound {
-            let shifted = CellRect(x: packed.x, y: packed.y - rows.lowerBound, width: packed.width, height: packed.height)
-            let rect = direction == .vertical ? shifted : shifted.transposed
+        for (item, rect) in TextGridRenderer.shownTiles(of: section, rows: rows, direction: direction) {
             let letter = Self.letter(section.sizes[item], odd: item % 2 == 1)
             for y in rect.y..<(rect.y + rect.height) {
                 for x in rect.x..<(rect.x + rect.width) { canvas[y][x] = letter }
@@ -50,7 +49,7 @@ struct CompactGridRenderer {
             }
         }
         for line in canvas {
-            output.append(contentsOf: Array((String(line.prefix(maximumWidth)) + "\n").utf8))
+            output.append(contentsOf: Array((String(line.prefix(max(1, maximumWidth))) + "\n").utf8))
         }
     }
 

@@ -23,6 +23,7 @@ struct HoneycombTextRenderer {
 
     func render(_ snapshot: GridSnapshot) -> String {
         guard let layout = snapshot.honeycombLayout, let configuration = snapshot.honeycomb else { return "" }
+        guard maximumWidth >= TerminalWidth.minimum else { return TerminalWidth.tooNarrow(maximumWidth) + "\n" }
         let count = layout.itemCount
         var text = GridHeadline.text(of: snapshot, width: maximumWidth) + "\n"
         if count == 0 { return text + "(no items)\n" }
@@ -60,7 +61,7 @@ struct HoneycombTextRenderer {
         }
         if let viewport {
             let visible = layout.items(in: viewport.rect)
-            text += "viewport \(NumberText.rect(viewport.rect)): \(visible.count) item\(visible.count == 1 ? "" : "s") visible\n"
+            text += note("viewport \(NumberText.rect(viewport.rect)): \(visible.count) item\(visible.count == 1 ? "" : "s") visible")
             for item in visible {
                 text += "  \(item)  scale \(NumberText.number(layout.scale(ofItem: item, in: viewport.rect, scaling: viewport.scaling), decimals: 3))\n"
             }

@@ -40,6 +40,7 @@ struct TextGridRenderer {
 
     /// The drawing as UTF-8 bytes, ready to write out.
     func renderBytes(_ snapshot: GridSnapshot) -> [UInt8] {
+        guard maximumWidth >= TerminalWidth.minimum else { return Array((TerminalWidth.tooNarrow(maximumWidth) + "\n").utf8) }
         var output: [UInt8] = []
         append(GridHeadline.text(of: snapshot, width: maximumWidth) + "\n", to: &output)
         let sections = snapshot.layout.sections
@@ -48,7 +49,7 @@ struct TextGridRenderer {
         let metrics = CellMetrics(columns: snapshot.columns, largestLabel: decimalLength(largestIndex), maximumWidth: maximumWidth)
         for (index, section) in sections.enumerated() where self.section == nil || self.section == index {
             if sections.count > 1 {
-                append("section \(index) · \(section.count) item\(section.count == 1 ? "" : "s")\n", to: &output)
+                appendWrapped("section \(index) · \(section.count) item\(section.count == 1 ? "" : "s")", to: &output)
             }
             if section.isEmpty {
                 append("(no items)\n", to: &output)
@@ -57,11 +58,11 @@ struct TextGridRenderer {
             let rows = shownRows(of: section, index: index)
             let unit = snapshot.direction == .vertical ? "rows" : "columns"
             if rows.lowerBound > 0 {
-                append("⋮ \(unit) 0 to \(rows.lowerBound - 1) not shown\n", to: &output)
+                appendWrapped("⋮ \(unit) 0 to \(rows.lowerBound - 1) not shown", to: &output)
             }
             if let metrics {
                 for band in bands(of: section, rows: rows, direction: snapshot.direction, metrics: metrics) {
-                    if band != rows { append("\(unit) \(band.lowerBound) to \(band.upperBound - 1):\n", to: &output) }
+                    if band != rows { appendWrapped("\(unit) \(band.lowerBound) to \(band.upperBound - 1):", to: &output) }
                     draw(section, rows: band, direction: snapshot.direction, metrics: metrics, into: &output)
                 }
             } else {
@@ -70,8 +71,8 @@ struct TextGridRenderer {
             }
             appendKeys(of: snapshot, section: index, rows: rows, to: &output)
             if rows.upperBound < section.extent {
-                let note = "⋮ \(unit) \(rows.upperBound) to \(section.extent - 1) not shown; 'gridstore show --rows A..B' draws others"
-                append(HelpFormatter.wrap(note, width: maximumWidth - 2).joined(separator: "\n  ") + "\n", to: &output)
+                appendWrapped("⋮ \(unit) \(rows.upperBound) to \(section.extent - 1) not shown; 'gridstore show --rows A..B' draws others",
+                              to: &output)
             }
         }
         return output
@@ -87,8 +88,7 @@ struct TextGridRenderer {
             entries.append("\(item) \(key)")
         }
         guard !entries.isEmpty else { return }
-        let line = "keys: " + entries.joined(separator: " · ")
-        append(HelpFormatter.wrap(line, width: maximumWidth - 2).joined(separator: "\n  ") + "\n", to: &output)
+        appendWrapped("keys: " + entries.joined(separator: " · "), to: &output)
     }
 
     /// The rows (in packing orientation) to draw: ``rows``, else all, or at most
@@ -179,16 +179,25 @@ struct TextGridRenderer {
         // The drawn part's size in cells, in the orientation it is drawn.
         let across = section.packer.columns
         let (width, height) = direction == .vertical ? (across, rows.count) : (rows.count, across)
-        // Each shown tile, in the drawing's orientation and relative to the first shown row.
-        var shown: [(item: Int, rect: CellRect)] = []
-        for (item, packed) in section.packer.enumerated() where packed.y >= rows.lowerBound && packed.y < rows.upperBound {
-            let shifted = CellRect(x: packed.x, y: packed.y - rows.lowerBound, width: packed.width, height: packed.height)
-            shown.append((item, direction == .vertical ? shifted : shifted.transposed))
-        }
+        let shown = Self.shownTiles(of: section, rows: rows, direction: direction)
         let boundaries = Boundaries(width: width, height: height, tiles: shown)
         let labels = LineLabels(shown, sizes: section.sizes, metrics: metrics, canvasHeight: height * metrics.height + 1,
                                 length: decimalLength)
         writeLines(boundaries, labels: labels, metrics: metrics, into: &output)
+    }
+
+    /// Each tile that overlaps `rows`, cut to them, relative to the first row and in the
+    /// drawing's orientation. A band of a horizontal grid may cut a tile when no row
+    /// boundary within the width is free of tiles; each band then draws its part.
+    static func shownTiles(of section: TileGridSection<DensePacking>, rows: Range<Int>,
+                           direction: ScrollDirection) -> [(item: Int, rect: CellRect)] {
+        var shown: [(item: Int, rect: CellRect)] = []
+        for (item, packed) in section.packer.enumerated() where packed.y < rows.upperBound && packed.y + packed.height > rows.lowerBound {
+            let lower = max(packed.y, rows.lowerBound), upper = min(packed.y + packed.height, rows.upperBound)
+            let cut = CellRect(x: packed.x, y: lower - rows.lowerBound, width: packed.width, height: upper - lower)
+            shown.append((item, direction == .vertical ? cut : cut.transposed))
+        }
+        return shown
     }
 
     /// Where lines are drawn: between two different tiles, and between a tile and empty space.
@@ -344,6 +353,11 @@ struct TextGridRenderer {
 
     private func append(_ text: String, to output: inout [UInt8]) {
         output.append(contentsOf: text.utf8)
+    }
+
+    /// `text` wrapped to the width, continuation lines indented by two, and a newline.
+    private func appendWrapped(_ text: String, to output: inout [UInt8]) {
+        append(HelpFormatter.wrap(text, width: maximumWidth - 2).joined(separator: "\n  ") + "\n", to: &output)
     }
 }
 
