@@ -31,8 +31,8 @@ let package = Package(
         // The pure layout engine: dense packing, sections, pixel frames. No I/O.
         .target(name: "GridLayout"),
 
-        // What gridstore reads from a migration's text, at build time and at run time: its checksum
-        // and the schema objects it creates and drops. Shared by the stores and the MigrationEmbedder plugin.
+        // What gridstore knows of a migration's text, at build time and at run time: its checksum, and
+        // the schema objects an SQLite migration leaves. Shared by the stores and the MigrationEmbedder plugin.
         .target(name: "MigrationText"),
 
         // Persistence: the only module that imports CSQLite.
@@ -106,7 +106,7 @@ let package = Package(
         // Turns the top-level `migrations/` folder into generated Swift at build time.
         .executableTarget(
             name: "MigrationEmbedderTool",
-            dependencies: ["MigrationText"],
+            dependencies: ["CSQLite", "MigrationText"],
             path: "Plugins/MigrationEmbedderTool"
         ),
         .plugin(

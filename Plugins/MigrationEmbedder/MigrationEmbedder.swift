@@ -14,11 +14,14 @@ struct MigrationEmbedder: BuildToolPlugin {
         let files = target.sourceFiles(withSuffix: "sql").map(\.url).sorted { $0.lastPathComponent < $1.lastPathComponent }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedMigrations.swift")
         let tool = try context.tool(named: "MigrationEmbedderTool")
+        // SQLite migrations are applied at build time to record the schema each leaves.
+        let folder = files.first?.resolvingSymlinksInPath().deletingLastPathComponent().lastPathComponent
+        let isSQLite = folder == "sqlite"
         return [
             .buildCommand(
                 displayName: "Embedding \(files.count) migration(s) from migrations/",
                 executable: tool.url,
-                arguments: [output.path(percentEncoded: false)] + files.map { $0.path(percentEncoded: false) },
+                arguments: (isSQLite ? ["--sqlite"] : []) + [output.path(percentEncoded: false)] + files.map { $0.path(percentEncoded: false) },
                 inputFiles: files,
                 outputFiles: [output]
             )

@@ -1,13 +1,54 @@
+import CSQLite
 import Foundation
 import MigrationText
 
 // Writes a Swift source file that holds the given SQL files verbatim.
 //
-// Usage: MigrationEmbedderTool <output.swift> <file.sql>...
+// Usage: MigrationEmbedderTool [--sqlite] <output.swift> <file.sql>...
 //
 // Every file becomes one `EmbeddedMigrationFile` literal whose `contents` is a
 // string literal escaped byte for byte, so line endings and all other
-// characters survive exactly as they are on disk.
+// characters survive exactly as they are on disk. With `--sqlite`, the files are
+// applied in order to an empty in-memory SQLite database, and each records the
+// schema objects (with their SQL, as SQLite keeps it) that exist after it.
+
+/// Fails the build with `message` about `path`.
+func fail(_ path: String, _ message: String) -> Never {
+    FileHandle.standardError.write(Data("\(path):1:1: error: \(message)\n".utf8))
+    exit(1)
+}
+
+/// An empty in-memory database that applies migrations one after another and reads back its schema.
+final class SchemaRecorder {
+    private var handle: OpaquePointer?
+
+    init() {
+        guard sqlite3_open(":memory:", &handle) == SQLITE_OK else { fail(":memory:", "SQLite cannot open a memory database") }
+    }
+
+    deinit { sqlite3_close(handle) }
+
+    /// Runs `sql`, failing the build with SQLite's message if it fails.
+    func apply(_ sql: String, path: String) {
+        var message: UnsafeMutablePointer<CChar>?
+        if sqlite3_exec(handle, sql, nil, nil, &message) != SQLITE_OK {
+            fail(path, "the migration fails on an empty database: \(message.map { String(cString: $0) } ?? "unknown error")")
+        }
+    }
+
+    /// The objects in `sqlite_schema`, sorted by type and name.
+    func objects() -> [SchemaObject] {
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(handle, "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name", -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        var objects: [SchemaObject] = []
+        func text(_ column: Int32) -> String? { sqlite3_column_text(statement, column).map { String(cString: $0) } }
+        while sqlite3_step(statement) == SQLITE_ROW {
+            objects.append(SchemaObject(type: text(0)!, name: text(1)!, table: text(2)!, sql: text(3)))
+        }
+        return objects
+    }
+}
 
 func swiftStringLiteral(_ text: String) -> String {
     var literal = "\""
@@ -26,9 +67,11 @@ func swiftStringLiteral(_ text: String) -> String {
     return literal + "\""
 }
 
-let arguments = CommandLine.arguments.dropFirst()
+var arguments = CommandLine.arguments.dropFirst()
+let recorder = arguments.first == "--sqlite" ? SchemaRecorder() : nil
+if recorder != nil { arguments = arguments.dropFirst() }
 guard let outputPath = arguments.first else {
-    FileHandle.standardError.write(Data("usage: MigrationEmbedderTool <output.swift> <file.sql>...\n".utf8))
+    FileHandle.standardError.write(Data("usage: MigrationEmbedderTool [--sqlite] <output.swift> <file.sql>...\n".utf8))
     exit(64)
 }
 let sqlPaths = arguments.dropFirst().sorted { $0.split(separator: "/").last! < $1.split(separator: "/").last! }
@@ -40,8 +83,8 @@ var source = """
     import MigrationText
 
     /// The migration files this build was compiled with, sorted by file name, each with its
-    /// checksum and the schema objects it creates and drops.
-    let embeddedMigrationFiles: [(fileName: String, contents: String, checksum: String, schemaEdits: [SchemaEdit])] = [
+    /// checksum and, for SQLite, the schema objects that exist after it.
+    let embeddedMigrationFiles: [(fileName: String, contents: String, checksum: String, schemaAfter: [SchemaObject]?)] = [
 
     """
 var versions: [Int: String] = [:]
@@ -52,32 +95,31 @@ for path in sqlPaths {
           url.lastPathComponent.prefix(while: \.isNumber).count >= 4,
           url.lastPathComponent.prefix(while: \.isNumber).count <= 9
     else {
-        FileHandle.standardError.write(Data(
-            "\(path):1:1: error: migration files are named NNNN_short_name.sql (lowercase letters, digits, underscores)\n".utf8))
-        exit(1)
+        fail(path, "migration files are named NNNN_short_name.sql (lowercase letters, digits, underscores)")
     }
     // Two files with one version would make a set that every run refuses: fail the build instead.
     let version = Int(url.lastPathComponent.prefix(while: \.isNumber))!
     if let other = versions[version] {
-        FileHandle.standardError.write(Data(
-            "\(path):1:1: error: migration version \(version) is used twice: \(other) and \(url.lastPathComponent)\n".utf8))
-        exit(1)
+        fail(path, "migration version \(version) is used twice: \(other) and \(url.lastPathComponent)")
     }
     versions[version] = url.lastPathComponent
     let data = try Data(contentsOf: url)
-    guard let text = String(data: data, encoding: .utf8) else {
-        FileHandle.standardError.write(Data("error: \(path) is not valid UTF-8\n".utf8))
-        exit(1)
-    }
+    guard let text = String(data: data, encoding: .utf8) else { fail(path, "the file is not valid UTF-8") }
     source += "    (\n"
     source += "        fileName: \(swiftStringLiteral(url.lastPathComponent)),\n"
     source += "        contents: \(swiftStringLiteral(text)),\n"
     source += "        checksum: \(swiftStringLiteral(MigrationChecksum.of(text))),\n"
-    source += "        schemaEdits: [\n"
-    for edit in SchemaEdit.edits(of: text) {
-        source += "            SchemaEdit(creates: \(edit.creates), type: \(swiftStringLiteral(edit.type)), name: \(swiftStringLiteral(edit.name))),\n"
+    if let recorder {
+        recorder.apply(text, path: path)
+        source += "        schemaAfter: [\n"
+        for object in recorder.objects() {
+            source += "            SchemaObject(type: \(swiftStringLiteral(object.type)), name: \(swiftStringLiteral(object.name)), "
+                + "table: \(swiftStringLiteral(object.table)), sql: \(object.sql.map(swiftStringLiteral) ?? "nil")),\n"
+        }
+        source += "        ]\n"
+    } else {
+        source += "        schemaAfter: nil\n"
     }
-    source += "        ]\n"
     source += "    ),\n"
 }
 source += "]\n"

@@ -74,7 +74,10 @@ struct GridDatabaseTests {
             try connection.execute("INSERT INTO sections VALUES (1, 0, 2)")
             // Sizes are stored a letter per item in chunks of 256, and read as rows through a view.
             try connection.execute("INSERT INTO size_chunks VALUES (1, 0, 0, 'b.m')")
-            #expect(try text(connection, "SELECT group_concat(item || ' ' || size, ', ') FROM item_sizes") == "0 big, 2 middle")
+        }
+        #expect(try database.readThroughViews { try text($0, "SELECT group_concat(item || ' ' || size, ', ') FROM item_sizes") }
+                == "0 big, 2 middle")
+        try database.write { connection in
             for refused in ["(1, 0, 256, 'h')", "(1, 0, 256, 'b.')", "(1, 0, 256, '')", "(1, 0, 128, 'b')", "(1, 0, -256, 'b')",
                             "(1, 0, 256, printf('%257s', 'b'))", "(1, 5, 0, 'b')"] {
                 #expect(throws: SQLiteError.self, "\(refused)") { try connection.execute("INSERT INTO size_chunks VALUES \(refused)") }
@@ -300,7 +303,7 @@ struct UpgradeTests {
         }
         /// Four columns of each row (three integers and a text), as one string a row.
         func lines(_ sql: String, in database: GridDatabase) throws -> [String] {
-            try database.read { try $0.fetchAll(sql) { "\($0.int(at: 0)) \($0.int(at: 1)) \($0.int(at: 2)) \($0.string(at: 3))" } }
+            try database.readThroughViews { try $0.fetchAll(sql) { "\($0.int(at: 0)) \($0.int(at: 1)) \($0.int(at: 2)) \($0.string(at: 3))" } }
         }
         let rows = "SELECT grid_id, section, item, size FROM item_sizes ORDER BY grid_id, section, item"
         let expectedRows = try lines(rows, in: GridDatabase(path: current))
@@ -346,34 +349,24 @@ struct UpgradeTests {
     }
 }
 
-/// What the schema check expects a migration to create.
-@Suite("The schema check's reading of migrations")
-struct SchemaCheckReadingTests {
-    @Test("CREATE statements of every kind are found, in any case, with comments, quotes and IF NOT EXISTS")
-    func objects() {
-        let sql = """
-            -- CREATE TABLE commented (x);
-            create table  "quoted" (x INTEGER); CREATE UNIQUE INDEX `by_x` ON quoted (x);
-            CREATE VIEW IF NOT EXISTS v AS SELECT 1;--CREATE TRIGGER hidden
-            CREATE TRIGGER t AFTER INSERT ON quoted BEGIN SELECT 1; END;
-            CREATE TABLE(broken
-            """
-        #expect(SQLiteSchemaCheck.objects(createdBy: sql) == [
-            .init(type: "table", name: "quoted"), .init(type: "index", name: "by_x"),
-            .init(type: "view", name: "v"), .init(type: "trigger", name: "t"), .init(type: "table", name: "broken"),
-        ])
-        #expect(SQLiteSchemaCheck.objects(createdBy: "").isEmpty)
-        #expect(SQLiteSchemaCheck.objects(createdBy: "CREATE").isEmpty)
-        // What a migration drops is no longer expected, and may be created again as another kind.
-        #expect(SQLiteSchemaCheck.objects(createdBy: """
-            CREATE TABLE a (x); CREATE TABLE b (x); DROP TABLE IF EXISTS a; drop table "b"; CREATE VIEW b AS SELECT 1;
-            DROP INDEX never_made; ALTER TABLE c DROP COLUMN x;
-            """) == [.init(type: "view", name: "b")])
-        // Every migration gridstore ships, in order, leaves what their texts say.
-        let all = SQLiteSchemaCheck.objects(after: MigrationSet.gridStore.migrations)
-        #expect(all.map { "\($0.type) \($0.name)" }.sorted() == [
+/// What the schema check expects a file to hold.
+@Suite("The schema check's expected objects")
+struct SchemaCheckExpectationTests {
+    @Test("gridstore's migrations, recorded at build time, leave the objects an in-memory run of them leaves, SQL and all")
+    func recordedSchema() throws {
+        let migrations = MigrationSet.gridStore.migrations
+        for count in 1...migrations.count {
+            let applied = Array(migrations.prefix(count))
+            let recorded = try #require(applied.last?.schemaAfter)
+            let unrecorded = try applied.map { try Migration(fileName: $0.fileName, sql: $0.sql) }
+            #expect(try SQLiteSchemaCheck.objects(after: unrecorded) == recorded, "after \(applied.last!.fileName)")
+        }
+        let all = try SQLiteSchemaCheck.objects(after: migrations)
+        #expect(all.filter { $0.sql != nil }.map { "\($0.type) \($0.name)" }.sorted() == [
             "table grids", "table history", "table honeycomb_placements", "table honeycombs", "table item_keys",
-            "table placement_chunks", "table sections", "table size_chunks", "view item_sizes", "view placements",
+            "table placement_chunks", "table sections", "table size_chunks", "table sqlite_sequence", "view item_sizes",
+            "view placements",
         ])
+        #expect(try SQLiteSchemaCheck.objects(after: []).isEmpty)
     }
 }

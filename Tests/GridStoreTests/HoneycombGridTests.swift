@@ -100,13 +100,13 @@ struct HoneycombGridTests {
         let grid = try Grid(named: "g", in: database)
         try grid.toggle(at: GridIndexPath(item: 0))
         try grid.replaceContent(GridContent(honeycomb: try HoneycombConfiguration(), itemCount: 10))
-        var counts = try database.read { connection in
+        var counts = try database.readThroughViews { connection in
             [try scalar(connection, "SELECT count(*) FROM placement_chunks"), try scalar(connection, "SELECT count(*) FROM item_sizes"),
              try scalar(connection, "SELECT count(*) FROM honeycomb_placements"), try scalar(connection, "SELECT count(*) FROM honeycombs")]
         }
         #expect(counts == [0, 0, 10, 1])
         try grid.replaceContent(GridContent(columns: 6, sections: [[.big, nil]]))
-        counts = try database.read { connection in
+        counts = try database.readThroughViews { connection in
             [try scalar(connection, "SELECT count(*) FROM placement_chunks"), try scalar(connection, "SELECT count(*) FROM item_sizes"),
              try scalar(connection, "SELECT count(*) FROM honeycomb_placements"), try scalar(connection, "SELECT count(*) FROM honeycombs")]
         }

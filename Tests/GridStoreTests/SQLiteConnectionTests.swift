@@ -19,6 +19,28 @@ struct DatabaseConnectionTests {
         #expect(row?.4 == true)
     }
 
+    @Test("in defensive mode no trigger fires and no view is read, while foreign-key actions still run")
+    func defensiveMode() throws {
+        let connection = try memoryConnection()
+        try connection.executeScript("""
+            PRAGMA foreign_keys = ON;
+            CREATE TABLE parent (id INTEGER PRIMARY KEY);
+            CREATE TABLE child (parent INTEGER REFERENCES parent (id) ON DELETE CASCADE);
+            CREATE TABLE log (what TEXT);
+            CREATE TRIGGER logged AFTER DELETE ON parent BEGIN INSERT INTO log VALUES ('deleted'); END;
+            CREATE VIEW everything AS SELECT * FROM parent;
+            INSERT INTO parent VALUES (1); INSERT INTO child VALUES (1);
+            """)
+        try connection.enableDefensiveMode()
+        try connection.execute("DELETE FROM parent")
+        #expect(try scalar(connection, "SELECT count(*) FROM log") == 0)
+        #expect(try scalar(connection, "SELECT count(*) FROM child") == 0)
+        #expect(throws: SQLiteError.self) { try connection.execute("SELECT * FROM everything") }
+        // Creating either still works, for migrations.
+        try connection.execute("CREATE VIEW later AS SELECT 1")
+        try connection.execute("CREATE TRIGGER later AFTER INSERT ON parent BEGIN SELECT 1; END")
+    }
+
     @Test("keeps text with NUL characters and empty text whole")
     func textEdges() throws {
         let connection = try memoryConnection()

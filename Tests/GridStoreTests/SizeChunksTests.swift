@@ -71,7 +71,7 @@ struct SizeChunksTests {
         let database = try GridDatabase(path: path)
         #expect(try Grid(named: "g", in: database).snapshot().explicitSizes == [sizes])
         // And the view shows each explicit size as a row.
-        let rows = try database.read { try $0.fetchAll("SELECT item, size FROM item_sizes") { "\($0.int(at: 0)) \($0.string(at: 1))" } }
+        let rows = try database.readThroughViews { try $0.fetchAll("SELECT item, size FROM item_sizes") { "\($0.int(at: 0)) \($0.string(at: 1))" } }
         #expect(rows == sizes.enumerated().compactMap { item, size in size.map { "\(item) \($0.rawValue)" } })
     }
 }

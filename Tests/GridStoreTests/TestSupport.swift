@@ -40,6 +40,12 @@ extension GridDatabase {
         try sqlite!.readConnection(body)
     }
 
+    /// Runs `body` with a connection of its own, as `sqlite3` would open the file: gridstore's
+    /// connections read through no view, so the views that are there for such readers are read here.
+    func readThroughViews<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try body(SQLiteConnection(path: sqlite!.path, mode: .readOnly))
+    }
+
     /// Runs `body` with the SQLite connection in a write transaction.
     func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try sqlite!.writeConnection(body)

@@ -27,6 +27,15 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
     /// The database holds schema objects gridstore's migrations did not create (`found`, such
     /// as a planted trigger), or lacks some they did (`missing`); gridstore runs nothing in it.
     case unexpectedSchema(path: String, found: [String], missing: [String])
+    /// Objects of gridstore's (such as `view placements`) are defined otherwise than its
+    /// migrations define them: redefined, altered, or edited through `writable_schema`.
+    case alteredSchema(path: String, altered: [String])
+    /// Tables beside gridstore's (such as an app's) have foreign keys to gridstore's tables,
+    /// whose actions would run inside gridstore's own changes; each is `table (to target)`.
+    case foreignKeysToGridStore(path: String, tables: [String])
+    /// A rollback journal beside the file holds an interrupted write, which opening would
+    /// replay into the file; gridstore does not, and changed nothing.
+    case hotJournal(path: String)
 
     /// No database was named and there is no home folder to keep the default one in.
     case noHomeDirectory
@@ -68,6 +77,16 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
                 : "remove \(found.count == 1 ? "it" : "them") with sqlite3 (DROP \(found[0].uppercased().split(separator: " ")[0]) …) "
                     + "if you trust nothing else was changed, or restore a backup"
             return "\(path) is not as gridstore left it: \(parts.joined(separator: "; ")); gridstore runs nothing in it; \(remedy)"
+        case .alteredSchema(let path, let altered):
+            return "\(path) is not as gridstore left it: the definition of \(altered.joined(separator: ", ")) differs from what "
+                + "gridstore's migrations create; gridstore runs nothing in it; restore it from a backup"
+        case .foreignKeysToGridStore(let path, let tables):
+            return "\(path) holds table\(tables.count == 1 ? "" : "s") \(tables.joined(separator: ", ")) with a foreign key to "
+                + "gridstore's tables, whose actions would run inside gridstore's changes; gridstore runs nothing in it; "
+                + "refer to a grid by its name instead of a foreign key"
+        case .hotJournal(let path):
+            return "\(path)-journal holds an interrupted write that opening would replay into \(path); gridstore replays nothing "
+                + "and changed nothing; roll it back with sqlite3 \(path) 'PRAGMA integrity_check', then try again"
         case .noHomeDirectory:
             return "there is no home folder for the default database (HOME is unset and the account has none); "
                 + "name a database with --db or GRIDSTORE_DB"

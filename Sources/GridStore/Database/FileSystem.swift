@@ -126,6 +126,23 @@ enum FileSystem {
         close(descriptor)
     }
 
+    /// The first `count` bytes of the file at `path` (fewer if it is shorter), or `nil` when it
+    /// cannot be read; an interrupted read is tried again.
+    static func leadingBytes(of path: String, count: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { buffer in read(descriptor, buffer.baseAddress! + filled, count - filled) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            filled += got
+        }
+        return Array(bytes.prefix(filled))
+    }
+
     /// Removes the file at `path`, ignoring a missing one.
     static func removeFile(_ path: String) {
         unlink(path)

@@ -18,8 +18,10 @@ public struct Migration: Sendable, Hashable {
     /// The SHA-256 of ``sql`` with `\r\n` and `\r` replaced by `\n`, as 64 hexadecimal digits.
     public let checksum: String
 
-    /// The schema objects the SQL creates and drops, in order.
-    package let schemaEdits: [SchemaEdit]
+    /// For gridstore's own SQLite migrations, every schema object that exists once this
+    /// migration and those before it are applied, with its SQL as SQLite keeps it (recorded at
+    /// build time); `nil` for migrations read at run time.
+    package let schemaAfter: [SchemaObject]?
 
     /// Creates a migration from a file name of the form `NNNN_short_name.sql` and its text.
     ///
@@ -32,12 +34,12 @@ public struct Migration: Sendable, Hashable {
         self.name = name
         self.sql = sql
         self.checksum = Self.checksum(of: sql)
-        self.schemaEdits = SchemaEdit.edits(of: sql)
+        self.schemaAfter = nil
     }
 
     /// Creates a migration compiled in by the `MigrationEmbedder` plugin, whose name it checked
-    /// and whose checksum and schema edits it computed at build time.
-    package init(embeddedFileName fileName: String, sql: String, checksum: String, schemaEdits: [SchemaEdit]) {
+    /// and whose checksum and resulting schema it computed at build time.
+    package init(embeddedFileName fileName: String, sql: String, checksum: String, schemaAfter: [SchemaObject]?) {
         guard let (version, name) = Self.parse(fileName: fileName) else {
             fatalError("the MigrationEmbedder plugin compiled in a badly named file: \(fileName)")
         }
@@ -45,7 +47,7 @@ public struct Migration: Sendable, Hashable {
         self.name = name
         self.sql = sql
         self.checksum = checksum
-        self.schemaEdits = schemaEdits
+        self.schemaAfter = schemaAfter
     }
 
     /// The file name: `0001_initial.sql` for version 1 named `initial`.
@@ -78,5 +80,19 @@ public struct Migration: Sendable, Hashable {
         let version = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
         guard version > 0 else { return nil }
         return (version, String(decoding: name, as: UTF8.self))
+    }
+}
+
+extension Migration {
+    /// Two migrations are equal when their file names and texts are: what gridstore computed
+    /// from the text (its edits, the schema after it) does not tell them apart.
+    public static func == (lhs: Migration, rhs: Migration) -> Bool {
+        lhs.version == rhs.version && lhs.name == rhs.name && lhs.sql == rhs.sql
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(version)
+        hasher.combine(name)
+        hasher.combine(sql)
     }
 }

@@ -32,10 +32,10 @@ public struct MigrationSet: Sendable, Hashable {
 
     /// The set of files the `MigrationEmbedder` plugin compiled in, with the checksums it
     /// computed when it built them (so no process hashes them at start-up).
-    package init(embedded files: [(fileName: String, contents: String, checksum: String, schemaEdits: [SchemaEdit])]) {
+    package init(embedded files: [(fileName: String, contents: String, checksum: String, schemaAfter: [SchemaObject]?)]) {
         do {
             try self.init(files.map {
-                Migration(embeddedFileName: $0.fileName, sql: $0.contents, checksum: $0.checksum, schemaEdits: $0.schemaEdits)
+                Migration(embeddedFileName: $0.fileName, sql: $0.contents, checksum: $0.checksum, schemaAfter: $0.schemaAfter)
             })
         } catch {
             // The MigrationEmbedder plugin checks names and versions when it builds; this cannot happen.

@@ -63,11 +63,15 @@ public final class SQLiteConnection {
     // MARK: Settings
 
     /// Turns on SQLite's defences for database files from elsewhere: defensive mode (no
-    /// writes to the schema table, no shadow-table tricks) and an untrusted schema (SQL in
-    /// the file's triggers, views and defaults may only call harmless functions).
+    /// writes to the schema table, no shadow-table tricks), an untrusted schema (SQL in the
+    /// file's defaults and indexes may only call harmless functions), and neither triggers nor
+    /// views: no trigger in the file fires on this connection's statements, and none of them
+    /// reads through a view (creating either still works, for migrations).
     public func enableDefensiveMode() throws(SQLiteError) {
         try SQLiteCall.check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1), handle)
         try SQLiteCall.check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0), handle)
+        try SQLiteCall.check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0), handle)
+        try SQLiteCall.check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_ENABLE_VIEW, 0), handle)
     }
 
     /// Runs `body`, stopping any statement still running `milliseconds` after it began
@@ -111,6 +115,12 @@ public final class SQLiteConnection {
     /// (see ``checkpointPassively()``).
     public func skipCheckpointOnClose() throws(SQLiteError) {
         try SQLiteCall.check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1), handle)
+    }
+
+    /// Undoes ``skipCheckpointOnClose()``: closing the last connection to the file checkpoints
+    /// the log and, unless it is kept (``persistWriteAheadLog()``), removes the `-wal` and `-shm` files.
+    public func checkpointOnClose() throws(SQLiteError) {
+        try SQLiteCall.check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0), handle)
     }
 
     /// Copies committed changes from the write-ahead log into the database file as far as no

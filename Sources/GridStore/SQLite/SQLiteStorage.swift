@@ -305,6 +305,10 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
                                                     + "\(path + suffix) is \(what), where gridstore keeps a regular file; remove it")
             }
         }
+        // Reading a file whose rollback journal is hot replays the journal into it: refused first.
+        if hasHotJournal(path) { throw DatabaseFileError.hotJournal(path: path) }
+        // What was beside the file before SQLite looked: a refused file is left as it was.
+        let hadLog = FileSystem.entry(at: path + "-wal") != .missing || FileSystem.entry(at: path + "-shm") != .missing
         let connection: SQLiteConnection
         do {
             connection = try SQLiteConnection(path: path, mode: .readWrite)
@@ -314,12 +318,22 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         do {
             try connection.enableDefensiveMode()
-            if verifyingOwnership {
-                try verifyOwnership(of: connection)
-            } else {
-                try verifyIsDatabase(connection)
+            // Closing never moves the write-ahead log into the file: a refused file's log stays
+            // beside it as it was, with whatever it holds.
+            try connection.skipCheckpointOnClose()
+            do {
+                if verifyingOwnership {
+                    try verifyOwnership(of: connection)
+                } else {
+                    try verifyIsDatabase(connection)
+                }
+                try check(connection)
+            } catch {
+                // The empty -wal and the -shm that reading made go again when the connection
+                // closes, as SQLite removes them after its last connection (when no other has the file open).
+                if !hadLog { try? connection.checkpointOnClose() }
+                throw error
             }
-            try check(connection)
             try configure(connection, changingFile: changingFile)
         } catch let error as SQLiteError where error.isReadOnly || error.resultCode == SQLITE_CANTOPEN {
             // Reading a WAL database needs its -wal and -shm files, which SQLite creates beside it.
@@ -328,6 +342,14 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
                     + "make its folder writable, or the -wal and -shm files if they exist")
         }
         return connection
+    }
+
+    /// Whether a rollback journal beside `path` holds a write to replay: it starts with the
+    /// journal header's magic number (a journal SQLite finished with is deleted, truncated, or
+    /// has its header zeroed).
+    private static func hasHotJournal(_ path: String) -> Bool {
+        let magic: [UInt8] = [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
+        return FileSystem.leadingBytes(of: path + "-journal", count: magic.count) == magic
     }
 
     /// Refuses a file that is not an SQLite database.
