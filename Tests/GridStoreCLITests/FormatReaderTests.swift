@@ -119,4 +119,30 @@ struct BinaryPropertyListReaderTests {
             + [0, 0, 0, 0, 0, 0, 0, UInt8(hugeTable)]
         #expect(throws: PropertyListError.self) { try PropertyListReader.read(huge) }
     }
+
+    @Test("arrays that each refer to the next 200 times, 200^4 values from a kilobyte, are refused before they are built")
+    func sharedArrays() throws {
+        // Objects 0 to 3: arrays of 200 references to the next object; object 4: false.
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for next in 1...4 {
+            offsets.append(bytes.count)
+            bytes += [0xAF, 0x10, 200] + [UInt8](repeating: UInt8(next), count: 200)
+        }
+        offsets.append(bytes.count)
+        bytes.append(0x08)
+        let tableStart = bytes.count
+        for offset in offsets { bytes += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
+        bytes += [0, 0, 0, 0, 0, 0, 2, 1] + [0, 0, 0, 0, 0, 0, 0, 5] + [UInt8](repeating: 0, count: 8)
+            + [0, 0, 0, 0, 0, 0, UInt8(tableStart >> 8), UInt8(tableStart & 0xFF)]
+        #expect(bytes.count < 1_000)
+        #expect(throws: PropertyListError(message: "not a valid binary property list: its arrays and dictionaries refer to "
+                                          + "shared ones more often than a file of its size can hold", line: 1)) {
+            try PropertyListReader.read(bytes)
+        }
+        // A string shared by many keys, as Foundation writes it, is read.
+        let shared = try binary(Dictionary(uniqueKeysWithValues: (0..<2_000).map { ("r:0_s:\($0)_grid_item_size", "grid_size_big") }))
+        guard case .dictionary(let entries) = try PropertyListReader.read(shared) else { Issue.record("not a dictionary"); return }
+        #expect(entries.count == 2_000)
+    }
 }

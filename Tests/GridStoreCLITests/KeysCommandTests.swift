@@ -61,7 +61,7 @@ struct KeysCommandTests {
             (["toggle", "--key", "mail", "--section", "1"], "Error: --key names an item in whichever section it is; leave out --section"),
             (["toggle"], "Error: missing <index> (or --key): the item's index in its section, from 0."),
             (["toggle", "3", "--key", "mail"], "Error: unexpected argument '3'"),
-            (["keys", "a", "b", "a"], "Error: the key 'a' belongs to item 0 of section 0 already; a key names one item of its grid"),
+            (["keys", "a", "b", "a"], "Error: the key 'a' is given more than once; a key names one item of its grid"),
             (["keys", "mail"], "Error: the key 'mail' belongs to item 0 of section 1 already; a key names one item of its grid"),
             (["keys", "tab\there"], "Error: 'tab?here' cannot be an item's key: a key cannot contain control characters such as line breaks, tabs or bidirectional overrides"),
             (["keys", ""], "Error: '' cannot be an item's key: a key has at least one character"),

@@ -200,4 +200,29 @@ struct HistoryTests {
         #expect(try HistoryDelta.decode(text, revision: 1, grid: "g") == edits)
         #expect(HistoryDelta.encode([]) == "[]")
     }
+
+    @Test("a few kilobytes of runs that ask for billions of sizes are refused before any is built", arguments: [
+        // A content edit of 10,000 sections of 1,000,000 default items: 10^10 sizes from 110 KB.
+        #"[["content",{"columns":6,"direction":"vertical","defaultSize":"small","sections":["# + Array(repeating: #""1000000.""#, count: 10_000).joined(separator: ",")
+            + #"]},{"columns":6,"direction":"vertical","defaultSize":"small","sections":[]}]]"#,
+        // Count edits, each within the limits, that together grow sections past any grid.
+        "[" + (0..<9_000).map { #"["count",\#($0),0,1000000,"1000000.",[]]"# }.joined(separator: ",") + "]",
+        // Sections inserted, each of a million items.
+        "[" + (0..<100).map { #"["insertSection",\#($0),"1000000.",[]]"# }.joined(separator: ",") + "]",
+    ])
+    func runBombs(text: String) throws {
+        #expect(text.utf8.count < 400_000)
+        #expect(throws: GridError.self) { try HistoryDelta.decode(text, revision: 2, grid: "g") }
+    }
+
+    @Test("replaying edits never grows a grid past the limits, even when each edit is within them")
+    func replayBounded() throws {
+        let snapshot = try GridSnapshot(name: "g", revision: 5, content: GridContent(columns: 6, sections: [[nil]]))
+        var replay = GridStateReplay(snapshot)
+        let million = GridEdit.SectionContents(sizes: Array(repeating: nil, count: 999_999), keys: [])
+        try replay.apply(.itemCount(section: 0, from: 1, to: 1_000_000, tail: million))
+        #expect(throws: GridStateReplay.Mismatch.self) {
+            try replay.apply(.insertSection(1, GridEdit.SectionContents(sizes: [nil], keys: [])))
+        }
+    }
 }

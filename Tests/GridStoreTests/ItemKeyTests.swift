@@ -83,7 +83,7 @@ struct ItemKeyTests {
         try grid.update { try $0.setKey("mail", at: GridIndexPath(item: 0, section: 1)) }
         let before = try DatabaseAudit.rows(path: path)
         let refusals: [(GridError, (inout GridEditor) throws -> Void)] = [
-            (.duplicateKey("a", GridIndexPath(item: 0)), { try $0.setItems(keys: ["a", "b", "a"], inSection: 0) }),
+            (.repeatedKey("a"), { try $0.setItems(keys: ["a", "b", "a"], inSection: 0) }),
             (.duplicateKey("mail", GridIndexPath(item: 0, section: 1)), { try $0.setItems(keys: ["mail"], inSection: 0) }),
             (.duplicateKey("mail", GridIndexPath(item: 0, section: 1)), { try $0.setKey("mail", at: GridIndexPath(item: 2)) }),
             (.duplicateKey("mail", GridIndexPath(item: 0, section: 1)), { try $0.insertItem(at: GridIndexPath(item: 0), key: "mail") }),
@@ -153,7 +153,7 @@ struct ItemKeyTests {
         #expect(decoded.content.keys == [["mail", nil], ["news"]])
         #expect(decoded.content.sections == content.sections)
         let twice = document.replacingOccurrences(of: #""key":"news""#, with: #""key":"mail""#)
-        #expect(throws: GridError.duplicateKey("mail", GridIndexPath(item: 0))) { try GridDocument.decode(twice).validate() }
+        #expect(throws: GridError.repeatedKey("mail")) { try GridDocument.decode(twice).validate() }
         var uneven = content
         uneven.keys = [["mail"]]
         #expect(throws: GridError.self) { try GridSnapshot(name: "g", revision: 0, content: uneven) }

@@ -143,6 +143,23 @@ enum FileSystem {
         return Array(bytes.prefix(filled))
     }
 
+    #if canImport(Glibc)
+    private static let openFilesLimit = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+    private static let openFilesLimit = RLIMIT_NOFILE
+    #endif
+
+    /// What to say when `code` (an `errno`) means the process or the system has no file
+    /// descriptor left; `nil` for any other code.
+    static func openFilesReason(_ code: Int32) -> String? {
+        if code == ENFILE { return "the system has too many files open; close some programs and try again" }
+        guard code == EMFILE else { return nil }
+        var limit = rlimit()
+        let most = getrlimit(openFilesLimit, &limit) == 0 ? " (\(limit.rlim_cur))" : ""
+        return "this process may have no more files open than its limit\(most) allows, and gridstore needs a few more; "
+            + "raise it (ulimit -n 256) and try again"
+    }
+
     /// Removes the file at `path`, ignoring a missing one.
     static func removeFile(_ path: String) {
         unlink(path)

@@ -1,9 +1,13 @@
 extension Grid {
-    /// Copies grids from one database to another, on any backends, keeping their revisions.
+    /// Copies grids from one database to another, on any backends, keeping their revisions,
+    /// their history and when they last changed.
     ///
     /// Everything is read in one transaction of `source` and written in one transaction of
     /// `target`: the target gets every grid or none. This is how grids move from an SQLite
-    /// file to a PostgreSQL server and back.
+    /// file to a PostgreSQL server and back. Each grid's kept history entries come along (with
+    /// their times, actors and edits) and its retention, so `undo`, `snapshot(at:)` and
+    /// `revert(to:)` work on the copy as on the original; without `history`, the copies start
+    /// with none.
     ///
     /// ```swift
     /// let file = try GridDatabase(path: "grids.sqlite")
@@ -14,33 +18,68 @@ extension Grid {
     /// - Parameters:
     ///   - names: The grids to copy; `nil` for all.
     ///   - replacing: Whether a grid of the same name in `target` is replaced; otherwise it is refused.
+    ///   - history: Whether each grid's history is copied with it.
     /// - Returns: The copied grids as the target now holds them.
     /// - Throws: ``GridError/gridNotFound(_:)`` for a name `source` lacks,
-    ///   ``GridError/gridExists(_:)`` for a name `target` has (unless `replacing`), and
-    ///   ``GridError/storage(_:)`` for what either database reports. Nothing is written then.
+    ///   ``GridError/gridExists(_:)`` for a name `target` has (unless `replacing`),
+    ///   ``GridError/limitExceeded(_:)`` when both are one database, and ``GridError/storage(_:)``
+    ///   for what either database reports. Nothing is written then.
     @discardableResult
     public static func copy(from source: GridDatabase, to target: GridDatabase, names: [String]? = nil,
-                            replacing: Bool = false) throws(GridError) -> [GridSummary] {
-        try GridError.catching { try copyGrids(from: source, to: target, names: names, replacing: replacing) }
+                            replacing: Bool = false, history: Bool = true) throws(GridError) -> [GridSummary] {
+        try GridError.catching { try copyGrids(from: source, to: target, names: names, replacing: replacing, history: history) }
+    }
+
+    /// What is copied of one grid.
+    private struct Copied {
+        var snapshot: GridSnapshot
+        var updatedAt: String
+        var keep: Int
+        /// Kept history entries, oldest first, each checked as any entry read is.
+        var history: [StoredHistoryEntry]
     }
 
     private static func copyGrids(from source: GridDatabase, to target: GridDatabase, names: [String]?,
-                                  replacing: Bool) throws -> [GridSummary] {
-        let snapshots = try source.backend.read { transaction -> [GridSnapshot] in
-            let wanted = try names ?? transaction.listGrids().map(\.name)
+                                  replacing: Bool, history: Bool) throws -> [GridSummary] {
+        // Copying a database onto itself would delete each grid, and its history, before writing it again.
+        let oneDatabase = try source === target || source.backend.isSameDatabase(as: target.backend)
+        if oneDatabase {
+            throw GridError.limitExceeded("\(source.location) and \(target.location) are one database; a copy needs two")
+        }
+        let grids = try source.backend.read { transaction -> [Copied] in
+            let summaries = try transaction.listGrids()
+            let wanted = names ?? summaries.map(\.name)
             return try wanted.map { name in
                 guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
-                return try GridSnapshot.load(header, name: name, from: transaction)
+                let snapshot = try GridSnapshot.load(header, name: name, from: transaction)
+                var entries: [StoredHistoryEntry] = []
+                if history {
+                    entries = try transaction.historyEntries(gridID: header.id, limit: nil, deltas: true).reversed()
+                    for entry in entries {
+                        _ = try GridHistoryEntry(entry, grid: name)
+                        _ = try HistoryDelta.decode(entry.delta, revision: Int(entry.revision), grid: name)
+                    }
+                }
+                return Copied(snapshot: snapshot, updatedAt: summaries.first { $0.name == name }?.updatedAt ?? "",
+                              keep: header.historyKeep, history: entries)
             }
         }
-        let copied = Set(snapshots.map(\.name))
+        let copied = Set(grids.map(\.snapshot.name))
         return try target.backend.write { transaction -> [GridSummary] in
-            for snapshot in snapshots {
+            for grid in grids {
+                let snapshot = grid.snapshot
                 if try transaction.header(named: snapshot.name) != nil {
                     guard replacing else { throw GridError.gridExists(snapshot.name) }
                     _ = try transaction.deleteGrid(named: snapshot.name)
                 }
-                _ = try transaction.insertGrid(named: snapshot.name, GridChangeSet(inserting: snapshot))
+                let id = try transaction.insertGrid(named: snapshot.name, GridChangeSet(inserting: snapshot))
+                if history {
+                    if grid.keep != GridHistory.defaultKeep {
+                        try transaction.setHistoryKeep(grid.keep, gridID: id, revision: snapshot.revision)
+                    }
+                    for entry in grid.history { try transaction.appendHistory(entry, gridID: id, keep: max(1, grid.keep)) }
+                }
+                if GridHistoryEntry.isTimestamp(grid.updatedAt) { try transaction.setUpdatedAt(grid.updatedAt, gridID: id) }
             }
             return try transaction.listGrids().filter { copied.contains($0.name) }
         }

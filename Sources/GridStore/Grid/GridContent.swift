@@ -76,18 +76,16 @@ public struct GridContent: Sendable, Hashable {
         guard keys.count <= sections.count else {
             throw .limitExceeded("keys are given for \(keys.count) sections, but the grid has \(sections.count)")
         }
-        var seen: [String: GridIndexPath] = [:]
+        var seen = Set<String>()
         for (section, sectionKeys) in keys.enumerated() where !sectionKeys.isEmpty {
             guard sectionKeys.count == sections[section].count else {
                 throw .limitExceeded("section \(section) has \(sections[section].count) item(s) but "
                                      + "\(sectionKeys.count) key(s); give one key (or null) per item")
             }
-            for (item, key) in sectionKeys.enumerated() {
+            for key in sectionKeys {
                 guard let key else { continue }
                 try GridLimits.validate(key: key)
-                if let first = seen.updateValue(GridIndexPath(item: item, section: section), forKey: key) {
-                    throw .duplicateKey(key, first)
-                }
+                guard seen.insert(key).inserted else { throw .repeatedKey(key) }
             }
         }
     }

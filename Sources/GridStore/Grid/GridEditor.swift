@@ -349,8 +349,8 @@ public struct GridEditor: Sendable {
     /// section holds already keeps its size, a new key gets an item of the default size, and
     /// items whose key is not listed (or that have no key) are removed.
     ///
-    /// - Throws: ``GridError/invalidKey(_:reason:)``; ``GridError/duplicateKey(_:_:)`` when a
-    ///   key is listed twice or belongs to an item of another section.
+    /// - Throws: ``GridError/invalidKey(_:reason:)``; ``GridError/repeatedKey(_:)`` when a key is
+    ///   listed twice; ``GridError/duplicateKey(_:_:)`` when one belongs to an item of another section.
     public mutating func setItems(keys: [String], inSection section: Int) throws(GridError) {
         try snapshot.validate(section: section)
         let current = snapshot.explicitSizes[section].count
@@ -364,9 +364,7 @@ public struct GridEditor: Sendable {
         listed.reserveCapacity(keys.count)
         for (item, key) in keys.enumerated() {
             try GridLimits.validate(key: key)
-            if let first = listed.updateValue(item, forKey: key) {
-                throw .duplicateKey(key, GridIndexPath(item: first, section: section))
-            }
+            if listed.updateValue(item, forKey: key) != nil { throw .repeatedKey(key) }
         }
         for (other, otherKeys) in snapshot.itemKeys.enumerated() where other != section {
             for (item, key) in otherKeys.enumerated() {
@@ -455,7 +453,7 @@ public struct GridEditor: Sendable {
         var seen = Set<String>()
         for key in contents.keys.compactMap({ $0 }) {
             try checkNewKey(key)
-            guard seen.insert(key).inserted else { throw .duplicateKey(key, GridIndexPath(item: 0, section: 0)) }
+            guard seen.insert(key).inserted else { throw .repeatedKey(key) }
         }
     }
 

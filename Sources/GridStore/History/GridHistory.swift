@@ -25,30 +25,32 @@ enum GridHistory {
 
     /// The stacks after `entries` (oldest first); `isComplete` says the history goes back to
     /// the grid's first change.
-    static func stacks(_ entries: [GridHistoryEntry], isComplete: Bool) -> Stacks {
+    ///
+    /// - Throws: ``GridError/corrupted(_:)`` for an undo or redo whose target is a kept change
+    ///   that it could not have acted on (one not next on its stack): the history was edited.
+    static func stacks(_ entries: [GridHistoryEntry], isComplete: Bool, grid: String) throws(GridError) -> Stacks {
         var stacks = Stacks(done: isComplete ? [] : [nil], undone: isComplete ? [] : [nil])
+        let oldestKept = entries.first?.revision ?? 1
+        // Until an entry acts on a change no longer kept, every kept change's place is known.
+        var pastIsKnown = true
         for entry in entries {
             switch entry.kind {
             case .change, .revert:
                 stacks.done.append(entry.revision)
                 stacks.undone = []
-            case .undo:
+            case .undo, .redo:
                 for target in entry.targets {
-                    if stacks.done.last == target {
-                        stacks.done.removeLast()
-                        stacks.undone.append(target)
+                    let (from, to) = entry.kind == .undo ? (\Stacks.done, \Stacks.undone) : (\Stacks.undone, \Stacks.done)
+                    if stacks[keyPath: from].last == target {
+                        stacks[keyPath: from].removeLast()
+                        stacks[keyPath: to].append(target)
+                    } else if pastIsKnown && (target >= oldestKept || isComplete) {
+                        throw .corrupted("grid '\(grid)' has a history entry for revision \(entry.revision) whose "
+                                         + "\(entry.kind.rawValue) of revision \(target) does not follow from the entries before it")
                     } else {
-                        // It took back a change that is no longer kept: what came before is unknown.
+                        // It acted on a change that is no longer kept: what came before is unknown.
                         stacks = Stacks(done: [nil], undone: [nil])
-                    }
-                }
-            case .redo:
-                for target in entry.targets {
-                    if stacks.undone.last == target {
-                        stacks.undone.removeLast()
-                        stacks.done.append(target)
-                    } else {
-                        stacks = Stacks(done: [nil], undone: [nil])
+                        pastIsKnown = false
                     }
                 }
             }
@@ -95,7 +97,7 @@ extension GridHistory {
     static func move(_ count: Int, kind: GridHistoryEntry.Kind, through history: some HistorySource,
                      editor: inout GridEditor) throws -> [Int] {
         let (entries, isComplete) = try history.entries()
-        let all = stacks(entries, isComplete: isComplete)
+        let all = try stacks(entries, isComplete: isComplete, grid: history.grid)
         let stack = kind == .undo ? all.done : all.undone
         var targets: [Int] = []
         for candidate in stack.reversed().prefix(count) {

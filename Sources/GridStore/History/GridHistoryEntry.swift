@@ -52,6 +52,10 @@ extension GridHistoryEntry {
         }
         guard row.revision > 0, row.revision < Int64.max else { throw inconsistent("an impossible revision") }
         guard let kind = Kind(rawValue: row.kind) else { throw inconsistent("an unknown kind") }
+        guard Self.isTimestamp(row.madeAt) else { throw inconsistent("a time that is not of the form 2026-11-30T11:32:01.123Z") }
+        guard row.operation.utf8.count <= Self.maximumTextBytes, row.actor.utf8.count <= Self.maximumTextBytes else {
+            throw inconsistent("an operation or actor longer than \(Self.maximumTextBytes) bytes")
+        }
         var targets: [Int] = []
         if !row.targets.isEmpty {
             for part in row.targets.split(separator: ",", omittingEmptySubsequences: false) {
@@ -62,5 +66,29 @@ extension GridHistoryEntry {
         guard (kind == .undo || kind == .redo) != targets.isEmpty else { throw inconsistent("targets that do not fit its kind") }
         self.init(revision: Int(row.revision), madeAt: row.madeAt, kind: kind, operation: row.operation, actor: row.actor,
                   targets: targets)
+    }
+
+    /// The longest operation or actor read back: far above what gridstore writes.
+    static let maximumTextBytes = 65_536
+
+    /// Whether `text` is a time as gridstore records it: ISO 8601 in UTC with milliseconds,
+    /// `2026-11-30T11:32:01.123Z`, each field in range.
+    static func isTimestamp(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 24 else { return false }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                guard bytes[index] >= 48, bytes[index] <= 57 else { return nil }
+                value = value * 10 + Int(bytes[index] - 48)
+            }
+            return value
+        }
+        let separators: [(Int, Character)] = [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")]
+        guard separators.allSatisfy({ bytes[$0.0] == $0.1.asciiValue! }),
+              number(0..<4) != nil, let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+              let minute = number(14..<16), let second = number(17..<19), number(20..<23) != nil
+        else { return false }
+        return (1...12).contains(month) && (1...31).contains(day) && hour < 24 && minute < 60 && second < 61
     }
 }

@@ -7,9 +7,13 @@ struct GridStateReplay {
     /// One key list per section, each empty or one key per item.
     private var keys: [[String?]]
 
+    /// The number of items in ``content``.
+    private var total: Int
+
     init(_ snapshot: GridSnapshot) {
         content = snapshot.content
         keys = snapshot.itemKeys
+        total = snapshot.totalItemCount
     }
 
     /// The content with its keys, ready for a ``GridSnapshot``.
@@ -23,6 +27,15 @@ struct GridStateReplay {
     ///
     /// - Throws: ``Mismatch`` when the edit does not fit the content.
     mutating func apply(_ edit: GridEdit) throws(Mismatch) {
+        try applyEdit(edit)
+        // Every state a change passed through was a grid within the limits, so one replayed
+        // never holds more: checked at each edit, so that no entry can grow it without bound.
+        let sections = content.sections.count
+        guard sections <= GridLimits.maximumSections else { throw mismatch("it makes \(sections) sections") }
+        guard total <= GridLimits.maximumItems else { throw mismatch("it makes \(total) items") }
+    }
+
+    private mutating func applyEdit(_ edit: GridEdit) throws(Mismatch) {
         switch edit {
         case .size(let path, _, let to):
             try check(path)
@@ -33,6 +46,7 @@ struct GridStateReplay {
         case .itemCount(let section, let from, let to, let tail):
             try check(section: section)
             guard content.sections[section].count == from else { throw mismatch("section \(section) has \(content.sections[section].count) items, not \(from)") }
+            total += to - from
             if to < from {
                 content.sections[section].removeSubrange(to...)
                 if !keys[section].isEmpty { keys[section].removeSubrange(to...) }
@@ -45,12 +59,14 @@ struct GridStateReplay {
             try check(section: path.section)
             guard path.item <= content.sections[path.section].count else { throw mismatch("item \(path.item) is past the end") }
             content.sections[path.section].insert(size, at: path.item)
+            total += 1
             if key != nil || !keys[path.section].isEmpty {
                 materialize(path.section, count: content.sections[path.section].count - 1)
                 keys[path.section].insert(key, at: path.item)
             }
         case .delete(let path, _, _):
             try check(path)
+            total -= 1
             content.sections[path.section].remove(at: path.item)
             if !keys[path.section].isEmpty { keys[path.section].remove(at: path.item) }
         case .move(let from, let to):
@@ -67,9 +83,11 @@ struct GridStateReplay {
         case .insertSection(let index, let section):
             guard index >= 0, index <= content.sections.count else { throw mismatch("section \(index) is past the end") }
             content.sections.insert(section.sizes, at: index)
+            total += section.sizes.count
             keys.insert(section.keys, at: index)
         case .removeSection(let index, _):
             try check(section: index)
+            total -= content.sections[index].count
             content.sections.remove(at: index)
             keys.remove(at: index)
         case .key(let path, _, let to):
@@ -78,10 +96,12 @@ struct GridStateReplay {
             keys[path.section][path.item] = to
         case .section(let index, _, let to):
             try check(section: index)
+            total += to.sizes.count - content.sections[index].count
             content.sections[index] = to.sizes
             keys[index] = to.keys
         case .content(_, let to):
             content = to
+            total = to.sections.reduce(0) { $0 + $1.count }
             keys = to.sections.indices.map { $0 < to.keys.count ? to.keys[$0] : [] }
         }
     }

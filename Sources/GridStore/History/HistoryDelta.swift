@@ -131,16 +131,25 @@ enum HistoryDelta {
 
     // MARK: Decoding
 
+    /// The most sizes the runs of one entry's edits may hold, all edits together: a change
+    /// that replaces a full grid's content several times over, and far from what a few bytes
+    /// of runs could ask for (`1000000.` a thousand times over is 10^9).
+    static let maximumSizesPerEntry = 8 * GridLimits.maximumItems
+
     /// The edits of delta text, every value checked.
+    ///
+    /// Runs are counted against ``maximumSizesPerEntry`` before they are expanded, so memory
+    /// and time are bounded by that, whatever the text asks for.
     ///
     /// - Throws: ``GridError/corrupted(_:)`` naming what is wrong.
     static func decode(_ text: String, revision: Int, grid: String) throws(GridError) -> [GridEdit] {
         var reader = JSONReader(Array(text.utf8))
+        var sizesLeft = maximumSizesPerEntry
         do throws(JSONError) {
             var edits: [GridEdit] = []
             try reader.beginArray()
             while try reader.nextElement() {
-                edits.append(try readEdit(&reader))
+                edits.append(try readEdit(&reader, sizesLeft: &sizesLeft))
             }
             try reader.expectEnd()
             return edits
@@ -149,7 +158,7 @@ enum HistoryDelta {
         }
     }
 
-    private static func readEdit(_ reader: inout JSONReader) throws(JSONError) -> GridEdit {
+    private static func readEdit(_ reader: inout JSONReader, sizesLeft: inout Int) throws(JSONError) -> GridEdit {
         try reader.beginArray()
         guard try reader.nextElement() else { throw reader.error("an edit is an array that starts with its name") }
         let edit: GridEdit
@@ -162,16 +171,19 @@ enum HistoryDelta {
         case "count":
             let section = try index(&reader, upTo: GridLimits.maximumSections)
             edit = .itemCount(section: section, from: try count(&reader, upTo: GridLimits.maximumItems),
-                              to: try count(&reader, upTo: GridLimits.maximumItems), tail: try contents(&reader))
+                              to: try count(&reader, upTo: GridLimits.maximumItems), tail: try contents(&reader, &sizesLeft))
         case "insert": edit = .insert(try path(&reader), size: try size(&reader), key: try key(&reader))
         case "delete": edit = .delete(try path(&reader), size: try size(&reader), key: try key(&reader))
         case "move": edit = .move(from: try path(&reader), to: try path(&reader))
-        case "insertSection": edit = .insertSection(try index(&reader, upTo: GridLimits.maximumSections), try contents(&reader))
-        case "removeSection": edit = .removeSection(try index(&reader, upTo: GridLimits.maximumSections), try contents(&reader))
+        case "insertSection":
+            edit = .insertSection(try index(&reader, upTo: GridLimits.maximumSections), try contents(&reader, &sizesLeft))
+        case "removeSection":
+            edit = .removeSection(try index(&reader, upTo: GridLimits.maximumSections), try contents(&reader, &sizesLeft))
         case "key": edit = .key(try path(&reader), from: try key(&reader), to: try key(&reader))
         case "section":
-            edit = .section(try index(&reader, upTo: GridLimits.maximumSections), from: try contents(&reader), to: try contents(&reader))
-        case "content": edit = .content(from: try content(&reader), to: try content(&reader))
+            edit = .section(try index(&reader, upTo: GridLimits.maximumSections), from: try contents(&reader, &sizesLeft),
+                            to: try contents(&reader, &sizesLeft))
+        case "content": edit = .content(from: try content(&reader, &sizesLeft), to: try content(&reader, &sizesLeft))
         case let other: throw reader.error("unknown edit '\(other.prefix(40))'")
         }
         guard try !reader.nextElement() else { throw reader.error("an edit has more values than it takes") }
@@ -249,9 +261,9 @@ enum HistoryDelta {
     }
 
     /// `"<runs>",[keys]`.
-    private static func contents(_ reader: inout JSONReader) throws(JSONError) -> GridEdit.SectionContents {
+    private static func contents(_ reader: inout JSONReader, _ sizesLeft: inout Int) throws(JSONError) -> GridEdit.SectionContents {
         try next(&reader)
-        let sizes = try parseRuns(try reader.readString(), reader: reader)
+        let sizes = try parseRuns(try reader.readString(), reader: reader, sizesLeft: &sizesLeft)
         try next(&reader)
         let keys = try keyList(&reader)
         guard keys.isEmpty || keys.count == sizes.count else { throw reader.error("the keys do not match the sizes") }
@@ -273,8 +285,9 @@ enum HistoryDelta {
         return keys
     }
 
-    /// The sizes of runs text, at most ``GridLimits/maximumItems`` of them.
-    static func parseRuns(_ text: String, reader: JSONReader) throws(JSONError) -> [TileSize?] {
+    /// The sizes of runs text, at most ``GridLimits/maximumItems`` of them and at most
+    /// `sizesLeft`, which they are taken from.
+    static func parseRuns(_ text: String, reader: JSONReader, sizesLeft: inout Int) throws(JSONError) -> [TileSize?] {
         var sizes: [TileSize?] = []
         var count = 0
         var hasCount = false
@@ -295,6 +308,10 @@ enum HistoryDelta {
             }
             let length = hasCount ? count : 1
             guard sizes.count + length <= GridLimits.maximumItems else { throw reader.error("the runs hold too many sizes") }
+            guard length <= sizesLeft else {
+                throw reader.error("its edits hold more than \(maximumSizesPerEntry) sizes, more than any change makes")
+            }
+            sizesLeft -= length
             sizes.append(contentsOf: repeatElement(size, count: length))
             count = 0
             hasCount = false
@@ -303,10 +320,11 @@ enum HistoryDelta {
         return sizes
     }
 
-    private static func content(_ reader: inout JSONReader) throws(JSONError) -> GridContent {
+    private static func content(_ reader: inout JSONReader, _ sizesLeft: inout Int) throws(JSONError) -> GridContent {
         try next(&reader)
         var columns = 0, direction = ScrollDirection.vertical, defaultSize = TileSize.small
         var sections: [[TileSize?]] = [], keys: [[String?]] = []
+        var total = 0
         var honeycomb: HoneycombConfiguration?
         try reader.beginObject()
         while let field = try reader.nextKey() {
@@ -320,7 +338,11 @@ enum HistoryDelta {
             case "sections":
                 try reader.beginArray()
                 while try reader.nextElement() {
-                    sections.append(try parseRuns(try reader.readString(), reader: reader))
+                    sections.append(try parseRuns(try reader.readString(), reader: reader, sizesLeft: &sizesLeft))
+                    total += sections.last!.count
+                    guard total <= GridLimits.maximumItems else {
+                        throw reader.error("its content holds more than \(GridLimits.maximumItems) items")
+                    }
                     guard sections.count <= GridLimits.maximumSections else { throw reader.error("too many sections") }
                 }
             case "keys":

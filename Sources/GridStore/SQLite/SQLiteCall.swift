@@ -23,6 +23,6 @@ enum SQLiteCall {
         } else {
             message = String(cString: sqlite3_errstr(code))
         }
-        return SQLiteError(extendedResultCode: code, message: message, sql: sql)
+        return SQLiteError(extendedResultCode: code, message: message, sql: sql, systemErrorCode: db.map { sqlite3_system_errno($0) } ?? 0)
     }
 }

@@ -18,11 +18,15 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The SQL that was running when the failure happened, if any.
     public let sql: String?
 
-    /// Creates an error from a result code, a message and the SQL that failed.
-    public init(extendedResultCode: Int32, message: String, sql: String? = nil) {
+    /// The operating system's error number behind the failure (`errno`, such as `EMFILE`), or 0.
+    public let systemErrorCode: Int32
+
+    /// Creates an error from a result code, a message, the SQL that failed and the system's error number.
+    public init(extendedResultCode: Int32, message: String, sql: String? = nil, systemErrorCode: Int32 = 0) {
         self.extendedResultCode = extendedResultCode
         self.message = message
         self.sql = sql
+        self.systemErrorCode = systemErrorCode
     }
 
     /// The primary result code, for example `SQLITE_CONSTRAINT` (19).
@@ -39,6 +43,9 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Whether a statement was stopped because it ran past its time limit (`SQLITE_INTERRUPT`).
     public var isInterrupted: Bool { resultCode == SQLITE_INTERRUPT }
+
+    /// Whether a write found no room (`SQLITE_FULL`): the disk, or a table's ids, are used up.
+    public var isFull: Bool { resultCode == SQLITE_FULL }
 
     /// Whether a constraint (`CHECK`, `UNIQUE`, `FOREIGN KEY`, ...) refused a write.
     public var isConstraintViolation: Bool { resultCode == SQLITE_CONSTRAINT }

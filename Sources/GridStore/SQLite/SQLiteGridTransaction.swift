@@ -155,11 +155,16 @@ final class SQLiteGridTransaction: GridStorageTransaction {
 
     func appendHistory(_ entry: StoredHistoryEntry, gridID: Int64, keep: Int) throws {
         try connection.executeCached("""
-            INSERT INTO history (grid_id, revision, kind, operation, actor, targets, delta) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO history (grid_id, revision, made_at, kind, operation, actor, targets, delta)
+                VALUES (?, ?, coalesce(nullif(?, ''), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), ?, ?, ?, ?, ?)
             ON CONFLICT (grid_id, revision) DO UPDATE SET made_at = excluded.made_at, kind = excluded.kind,
                 operation = excluded.operation, actor = excluded.actor, targets = excluded.targets, delta = excluded.delta
-            """, [gridID, entry.revision, entry.kind, entry.operation, entry.actor, entry.targets, entry.delta])
+            """, [gridID, entry.revision, entry.madeAt, entry.kind, entry.operation, entry.actor, entry.targets, entry.delta])
         try connection.executeCached("DELETE FROM history WHERE grid_id = ? AND revision <= ?", [gridID, entry.revision - Int64(keep)])
+    }
+
+    func setUpdatedAt(_ time: String, gridID: Int64) throws {
+        try connection.execute("UPDATE grids SET updated_at = ? WHERE id = ?", [time, gridID])
     }
 
     func setHistoryKeep(_ keep: Int, gridID: Int64, revision: Int) throws {
@@ -180,10 +185,18 @@ final class SQLiteGridTransaction: GridStorageTransaction {
 
     func insertGrid(named name: String, _ changes: GridChangeSet) throws -> Int64 {
         let settings = changes.settings
-        try connection.executeCached(
-            "INSERT INTO grids (name, columns, direction, default_size, revision, layout_kind) VALUES (?, ?, ?, ?, ?, ?)",
-            [name, settings.columns, settings.direction.rawValue, settings.defaultSize.rawValue, settings.revision,
-             settings.kind.rawValue])
+        do {
+            try connection.executeCached(
+                "INSERT INTO grids (name, columns, direction, default_size, revision, layout_kind) VALUES (?, ?, ?, ?, ?, ?)",
+                [name, settings.columns, settings.direction.rawValue, settings.defaultSize.rawValue, settings.revision,
+                 settings.kind.rawValue])
+        } catch let error as SQLiteError where error.isFull {
+            // AUTOINCREMENT fails so when the ids are used up, whatever room the disk has.
+            let last = try connection.fetchOne("SELECT seq FROM sqlite_sequence WHERE name = 'grids'") { $0.int(at: 0) }
+            guard last == Int.max else { throw error }
+            throw GridError.corrupted("the file has given out every grid id (its sqlite_sequence for grids is at \(Int.max)), "
+                                      + "so no grid can be added; copy its grids into a new file with 'gridstore copy'")
+        }
         let id = connection.lastInsertRowID
         try writeRows(changes, gridID: Int(id))
         return id

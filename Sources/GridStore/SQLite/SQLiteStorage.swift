@@ -284,6 +284,12 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         try writeConnection { try body(SQLiteGridTransaction($0)) }
     }
 
+    /// The same file, by any path or link: the same device and inode.
+    package func isSameDatabase(as other: any GridStorageBackend) throws -> Bool {
+        guard let other = other as? SQLiteStorage, let identity = FileIdentity.of(path) else { return false }
+        return FileIdentity.of(other.path) == identity
+    }
+
     // MARK: Opening
 
     /// Opens an existing file, checks that it is a gridstore database (and passes `check`,
@@ -313,7 +319,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         do {
             connection = try SQLiteConnection(path: path, mode: .readWrite)
         } catch {
-            throw DatabaseFileError.cannotOpen(path: path, reason: error.message)
+            throw DatabaseFileError.cannotOpen(path: path, reason: FileSystem.openFilesReason(error.systemErrorCode) ?? error.message)
         }
         connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         do {
@@ -336,6 +342,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
             }
             try configure(connection, changingFile: changingFile)
         } catch let error as SQLiteError where error.isReadOnly || error.resultCode == SQLITE_CANTOPEN {
+            if let reason = FileSystem.openFilesReason(error.systemErrorCode) { throw DatabaseFileError.cannotOpen(path: path, reason: reason) }
             // Reading a WAL database needs its -wal and -shm files, which SQLite creates beside it.
             throw DatabaseFileError.cannotOpen(
                 path: path, reason: "its write-ahead log files (\(path)-wal and \(path)-shm) cannot be created or opened; "
@@ -425,6 +432,9 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
             applied = try runner.migrate(connection)
             // Move everything from the write-ahead log into the file, which is then complete on its own.
             try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        } catch let error as SQLiteError {
+            guard let reason = FileSystem.openFilesReason(error.systemErrorCode) else { throw error }
+            throw DatabaseFileError.cannotCreate(path: path, reason: reason)
         }
         guard try FileSystem.linkExclusively(temporaryPath, to: path) else { return [] }
         FileSystem.syncDirectory(folder)

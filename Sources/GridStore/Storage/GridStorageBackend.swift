@@ -30,6 +30,9 @@ package protocol GridStorageBackend: AnyObject, Sendable {
     /// Runs `body` in a write transaction: everything it writes is committed together, or
     /// nothing when it throws.
     func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T
+    /// Whether `other` stores its grids in the same database as this one (the same file by any
+    /// path, the same PostgreSQL database by any URI).
+    func isSameDatabase(as other: any GridStorageBackend) throws -> Bool
 }
 
 /// The rows of one transaction of a ``GridStorageBackend``.
@@ -61,9 +64,11 @@ package protocol GridStorageTransaction: AnyObject {
     /// Calls `body` with every item key of the grid.
     func forEachItemKey(gridID: Int64, _ body: (_ section: Int, _ item: Int, _ key: String) throws -> Void) throws
 
-    /// Adds a history entry for the grid, then deletes its entries `keep` or more revisions
-    /// older than the entry's.
+    /// Adds a history entry for the grid, made now unless the entry says when (a copied one),
+    /// then deletes its entries `keep` or more revisions older than the entry's.
     func appendHistory(_ entry: StoredHistoryEntry, gridID: Int64, keep: Int) throws
+    /// Sets when the grid last changed (`2026-11-30T11:32:01.123Z`), for a copied grid.
+    func setUpdatedAt(_ time: String, gridID: Int64) throws
 
     /// The grid's history entries, newest first, at most `limit` of them; with `deltas`, each
     /// with its delta text (else an empty one).

@@ -1,7 +1,7 @@
 import GridStore
 import GridStorePostgreSQL
 
-/// `gridstore copy <from-db> <to-db> [--grid NAME] [--force]`.
+/// `gridstore copy <from-db> <to-db> [--grid NAME] [--force] [--no-history]`.
 struct CopyCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "copy",
@@ -10,25 +10,33 @@ struct CopyCommand: GridStoreCommand {
             Either database may be an SQLite file or a postgresql:// URI: this is how grids move from the
             embedded file to a server and back. The target gets every grid or none (one transaction); a grid
             the target already has is refused unless --force replaces it. A missing target file is created.
+            Each grid's kept history comes along, with its times and retention, so undo, show --at and revert
+            work on the copy; --no-history copies the grids alone. A database is never copied onto itself
+            (the same file by another path, or the same PostgreSQL database by another URI).
             """,
         arguments: [
             .init(name: "from-db", help: "The database to copy from: a file or a postgresql:// URI."),
             .init(name: "to-db", help: "The database to copy to: a file or a postgresql:// URI."),
         ],
-        options: [force, QuietOption.option])
+        options: [force, noHistory, QuietOption.option])
 
     /// `--force`.
     static let force = CommandSpec.Option(name: "force", help: "Replace grids of the same name in the target.")
 
+    /// `--no-history`.
+    static let noHistory = CommandSpec.Option(name: "no-history", help: "Copy the grids without their history.")
+
     let source: String
     let target: String
     let replacing: Bool
+    let history: Bool
     let quiet: Bool
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         source = arguments.positionals[0]
         target = arguments.positionals[1]
         replacing = arguments.flag(Self.force)
+        history = !arguments.flag(Self.noHistory)
         quiet = arguments.flag(QuietOption.option)
     }
 
@@ -42,7 +50,8 @@ struct CopyCommand: GridStoreCommand {
             throw GridError.gridNotFound(name)
         }
         let to = try GridDatabase(location: target)
-        let copied = try Grid.copy(from: from, to: to, names: context.explicitGridName.map { [$0] }, replacing: replacing)
+        let copied = try Grid.copy(from: from, to: to, names: context.explicitGridName.map { [$0] }, replacing: replacing,
+                                   history: history)
         if quiet { return }
         let list = copied.map { "\(CommandLineOutput.printable($0.name)) (revision \($0.revision))" }.joined(separator: ", ")
         context.console.write("copied \(copied.count) grid(s) from \(CommandLineOutput.printable(from.location)) "

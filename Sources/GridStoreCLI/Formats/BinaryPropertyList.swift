@@ -4,8 +4,11 @@
 /// says where the table is, how wide its entries and the object references are, and which
 /// object is the top one. Every offset, count and reference is checked against the file
 /// before it is used, and a reference cycle or nesting deeper than
-/// ``PropertyListReader/maximumDepth`` is refused: no file can crash the reader or make it
-/// allocate more than the file's size in objects.
+/// ``PropertyListReader/maximumDepth`` is refused. Objects may be shared (writers store an
+/// equal string once), but the walk visits at most one value for each byte of the file: arrays
+/// that each refer to the next one many times, which would expand to far more values than the
+/// file holds, are refused before they are built. No file can crash the reader or make it
+/// allocate more than its size in values.
 struct BinaryPropertyListReader {
     /// The first eight bytes of a binary property list.
     static let magic = Array("bplist00".utf8)
@@ -38,8 +41,16 @@ struct BinaryPropertyListReader {
             offsets.append(offset)
         }
         let reader = BinaryPropertyListReader(bytes: bytes, offsets: offsets, referenceSize: referenceSize)
+        var walk = Walk(valuesLeft: bytes.count)
+        return try reader.value(top, depth: 0, walk: &walk)
+    }
+
+    /// Where the reader is in the walk over the objects.
+    private struct Walk {
+        /// The objects that contain the one being read: a reference back to one is a cycle.
         var path: Set<Int> = []
-        return try reader.value(top, depth: 0, path: &path)
+        /// How many more values may be read.
+        var valuesLeft: Int
     }
 
     private static func failure(_ message: String) -> PropertyListError {
@@ -54,11 +65,15 @@ struct BinaryPropertyListReader {
         return value > UInt64(Int.max) ? -1 : Int(value)
     }
 
-    /// Object `index`, with `path` the objects that contain it (a reference back to one is a cycle).
-    private func value(_ index: Int, depth: Int, path: inout Set<Int>) throws(PropertyListError) -> PropertyListValue {
+    /// Object `index`, one of `walk`'s values.
+    private func value(_ index: Int, depth: Int, walk: inout Walk) throws(PropertyListError) -> PropertyListValue {
         guard depth < PropertyListReader.maximumDepth else { throw Self.failure("it is nested too deeply") }
-        guard path.insert(index).inserted else { throw Self.failure("object \(index) contains itself") }
-        defer { path.remove(index) }
+        guard walk.valuesLeft > 0 else {
+            throw Self.failure("its arrays and dictionaries refer to shared ones more often than a file of its size can hold")
+        }
+        walk.valuesLeft -= 1
+        guard walk.path.insert(index).inserted else { throw Self.failure("object \(index) contains itself") }
+        defer { walk.path.remove(index) }
         var position = offsets[index]
         let marker = bytes[position]
         position += 1
@@ -100,7 +115,7 @@ struct BinaryPropertyListReader {
             return .string(String(decoding: utf16, as: UTF16.self))
         case 0xA, 0xC, 0xD:
             let elements = try count(low, at: &position, of: index)
-            return try collection(index, isDictionary: kind == 0xD, elements: elements, at: position, depth: depth, path: &path)
+            return try collection(index, isDictionary: kind == 0xD, elements: elements, at: position, depth: depth, walk: &walk)
         default:
             throw Self.failure("object \(index) has the unknown marker \(marker)")
         }
@@ -109,20 +124,20 @@ struct BinaryPropertyListReader {
     /// An array or set (`elements` references at `position`), or a dictionary (`elements` key
     /// references, then as many value references).
     private func collection(_ index: Int, isDictionary: Bool, elements: Int, at position: Int, depth: Int,
-                            path: inout Set<Int>) throws(PropertyListError) -> PropertyListValue {
+                            walk: inout Walk) throws(PropertyListError) -> PropertyListValue {
         let first = try references(elements, at: position)
         guard isDictionary else {
             var values: [PropertyListValue] = []
-            for reference in first { values.append(try value(reference, depth: depth + 1, path: &path)) }
+            for reference in first { values.append(try value(reference, depth: depth + 1, walk: &walk)) }
             return .array(values)
         }
         let values = try references(elements, at: position + elements * referenceSize)
         var dictionary: [(key: String, value: PropertyListValue)] = []
         for (key, value) in zip(first, values) {
-            guard case .string(let name) = try self.value(key, depth: depth + 1, path: &path) else {
+            guard case .string(let name) = try self.value(key, depth: depth + 1, walk: &walk) else {
                 throw Self.failure("a key of object \(index) is not a string")
             }
-            dictionary.append((name, try self.value(value, depth: depth + 1, path: &path)))
+            dictionary.append((name, try self.value(value, depth: depth + 1, walk: &walk)))
         }
         return .dictionary(dictionary)
     }

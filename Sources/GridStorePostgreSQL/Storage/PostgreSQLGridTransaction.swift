@@ -134,12 +134,18 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
 
     func appendHistory(_ entry: StoredHistoryEntry, gridID: Int64, keep: Int) throws {
         try connection.execute("""
-            INSERT INTO history (grid_id, revision, kind, operation, actor, targets, delta) VALUES ($1, $2, $3, $4, $5, $6, $7)
+            INSERT INTO history (grid_id, revision, made_at, kind, operation, actor, targets, delta)
+                VALUES ($1, $2, coalesce(nullif($3, '')::timestamptz, now()), $4, $5, $6, $7, $8)
             ON CONFLICT (grid_id, revision) DO UPDATE SET made_at = excluded.made_at, kind = excluded.kind,
                 operation = excluded.operation, actor = excluded.actor, targets = excluded.targets, delta = excluded.delta
-            """, [String(gridID), String(entry.revision), entry.kind, entry.operation, entry.actor, entry.targets, entry.delta])
+            """, [String(gridID), String(entry.revision), entry.madeAt, entry.kind, entry.operation, entry.actor, entry.targets,
+                  entry.delta])
         try connection.execute("DELETE FROM history WHERE grid_id = $1 AND revision <= $2",
                                [String(gridID), String(entry.revision - Int64(keep))])
+    }
+
+    func setUpdatedAt(_ time: String, gridID: Int64) throws {
+        try connection.execute("UPDATE grids SET updated_at = $1::timestamptz WHERE id = $2", [time, String(gridID)])
     }
 
     func setHistoryKeep(_ keep: Int, gridID: Int64, revision: Int) throws {

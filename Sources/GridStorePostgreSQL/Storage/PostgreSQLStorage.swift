@@ -85,6 +85,23 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
         }
     }
 
+    /// The same database of the same server, by any URI: a session-level advisory lock taken here
+    /// cannot be taken through `other` (advisory locks are per database), which needs no privilege.
+    package func isSameDatabase(as other: any GridStorageBackend) throws -> Bool {
+        guard let other = other as? PostgreSQLStorage, other !== self else { return other === self }
+        let key = String(Int64.random(in: 1...Int64.max))
+        return try withConnection { mine in
+            try mine.execute("SELECT pg_advisory_lock($1)", [key])
+            defer { _ = try? mine.execute("SELECT pg_advisory_unlock($1)", [key]) }
+            return try other.withConnection { theirs in
+                let taken = try theirs.execute("SELECT pg_try_advisory_lock($1)", [key])
+                guard taken.count == 1, taken.string(0, 0) == "t" else { return true }
+                _ = try theirs.execute("SELECT pg_advisory_unlock($1)", [key])
+                return false
+            }
+        }
+    }
+
     /// Runs `body` with the connection, reconnecting first if the server went away since the last call.
     package func withConnection<T>(for use: ConnectionGate.Use = .read, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
         if gate.heldByCurrentThread != nil { return try body(connection) }
