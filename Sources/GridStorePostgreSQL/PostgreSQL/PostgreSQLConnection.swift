@@ -91,7 +91,7 @@ package final class PostgreSQLConnection {
             }
         }
         guard libpq.status(connection) == CONNECTION_OK else {
-            let message = String(cString: libpq.errorMessage(connection)!)
+            let message = location.redacting(String(cString: libpq.errorMessage(connection)!))
             libpq.finish(connection)
             throw PostgreSQLError(sqlState: nil, message: message, server: location.displayName)
         }
@@ -164,7 +164,7 @@ package final class PostgreSQLConnection {
     }
 
     private func connectionError() -> PostgreSQLError {
-        PostgreSQLError(sqlState: nil, message: String(cString: libpq.errorMessage(handle)!), server: server)
+        PostgreSQLError(sqlState: nil, message: location.redacting(String(cString: libpq.errorMessage(handle)!)), server: server)
     }
 
     private static func error(of result: OpaquePointer, _ libpq: LibPQ, server: String,

@@ -41,4 +41,62 @@ public struct PostgreSQLLocation: Sendable, Hashable {
         }
         return result + parameters.joined(separator: "&")
     }
+
+    /// The URI's passwords, as written and percent-decoded: the user part's and any `password=`
+    /// parameter's, found even in a URI too malformed for libpq to read.
+    var secrets: [String] {
+        let scheme = uri.hasPrefix("postgresql://") ? "postgresql://" : "postgres://"
+        let rest = uri.dropFirst(scheme.count)
+        var found: [String] = []
+        let authority = rest[..<(rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex)]
+        if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+            found.append(String(authority[authority.index(after: colon)..<at]))
+        }
+        if let query = rest.firstIndex(of: "?") {
+            for parameter in rest[rest.index(after: query)...].split(separator: "&") where parameter.hasPrefix("password=") {
+                found.append(String(parameter.dropFirst("password=".count)))
+            }
+        }
+        return (found + found.map(Self.percentDecoded)).filter { !$0.isEmpty }
+    }
+
+    /// `text` with each `%XX` replaced by its byte; a malformed escape is kept as it is.
+    static func percentDecoded(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var result: [UInt8] = []
+        var index = 0
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 48...57: byte - 48
+            case 65...70: byte - 55
+            case 97...102: byte - 87
+            default: nil
+            }
+        }
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
+                result.append(high << 4 | low)
+                index += 3
+            } else {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// `message` (libpq's, which may quote the URI or a piece of it) with no password left in
+    /// it: the URI is replaced by ``displayName``, and a quoted piece that holds a password by
+    /// `"***"`, as is any other occurrence of a password of four characters or more.
+    public func redacting(_ message: String) -> String {
+        var text = message.replacing(uri, with: displayName)
+        let secrets = self.secrets
+        guard !secrets.isEmpty else { return text }
+        let pieces = text.split(separator: "\"", omittingEmptySubsequences: false)
+        text = pieces.enumerated().map { index, piece in
+            index % 2 == 1 && index < pieces.count - 1 && secrets.contains(where: { piece.contains($0) }) ? "***" : String(piece)
+        }.joined(separator: "\"")
+        for secret in secrets where secret.count >= 4 { text = text.replacing(secret, with: "***") }
+        return text
+    }
 }
