@@ -136,6 +136,37 @@ struct EditCommandTests {
         #expect(terminal.exitStatus() == 0)
     }
 
+    /// The process's state letter in `/proc/<pid>/stat`: `T` while it is stopped.
+    func state(of process: Process) -> Character? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(close, offsetBy: 2)]
+    }
+
+    @Test("Ctrl-Z gives the shell its terminal back and stops; fg takes it again in raw mode and redraws")
+    func jobControl() throws {
+        _ = try CommandRunner.run(["--db", database, "init", "--items", "6", "-q"])
+        let terminal = try start()
+        terminal.clear()
+        kill(terminal.process.processIdentifier, SIGTSTP)
+        #expect(terminal.waitFor { $0.contains("\u{1B}[?25h\u{1B}[?1049l") }, "the terminal was not given back: \(terminal.text)")
+        #expect(terminal.waitFor(seconds: 2) { _ in self.state(of: terminal.process) == "T" })
+        terminal.clear()
+        kill(terminal.process.processIdentifier, SIGCONT)
+        #expect(terminal.waitFor { $0.contains("\u{1B}[?1049h") && $0.contains("revision 0") }, "no redraw: \(terminal.text)")
+        // Raw again: a key acts at once, without Enter, and is not echoed.
+        terminal.send(" ")
+        #expect(terminal.waitFor { $0.contains("revision 1") })
+        // Stopped from elsewhere (SIGSTOP cannot be caught) and continued: set up again and redrawn.
+        kill(terminal.process.processIdentifier, SIGSTOP)
+        #expect(terminal.waitFor(seconds: 2) { _ in self.state(of: terminal.process) == "T" })
+        terminal.clear()
+        kill(terminal.process.processIdentifier, SIGCONT)
+        #expect(terminal.waitFor { $0.contains("\u{1B}[?1049h") && $0.contains("revision 1") })
+        terminal.send("q")
+        #expect(terminal.exitStatus() == 0)
+    }
+
     @Test("without a terminal, edit refuses in one line with exit 64 and changes nothing")
     func noTerminal() throws {
         _ = try CommandRunner.run(["--db", database, "init", "-q"])

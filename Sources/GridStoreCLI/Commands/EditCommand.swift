@@ -55,7 +55,17 @@ struct EditorLoop {
         var lastCheck = Platform.monotonicMilliseconds()
         while true {
             if let signal = terminal.stopSignal { return 128 + signal }
-            if terminal.takeResize() {
+            // Ctrl-Z: the shell gets the terminal back until fg; a continue from elsewhere sets it up again.
+            var suspended = false
+            if terminal.takeSuspend() {
+                terminal.suspend()
+                suspended = true
+            }
+            if terminal.takeContinue() {
+                if !suspended { terminal.reenter() }
+                suspended = true
+            }
+            if suspended || terminal.takeResize() {
                 size = terminal.size
                 terminal.write("\u{1B}[2J")
                 draw()

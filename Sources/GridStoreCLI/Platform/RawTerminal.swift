@@ -6,10 +6,12 @@ import Musl
 import Darwin
 #endif
 
-/// The last of SIGINT, SIGTERM or SIGHUP received, or 0; and whether SIGWINCH arrived. Set by
-/// the signal handlers, read by the editor's loop.
+/// The last of SIGINT, SIGTERM or SIGHUP received, or 0; and whether SIGWINCH, SIGTSTP or
+/// SIGCONT arrived. Set by the signal handlers, read by the editor's loop.
 nonisolated(unsafe) private var receivedStopSignal: Int32 = 0
 nonisolated(unsafe) private var receivedResize: Int32 = 0
+nonisolated(unsafe) private var receivedSuspend: Int32 = 0
+nonisolated(unsafe) private var receivedContinue: Int32 = 0
 
 /// The terminal of a full-screen program: raw keys in, the alternate screen out, restored
 /// whatever happens.
@@ -17,9 +19,13 @@ nonisolated(unsafe) private var receivedResize: Int32 = 0
 /// Opening it switches standard input to raw mode (no echo, no line editing, keys as they
 /// come; signals still delivered), the output to the alternate screen with the cursor hidden
 /// and mouse reporting on. ``restore()`` undoes all of it, and runs at most once; the editor
-/// calls it on `q`, on errors and on SIGINT, SIGTERM and SIGHUP.
+/// calls it on `q`, on errors and on SIGINT, SIGTERM and SIGHUP. On Ctrl-Z (SIGTSTP)
+/// ``suspend()`` gives the shell its terminal back before the process stops, and takes it
+/// again when `fg` continues it; after a SIGCONT from elsewhere (a SIGSTOP, say),
+/// ``reenter()`` sets the terminal up again.
 final class RawTerminal {
     private var saved = termios()
+    private var raw = termios()
     private var isRestored = false
     private let mouse: Bool
 
@@ -43,9 +49,53 @@ final class RawTerminal {
             cc[Int(VTIME)] = 0
         }
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { throw .current() }
+        self.raw = raw
         Self.installSignalHandlers()
-        // Alternate screen, hidden cursor, and (when asked) mouse clicks and drags in SGR form.
+        enterScreen()
+    }
+
+    /// The alternate screen, a hidden cursor, and (when asked) mouse clicks and drags in SGR form.
+    private func enterScreen() {
         write("\u{1B}[?1049h\u{1B}[?25l" + (mouse ? "\u{1B}[?1002h\u{1B}[?1006h" : ""))
+    }
+
+    /// The normal screen and cursor, and no mouse reports.
+    private func leaveScreen() {
+        write((mouse ? "\u{1B}[?1006l\u{1B}[?1002l" : "") + "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+    }
+
+    /// Whether Ctrl-Z (SIGTSTP) asked the program to stop since the last call.
+    func takeSuspend() -> Bool {
+        defer { receivedSuspend = 0 }
+        return receivedSuspend != 0
+    }
+
+    /// Whether the process was continued (SIGCONT) since the last call.
+    func takeContinue() -> Bool {
+        defer { receivedContinue = 0 }
+        return receivedContinue != 0
+    }
+
+    /// Gives the terminal back as it was, stops the process as Ctrl-Z does, and when it is
+    /// continued (`fg`) takes the terminal again: raw mode and the alternate screen. The
+    /// caller redraws.
+    func suspend() {
+        guard !isRestored else { return }
+        leaveScreen()
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+        signal(SIGTSTP, SIG_DFL)
+        raise(SIGTSTP)
+        // Here again after SIGCONT.
+        signal(SIGTSTP) { _ in receivedSuspend = 1 }
+        reenter()
+    }
+
+    /// Sets the terminal up again (raw mode, the alternate screen), as after being continued:
+    /// the shell may have changed its settings meanwhile. The caller redraws.
+    func reenter() {
+        guard !isRestored else { return }
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
+        enterScreen()
     }
 
     deinit { restore() }
@@ -54,7 +104,7 @@ final class RawTerminal {
     func restore() {
         guard !isRestored else { return }
         isRestored = true
-        write((mouse ? "\u{1B}[?1006l\u{1B}[?1002l" : "") + "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+        leaveScreen()
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
     }
 
@@ -97,10 +147,12 @@ final class RawTerminal {
             signal(stop) { received in receivedStopSignal = received }
         }
         signal(SIGWINCH) { _ in receivedResize = 1 }
+        signal(SIGTSTP) { _ in receivedSuspend = 1 }
+        signal(SIGCONT) { _ in receivedContinue = 1 }
         // A parent may have started this process with them blocked; they must reach the handlers.
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
-        for handled in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] { sigaddset(&unblocked, handled) }
+        for handled in [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT] { sigaddset(&unblocked, handled) }
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     }
 }
