@@ -37,6 +37,61 @@ struct PostgreSQLBackendTests {
         #expect(!error.description.contains("\n"))
     }
 
+    @Test("a backend that stops answering mid-change (SIGSTOP) gives a one-line error within statement_timeout and the grace, changing nothing")
+    func stalledBackend() throws {
+        // A statement_timeout set the way libpq users set it, in the URI's options.
+        let uri = try PostgreSQLTestServer.shared().makeDatabase() + "&options=-c%20statement_timeout%3D1s"
+        let database = try GridDatabase(location: uri)
+        let grid = try Grid(named: "g", in: database, creatingWith: GridOptions(sectionItemCounts: [20]))
+        try grid.toggle(at: GridIndexPath(item: 1))
+        let storage = try #require(database.postgreSQL)
+        let backend = try storage.withConnection { try $0.execute("SELECT pg_backend_pid()").int(0, 0) }
+        #expect(try storage.withConnection { $0.answerDeadlineMilliseconds } == 1_000 + PostgreSQLConnection.answerGraceMilliseconds)
+        kill(pid_t(backend), SIGSTOP)
+        defer { kill(pid_t(backend), SIGCONT) }
+        let started = ContinuousClock.now
+        let error = try #require(throws: GridError.self) { try grid.toggle(at: GridIndexPath(item: 2)) }
+        let waited = ContinuousClock.now - started
+        #expect(waited >= .seconds(1) && waited < .seconds(12), "\(waited)")
+        #expect(error.description.contains("did not answer within 6 seconds"), "\(error)")
+        #expect(error.description.contains("nothing was committed") || error.description.contains("may or may not"), "\(error.description)")
+        #expect(!error.description.contains("\n"))
+        kill(pid_t(backend), SIGCONT)
+        // The next call connects again; the stalled change was not applied.
+        let reopened = try Grid(named: "g", in: GridDatabase(location: uri)).snapshot()
+        #expect(reopened.revision == 1)
+        #expect(try grid.snapshot().revision == 1)
+        try grid.toggle(at: GridIndexPath(item: 3))
+        #expect(try grid.snapshot().revision == 2)
+    }
+
+    @Test("a trigger, rule or policy on gridstore's tables, or another table's foreign key to them, is refused by name", arguments: [
+        ("CREATE FUNCTION wipe() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN DELETE FROM history; RETURN NULL; END'; "
+            + "CREATE TRIGGER wipe AFTER UPDATE ON grids FOR EACH ROW EXECUTE FUNCTION wipe();", "trigger wipe on grids"),
+        ("CREATE RULE forge AS ON UPDATE TO grids DO ALSO DELETE FROM history;", "rule forge on grids"),
+        ("ALTER TABLE sections ENABLE ROW LEVEL SECURITY; CREATE POLICY hide ON sections USING (false);", "policy hide on sections"),
+        ("CREATE TABLE app_pins (grid bigint REFERENCES grids (id) ON DELETE CASCADE);",
+         "foreign key app_pins_grid_fkey of table app_pins to grids"),
+    ])
+    func attachedObjects(sql: String, object: String) throws {
+        let uri = try PostgreSQLTestServer.shared().makeDatabase()
+        do {
+            let database = try GridDatabase(location: uri)
+            _ = try Grid(named: "kept", in: database).toggle(at: GridIndexPath(item: 1))
+            _ = try #require(database.postgreSQL).withConnection { try $0.executeScript(sql) }
+        }
+        let error = try #require(throws: DatabaseFileError.self) { try GridDatabase(location: uri) }
+        #expect(error.description.hasPrefix("\(PostgreSQLLocation(uri)!.displayName) holds \(object), which gridstore did not create"),
+                "\(error.description)")
+        // An app's own table beside gridstore's, with no tie to them, is fine.
+        let other = try PostgreSQLTestServer.shared().makeDatabase()
+        let database = try GridDatabase(location: other)
+        _ = try #require(database.postgreSQL).withConnection {
+            try $0.executeScript("CREATE TABLE app_notes (grid_name text, body text); CREATE VIEW app_summary AS SELECT name FROM grids;")
+        }
+        _ = try Grid(named: "g", in: GridDatabase(location: other)).toggle(at: GridIndexPath(item: 0))
+    }
+
     @Test("migrators starting at once apply each migration once")
     func concurrentMigrators() async throws {
         let url = try PostgreSQLTestServer.shared().makeDatabase()

@@ -32,6 +32,15 @@ struct LibPQ: @unchecked Sendable {
     let getisnull: @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
     let getvalue: @convention(c) (OpaquePointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?
     let getlength: @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
+    let sendQuery: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Int32
+    let sendPrepare: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32, UnsafePointer<Oid>?) -> Int32
+    let sendQueryPrepared: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, StringArray, UnsafePointer<Int32>?,
+                                           UnsafePointer<Int32>?, Int32) -> Int32
+    let getResult: @convention(c) (OpaquePointer?) -> OpaquePointer?
+    let isBusy: @convention(c) (OpaquePointer?) -> Int32
+    let consumeInput: @convention(c) (OpaquePointer?) -> Int32
+    let flush: @convention(c) (OpaquePointer?) -> Int32
+    let setNonblocking: @convention(c) (OpaquePointer?, Int32) -> Int32
 
     /// The library, loaded at the first use; the error says what to install when it is missing.
     static let shared: Result<LibPQ, PostgreSQLError> = load()
@@ -80,7 +89,18 @@ struct LibPQ: @unchecked Sendable {
             ntuples: symbol("PQntuples", as: (@convention(c) (OpaquePointer?) -> Int32).self),
             getisnull: symbol("PQgetisnull", as: (@convention(c) (OpaquePointer?, Int32, Int32) -> Int32).self),
             getvalue: symbol("PQgetvalue", as: (@convention(c) (OpaquePointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?).self),
-            getlength: symbol("PQgetlength", as: (@convention(c) (OpaquePointer?, Int32, Int32) -> Int32).self))
+            getlength: symbol("PQgetlength", as: (@convention(c) (OpaquePointer?, Int32, Int32) -> Int32).self),
+            sendQuery: symbol("PQsendQuery", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Int32).self),
+            sendPrepare: symbol("PQsendPrepare", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+                                                                       Int32, UnsafePointer<Oid>?) -> Int32).self),
+            sendQueryPrepared: symbol("PQsendQueryPrepared", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32,
+                                                                                   StringArray, UnsafePointer<Int32>?,
+                                                                                   UnsafePointer<Int32>?, Int32) -> Int32).self),
+            getResult: symbol("PQgetResult", as: (@convention(c) (OpaquePointer?) -> OpaquePointer?).self),
+            isBusy: symbol("PQisBusy", as: (@convention(c) (OpaquePointer?) -> Int32).self),
+            consumeInput: symbol("PQconsumeInput", as: (@convention(c) (OpaquePointer?) -> Int32).self),
+            flush: symbol("PQflush", as: (@convention(c) (OpaquePointer?) -> Int32).self),
+            setNonblocking: symbol("PQsetnonblocking", as: (@convention(c) (OpaquePointer?, Int32) -> Int32).self))
         guard missing.isEmpty else {
             return .failure(PostgreSQLError(sqlState: nil, message: "the installed libpq lacks \(missing.joined(separator: ", "))",
                                             server: "(none)"))

@@ -43,6 +43,33 @@ enum Platform {
         }
     }
 
+    /// Waits until `socket` is readable or writable (as asked), at most until `deadline` on
+    /// ``monotonicMilliseconds()``, retrying when a signal interrupts the wait.
+    ///
+    /// - Returns: Whether it is readable and whether it is writable (both `false` when the
+    ///   deadline passed), or `nil` when the wait itself failed.
+    static func wait(for socket: Int32, readable: Bool, writable: Bool, until deadline: Int) -> (readable: Bool, writable: Bool)? {
+        var events: Int16 = 0
+        if readable { events |= Int16(POLLIN) }
+        if writable { events |= Int16(POLLOUT) }
+        var descriptor = pollfd(fd: socket, events: events, revents: 0)
+        while true {
+            let result = poll(&descriptor, 1, Int32(clamping: max(0, deadline - monotonicMilliseconds())))
+            if result == 0 { return (false, false) }
+            if result > 0 {
+                // An error or hang-up is reported as ready: the read or write that follows says what happened.
+                let failed = descriptor.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
+                return (descriptor.revents & Int16(POLLIN) != 0 || failed, descriptor.revents & Int16(POLLOUT) != 0 || failed)
+            }
+            if errno != EINTR { return nil }
+        }
+    }
+
+    /// Shuts a socket down both ways, so the peer sees the connection closed at once.
+    static func shutDown(socket: Int32) {
+        _ = shutdown(socket, Int32(SHUT_RDWR))
+    }
+
     /// Loads the first of `names` that the dynamic linker finds.
     static func openLibrary(_ names: [String]) -> UnsafeMutableRawPointer? {
         names.lazy.compactMap { dlopen($0, RTLD_NOW | RTLD_LOCAL) }.first

@@ -7,6 +7,14 @@ import CLibPQ
 /// ``execute(_:_:)`` are prepared once per session and reused. A connection is used from
 /// one thread at a time; ``PostgreSQLStorage`` wraps it in a lock.
 ///
+/// No round trip waits for the server forever. The session's `statement_timeout` bounds
+/// each statement on the server (gridstore sets 60 seconds unless the URI's `options` or
+/// `PGOPTIONS` set another, as for any libpq program); the client waits for an answer that
+/// long and ``answerGraceMilliseconds`` more, through libpq's non-blocking calls, so a server
+/// that stopped answering (a stalled backend, a network that drops packets) gives a one-line
+/// error naming it. The connection is then shut down: the server ends the statement and rolls
+/// its transaction back when it notices, and the next call connects again.
+///
 /// ```swift
 /// let connection = try PostgreSQLConnection(PostgreSQLLocation("postgresql:///grids")!)
 /// let rows = try connection.execute("SELECT name FROM grids WHERE revision > $1", ["3"])
@@ -19,9 +27,21 @@ package final class PostgreSQLConnection {
     /// How long connecting waits, in seconds, unless the URI or `PGCONNECT_TIMEOUT` say otherwise.
     package static let defaultConnectTimeoutSeconds = "10"
 
+    /// How long a statement may run on the server, unless the URI or `PGOPTIONS` set
+    /// `statement_timeout` itself: 60 seconds, as SQLite's operation limit.
+    package static let defaultStatementTimeout = "60s"
+
+    /// How much longer than the session's `statement_timeout` the client waits for an answer
+    /// before it gives up on the server: 5 seconds, room for the server's own cancellation to arrive.
+    package static let answerGraceMilliseconds = 5_000
+
     private let libpq: LibPQ
     private var handle: OpaquePointer
     private var preparedNames: [String: String] = [:]
+    /// The session's `statement_timeout`, in milliseconds, as read when it was configured.
+    private var statementTimeoutMilliseconds = 60_000
+    /// Whether the connection was shut down after the server did not answer in time.
+    private var abandoned = false
 
     /// Where the connection goes.
     package let location: PostgreSQLLocation
@@ -46,8 +66,12 @@ package final class PostgreSQLConnection {
         libpq.finish(handle)
     }
 
-    /// Whether the connection is usable; `false` after the server went away.
-    package var isOpen: Bool { libpq.status(handle) == CONNECTION_OK }
+    /// Whether the connection is usable; `false` after the server went away or stopped answering.
+    package var isOpen: Bool { !abandoned && libpq.status(handle) == CONNECTION_OK }
+
+    /// How long the client waits for one answer: the session's `statement_timeout` and
+    /// ``answerGraceMilliseconds`` more.
+    package var answerDeadlineMilliseconds: Int { statementTimeoutMilliseconds + Self.answerGraceMilliseconds }
 
     /// Connects again with the same parameters after the server went away.
     ///
@@ -56,6 +80,7 @@ package final class PostgreSQLConnection {
         let fresh = try Self.connect(libpq, to: location)
         libpq.finish(handle)
         handle = fresh
+        abandoned = false
         preparedNames.removeAll()
         try configure()
     }
@@ -116,11 +141,21 @@ package final class PostgreSQLConnection {
         return seconds * 1_000
     }
 
-    /// Sets the session's defaults once connected.
+    /// Sets the session's defaults once connected, in one round trip, and reads the statement
+    /// timeout that bounds the client's waits.
     private func configure() throws(PostgreSQLError) {
         _ = libpq.setNoticeReceiver(handle, { _, _ in }, nil)
-        try execute("SELECT set_config('lock_timeout', $1, false) WHERE current_setting('lock_timeout') = '0'",
-                    [Self.defaultLockTimeout])
+        guard libpq.setNonblocking(handle, 1) == 0 else { throw connectionError() }
+        // Constants of this type's, not values: the one script without parameters besides BEGIN and COMMIT.
+        let setting = try executeScript("""
+            SELECT set_config('lock_timeout', '\(Self.defaultLockTimeout)', false) WHERE current_setting('lock_timeout') = '0';
+            SELECT set_config('statement_timeout', '\(Self.defaultStatementTimeout)', false)
+                WHERE current_setting('statement_timeout') = '0';
+            SELECT setting FROM pg_settings WHERE name = 'statement_timeout'
+            """)
+        if setting.count == 1, let milliseconds = Int(setting.string(0, 0)), milliseconds > 0 {
+            statementTimeoutMilliseconds = milliseconds
+        }
     }
 
     // MARK: Statements
@@ -132,35 +167,83 @@ package final class PostgreSQLConnection {
     @discardableResult
     package func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgreSQLError) -> PostgreSQLResult {
         let name = try preparedName(for: sql, parameterCount: parameters.count)
-        let result = Platform.withOptionalCStrings(parameters) { values in
-            libpq.execPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+        let sent = Platform.withOptionalCStrings(parameters) { values in
+            libpq.sendQueryPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
         }
-        return try check(result)
+        return try answer(sent: sent)
     }
 
     /// Runs a script of statements without parameters (a migration, `BEGIN`, `COMMIT`).
-    package func executeScript(_ sql: String) throws(PostgreSQLError) {
-        _ = try check(libpq.exec(handle, sql))
+    ///
+    /// - Returns: The last statement's rows.
+    @discardableResult
+    package func executeScript(_ sql: String) throws(PostgreSQLError) -> PostgreSQLResult {
+        try answer(sent: libpq.sendQuery(handle, sql))
     }
 
     private func preparedName(for sql: String, parameterCount: Int) throws(PostgreSQLError) -> String {
         if let name = preparedNames[sql] { return name }
         let name = "gridstore_\(preparedNames.count + 1)"
-        _ = try check(libpq.prepare(handle, name, sql, Int32(parameterCount), nil))
+        _ = try answer(sent: libpq.sendPrepare(handle, name, sql, Int32(parameterCount), nil))
         preparedNames[sql] = name
         return name
     }
 
-    /// Wraps a result, or throws the error it carries.
-    private func check(_ result: OpaquePointer?) throws(PostgreSQLError) -> PostgreSQLResult {
-        guard let result else { throw connectionError() }
-        let status = libpq.resultStatus(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
-            let error = Self.error(of: result, libpq, server: server, fallback: connectionError())
-            libpq.clear(result)
-            throw error
+    /// Sends what libpq holds of a request just made (`sent` is its result), then reads every
+    /// result of it, within ``answerDeadlineMilliseconds``.
+    ///
+    /// - Returns: The last result.
+    /// - Throws: The first result's error, a connection failure, or a deadline passed (the
+    ///   connection is shut down then).
+    private func answer(sent: Int32) throws(PostgreSQLError) -> PostgreSQLResult {
+        guard !abandoned else { throw abandonedError() }
+        guard sent == 1 else { throw connectionError() }
+        let deadline = Platform.monotonicMilliseconds() + answerDeadlineMilliseconds
+        let socket = libpq.socket(handle)
+        // Everything out first; an answer that arrives meanwhile is read so the server never waits on us.
+        while true {
+            let flushed = libpq.flush(handle)
+            if flushed == 0 { break }
+            if flushed < 0 { throw connectionError() }
+            guard let ready = Platform.wait(for: socket, readable: true, writable: true, until: deadline) else { throw connectionError() }
+            guard ready.readable || ready.writable else { throw abandon() }
+            if ready.readable, libpq.consumeInput(handle) == 0 { throw connectionError() }
         }
-        return PostgreSQLResult(result, libpq)
+        var last: PostgreSQLResult?
+        var failure: PostgreSQLError?
+        while true {
+            while libpq.isBusy(handle) == 1 {
+                guard let ready = Platform.wait(for: socket, readable: true, writable: false, until: deadline) else {
+                    throw connectionError()
+                }
+                guard ready.readable else { throw abandon() }
+                guard libpq.consumeInput(handle) == 1 else { throw connectionError() }
+            }
+            guard let result = libpq.getResult(handle) else { break }
+            let status = libpq.resultStatus(result)
+            if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
+                last = PostgreSQLResult(result, libpq)
+            } else {
+                if failure == nil { failure = Self.error(of: result, libpq, server: server, fallback: connectionError()) }
+                libpq.clear(result)
+            }
+        }
+        if let failure { throw failure }
+        guard let last else { throw connectionError() }
+        return last
+    }
+
+    /// Shuts the connection down after the server did not answer in time.
+    private func abandon() -> PostgreSQLError {
+        Platform.shutDown(socket: libpq.socket(handle))
+        abandoned = true
+        return abandonedError()
+    }
+
+    private func abandonedError() -> PostgreSQLError {
+        PostgreSQLError(sqlState: nil, message: "the server did not answer within \(answerDeadlineMilliseconds / 1_000) seconds "
+                            + "(the session's statement_timeout and \(Self.answerGraceMilliseconds / 1_000) more), so gridstore "
+                            + "closed the connection", server: server)
     }
 
     private func connectionError() -> PostgreSQLError {

@@ -34,6 +34,7 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
         server = location
         connection = try PostgreSQLConnection(location)
         migrationsAppliedOnOpen = applyingMigrations ? try PostgreSQLMigrationRunner(migrations: migrations).migrate(connection) : []
+        try PostgreSQLSchemaCheck.verify(connection)
     }
 
     package func migrationStatus() throws -> MigrationStatus {
@@ -113,10 +114,13 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
 
     /// Runs `body` between `begin` and `COMMIT`, rolling back when it throws.
     private func transaction<T>(_ connection: PostgreSQLConnection, begin: String, _ body: () throws -> T) throws -> T {
-        try connection.executeScript(begin)
         let result: T
         do {
+            try connection.executeScript(begin)
             result = try body()
+        } catch let error as PostgreSQLError where error.isConnectionFailure {
+            // COMMIT was never sent, so the server rolls the transaction back.
+            throw PostgreSQLError(sqlState: error.sqlState, message: error.message + "; nothing was committed", server: error.server)
         } catch {
             if connection.isOpen { _ = try? connection.executeScript("ROLLBACK") }
             throw error
