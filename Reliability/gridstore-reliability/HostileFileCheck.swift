@@ -35,7 +35,9 @@ enum HostileFileCheck {
                 continue
             }
             report.count(hostileFiles: 1)
-            let before = fileBytes(path)
+            // The file, its log and its journal, byte for byte.
+            let files = [path, path + "-wal", path + "-journal"]
+            let before = files.map(fileBytes)
             for command in hostile.commands {
                 let result = (hostile.unprivileged ? asUser : runner).run(["--db", path] + command)
                 report.count(processes: 1, commands: 1)
@@ -44,7 +46,7 @@ enum HostileFileCheck {
                 report.check(result.status == hostile.status, "\(described): \(result.summary), expected exit \(hostile.status)")
                 report.check(lines.count == 1 && lines[0].hasPrefix("Error: ") && result.standardError.contains(hostile.message),
                              "\(described): expected one line with '\(hostile.message)', got '\(result.standardError)'")
-                report.check(fileBytes(path) == before, "\(described): the file changed")
+                report.check(files.map(fileBytes) == before, "\(described): the file, its -wal or its -journal changed")
             }
             chmod(folder, 0o777)
         }
@@ -120,6 +122,45 @@ enum HostileFileCheck {
                 chmod(locked, 0o555)
                 return path
             }, commands: [["toggle", "1"], ["show"]], status: 1, message: "cannot open", unprivileged: true),
+            Case(name: "redefined view", prepare: { folder, runner in
+                try edited(folder + "/view.sqlite", runner, """
+                    DROP VIEW placements;
+                    CREATE VIEW placements AS SELECT 1 AS grid_id, 0 AS section, 0 AS item, 'big' AS size, 0 AS x, 0 AS y, 4 AS w, 2 AS h;
+                    """)
+            }, commands: readAndWrite, status: 1, message: "the definition of view placements differs"),
+            Case(name: "check removed through writable_schema", prepare: { folder, runner in
+                try edited(folder + "/check.sqlite", runner, """
+                    PRAGMA writable_schema = ON;
+                    UPDATE sqlite_schema SET sql = replace(sql, 'CHECK (columns BETWEEN 1 AND 64)', '') WHERE name = 'grids';
+                    """)
+            }, commands: readAndWrite, status: 1, message: "the definition of table grids differs"),
+            Case(name: "app table with a cascading foreign key", prepare: { folder, runner in
+                try edited(folder + "/app.sqlite", runner, """
+                    INSERT INTO schema_migrations VALUES ('app', 1, 'pins', 'x', '2026-01-01T00:00:00Z');
+                    CREATE TABLE app_pins (grid INTEGER REFERENCES grids (id) ON DELETE CASCADE);
+                    CREATE TRIGGER app_wipe AFTER DELETE ON app_pins BEGIN DELETE FROM history; END;
+                    """)
+            }, commands: readAndWrite + [["drop", "default"]], status: 1, message: "with a foreign key to gridstore's tables"),
+            Case(name: "trigger only in the write-ahead log", prepare: { folder, runner in
+                let original = folder + "/original.sqlite", planted = folder + "/planted.sqlite"
+                _ = runner.run(["--db", original, "toggle", "1"])
+                let connection = try SQLiteConnection(path: original, mode: .readWrite)
+                try connection.skipCheckpointOnClose()
+                try connection.executeScript("CREATE TRIGGER wipe AFTER UPDATE ON grids BEGIN DELETE FROM history; END;")
+                for suffix in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: original + suffix, toPath: planted + suffix) }
+                return planted
+            }, commands: readAndWrite, status: 1, message: "it holds trigger wipe"),
+            Case(name: "hot rollback journal", prepare: { folder, runner in
+                let original = folder + "/rollback.sqlite", hot = folder + "/hot.sqlite"
+                _ = runner.run(["--db", original, "init", "--items", "3000"])
+                for item in stride(from: 0, to: 3000, by: 150) { _ = runner.run(["--db", original, "-q", "toggle", String(item)]) }
+                let connection = try SQLiteConnection(path: original, mode: .readWrite)
+                try connection.executeScript("PRAGMA journal_mode = DELETE; PRAGMA cache_size = 1; BEGIN IMMEDIATE;"
+                                             + "UPDATE placement_chunks SET cells = cells || ' ';")
+                for suffix in ["", "-journal"] { try FileManager.default.copyItem(atPath: original + suffix, toPath: hot + suffix) }
+                try connection.execute("ROLLBACK")
+                return hot
+            }, commands: readAndWrite + [["check"]], status: 1, message: "holds an interrupted write that opening would replay"),
             Case(name: "directory", prepare: { folder, _ in folder },
                  commands: readAndWrite, status: 1, message: "is a directory; give the path of a database file"),
             Case(name: "path through a file", prepare: { folder, _ in
@@ -128,5 +169,12 @@ enum HostileFileCheck {
                 return file + "/grids.sqlite"
             }, commands: [["toggle", "1"]], status: 1, message: "cannot create"),
         ]
+    }
+
+    /// A gridstore database at `path`, then edited with `sql` on a plain connection.
+    static func edited(_ path: String, _ runner: ProcessRunner, _ sql: String) throws -> String {
+        _ = runner.run(["--db", path, "toggle", "2"])
+        try SQLiteConnection(path: path, mode: .readWrite).executeScript(sql)
+        return path
     }
 }

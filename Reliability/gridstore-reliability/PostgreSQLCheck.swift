@@ -6,7 +6,8 @@ import TestSupport
 /// The same promises on a PostgreSQL server the suite starts itself (durable settings, Unix
 /// socket): writers on one grid and on eight grids lose no update, clients killed with
 /// `kill -9` mid-change and a server restarted at once (a crash) lose nothing committed and
-/// leave no half change, and every failure is one line.
+/// leave no half change, a server that stops answering (every process of it stopped) makes
+/// each waiting command end within its deadline in one line, and every failure is one line.
 enum PostgreSQLCheck {
     static let writers = 8
     static let commandsPerWriter = 60
@@ -29,6 +30,7 @@ enum PostgreSQLCheck {
             try eightGrids(runner, url: server.makeDatabase(), report: report)
             try clientKills(runner, url: server.makeDatabase(), report: report)
             try serverRestart(runner, server: server, url: server.makeDatabase(), report: report)
+            try stalledServer(runner, server: server, url: server.makeDatabase(), report: report)
         } catch {
             report.fail("postgresql: \(error)")
         }
@@ -159,5 +161,65 @@ enum PostgreSQLCheck {
         let unknown = outcomes.values.map(\.unknown).reduce(0, +)
         print("postgresql: server restarted immediately under \(writers) writers: \(failed) commands failed with one line "
               + "(\(unknown) of unknown outcome), \(outcomes.values.map(\.successes).reduce(0, +)) succeeded; nothing committed lost")
+    }
+
+    /// While writers run with a `statement_timeout` of 1 second, every process of the server
+    /// stops (SIGSTOP) for 9 seconds, then, once it went on, only the backends then serving
+    /// the writers: a command waiting on a stopped server ends within 1 + 5 seconds (or
+    /// `connect_timeout`, connecting) with one line naming the server, and nothing committed is
+    /// lost once the server goes on.
+    static func stalledServer(_ runner: ProcessRunner, server: PostgreSQLTestServer, url: String, report: Report) throws {
+        let bounded = url + "&options=-c%20statement_timeout%3D1s&connect_timeout=3"
+        for writer in 0..<writers { _ = runner.run(["--db", bounded, "--grid", "s\(writer)", "init", "--items", "40"]) }
+        let pidFile = try String(contentsOfFile: server.directory + "/data/postmaster.pid", encoding: .utf8)
+        guard let postmaster = pidFile.split(separator: "\n").first.flatMap({ pid_t($0) }) else {
+            report.fail("postgresql stall: no postmaster pid")
+            return
+        }
+        func serverProcesses() -> [pid_t] {
+            let children = (try? String(contentsOfFile: "/proc/\(postmaster)/task/\(postmaster)/children", encoding: .utf8)) ?? ""
+            return [postmaster] + children.split(separator: " ").compactMap { pid_t($0) }
+        }
+        let slowest = Slowest()
+        let unanswered = Outcome()
+        let outcomes = write(runner, url: bounded, grid: { "s\($0)" }, report: report, label: "stall", during: {
+            usleep(300_000)
+            let stopped = serverProcesses()
+            for pid in stopped { kill(pid, SIGSTOP) }
+            sleep(9)
+            for pid in serverProcesses() + stopped { kill(pid, SIGCONT) }
+            usleep(500_000)
+            let backends = serverProcesses().dropFirst()
+            for pid in backends { kill(pid, SIGSTOP) }
+            sleep(9)
+            for pid in backends { kill(pid, SIGCONT) }
+        }, allowFailure: { result in
+            slowest.add(result.seconds)
+            if result.standardError.contains("did not answer within") { unanswered.add(failure: true) }
+            return result.standardError.hasPrefix("Error: ") && result.standardError.contains("PostgreSQL server")
+                && (result.standardError.contains("did not answer within 6 seconds") || result.standardError.contains("timeout expired"))
+        })
+        verify(outcomes, url: bounded, report: report, label: "stall")
+        let failed = outcomes.values.map(\.failures).reduce(0, +)
+        // Which commands were mid-statement when the backends stopped is up to timing; the library's
+        // tests stop a backend mid-change on purpose. Some command always waits on the stopped server.
+        report.check(failed > 0, "postgresql stall: no command waited on the stopped server")
+        // A command's own deadline (6 s, or 3 s to connect) plus starting the process and what it did before.
+        report.check(slowest.seconds < 8.5, "postgresql stall: a failing command took \(slowest.seconds) s")
+        print("postgresql: server, then its backends, stopped for 9 s under \(writers) writers: \(failed) commands gave up in "
+              + "one line (\(unanswered.failures) waiting for an answer) within "
+              + "\(String(format: "%.1f", slowest.seconds)) s, \(outcomes.values.map(\.successes).reduce(0, +)) succeeded; "
+              + "nothing committed lost")
+    }
+
+    /// The longest a failed command took.
+    final class Slowest: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var seconds = 0.0
+        func add(_ value: Double) {
+            lock.lock()
+            seconds = max(seconds, value)
+            lock.unlock()
+        }
     }
 }

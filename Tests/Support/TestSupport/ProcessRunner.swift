@@ -10,6 +10,8 @@ public struct RunResult {
     public var timedOut = false
     public var standardOutput: String
     public var standardError: String
+    /// How long the process ran, from its start to when it was seen to end, in seconds.
+    public var seconds = 0.0
 
     /// A short description for failure reports.
     public var summary: String {
@@ -84,6 +86,8 @@ public struct RunningProcess {
     public let outputPath: String
     public let errorPath: String
     public let inputPath: String
+    /// When the process was started.
+    public let started = Date()
 
     /// Sends SIGKILL, as a crash or power cut would end the process.
     public func kill() {
@@ -112,6 +116,7 @@ public struct RunningProcess {
         for path in [outputPath, errorPath, inputPath] { unlink(path) }
         let signaled = (status & 0x7F) != 0 && (status & 0x7F) != 0x7F
         return RunResult(status: signaled ? nil : (status >> 8) & 0xFF, signal: signaled ? status & 0x7F : nil,
-                         timedOut: timedOut, standardOutput: output, standardError: error)
+                         timedOut: timedOut, standardOutput: output, standardError: error,
+                         seconds: Date().timeIntervalSince(started))
     }
 }
