@@ -185,13 +185,3 @@ struct DrawingWidthTests {
                                 content: GridContent(honeycomb: configuration, itemCount: Int.random(in: 0...200, using: &random)))
     }
 }
-
-extension GridSnapshot {
-    /// The content this snapshot shows, to store it in a grid.
-    var content: GridContent {
-        if let honeycomb { return GridContent(honeycomb: honeycomb, itemCount: totalItemCount) }
-        var content = GridContent(columns: columns, direction: direction, defaultSize: defaultSize, sections: explicitSizes)
-        content.keys = itemKeys
-        return content
-    }
-}

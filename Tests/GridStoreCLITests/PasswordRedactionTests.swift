@@ -13,6 +13,8 @@ struct PasswordRedactionTests {
         ("postgresql://u@localhost:1/gs?password=hunter22&sslmode=bogus", "hunter22"),
         ("postgresql://u:p%40ss%20word@localhost:1/gs?connect_timeout=2", "p@ss word"),
         ("postgres://u:topsecret@/gs?host=/nonexistent&port=notaport", "topsecret"),
+        ("postgresql://u:pa/ss?w@rd9@localhost:1/gs?connect_timeout=2", "pa/ss?w@rd9"),
+        ("postgresql://u@localhost:1/gs?pass%77ord=hunter22&sslmode=bogus", "hunter22"),
     ])
     func redacted(uri: String, secret: String) throws {
         let result = try CommandRunner.run(["--db", uri, "show"])

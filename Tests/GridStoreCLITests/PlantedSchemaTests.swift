@@ -98,6 +98,33 @@ struct PlantedSchemaTests {
         }
     }
 
+    @Test("a journal another process is writing with is not an interrupted write: gridstore waits for that writer, then reads")
+    func liveJournal() throws {
+        let path = directory.file("live.sqlite")
+        #expect(try CommandRunner.run(["--db", path, "-q", "init", "--items", "5000"]).status == 0)
+        for item in 0..<30 { _ = try CommandRunner.run(["--db", path, "-q", "toggle", String(item * 151)]) }
+        // A write in progress whose pages spilled: its journal has a header, and it holds the reserved lock.
+        let writer = try SQLiteConnection(path: path, mode: .readWrite)
+        try writer.executeScript("PRAGMA journal_mode = DELETE; PRAGMA cache_size = 1; BEGIN IMMEDIATE;"
+                                 + "UPDATE placement_chunks SET cells = cells || ' ';")
+        #expect(FileManager.default.contents(atPath: path + "-journal")?.first != 0)
+        let reader = try CommandRunner.start(["--db", path, "migrate", "--status"])
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(reader.isRunning, "gridstore did not wait for the writer")
+        try writer.execute("ROLLBACK")
+        let result = CommandRunner.finish(reader)
+        #expect(result.status == 0, "\(result.standardError)")
+    }
+
+    @Test("a trigger written on GRIDS in capitals is gridstore's table's, and refused")
+    func capitalTable() throws {
+        let path = try hostile.database(editedWith: """
+            INSERT INTO schema_migrations VALUES ('app', 1, 'x', 'x', '2026-01-01T00:00:00Z');
+            CREATE TRIGGER wipe AFTER UPDATE ON GRIDS BEGIN DELETE FROM history; END;
+            """)
+        try hostile.expectRefused(["toggle", "1"], on: path, message: "\(path) is not as gridstore left it: it holds trigger wipe")
+    }
+
     @Test("a hot rollback journal is refused without being replayed, saying how to roll it back with sqlite3")
     func hotJournal() throws {
         let original = directory.file("rollback.sqlite")

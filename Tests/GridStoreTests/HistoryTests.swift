@@ -215,6 +215,21 @@ struct HistoryTests {
         #expect(throws: GridError.self) { try HistoryDelta.decode(text, revision: 2, grid: "g") }
     }
 
+    @Test("more inserts, deletes and moves than an entry may hold are refused when read, and a change that makes them is recorded as its content")
+    func positionalEdits() throws {
+        let many = "[" + (0...HistoryDelta.maximumPositionalEditsPerEntry).map { _ in #"["insert",0,0,null,null]"# }.joined(separator: ",") + "]"
+        #expect(throws: GridError.self) { try HistoryDelta.decode(many, revision: 2, grid: "g") }
+        let directory = TemporaryDirectory()
+        let grid = try Grid(named: "g", in: GridDatabase(path: directory.file("many.sqlite")),
+                            creatingWith: GridOptions(sectionItemCounts: [1]))
+        try grid.update { editor in
+            for item in 1...(HistoryDelta.maximumPositionalEditsPerEntry + 1) { try editor.insertItem(at: GridIndexPath(item: item)) }
+        }
+        #expect(try grid.snapshot().itemCounts == [HistoryDelta.maximumPositionalEditsPerEntry + 2])
+        _ = try grid.undo()
+        #expect(try grid.snapshot().itemCounts == [1])
+    }
+
     @Test("replaying edits never grows a grid past the limits, even when each edit is within them")
     func replayBounded() throws {
         let snapshot = try GridSnapshot(name: "g", revision: 5, content: GridContent(columns: 6, sections: [[nil]]))

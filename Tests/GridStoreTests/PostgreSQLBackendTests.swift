@@ -92,6 +92,19 @@ struct PostgreSQLBackendTests {
         _ = try Grid(named: "g", in: GridDatabase(location: other)).toggle(at: GridIndexPath(item: 0))
     }
 
+    @Test("a server's odd answers end in bounded time: a COPY nobody asked for, an endless statement_timeout, a missing column")
+    func oddAnswers() throws {
+        let uri = try PostgreSQLTestServer.shared().makeDatabase()
+        let storage = try #require(try GridDatabase(location: uri + "&options=-c%20statement_timeout%3D2147483647").postgreSQL)
+        #expect(try storage.withConnection { $0.answerDeadlineMilliseconds } == 86_400_000 + PostgreSQLConnection.answerGraceMilliseconds)
+        let started = ContinuousClock.now
+        #expect(throws: PostgreSQLError.self) { try storage.withConnection { try $0.executeScript("COPY (SELECT 1) TO STDOUT") } }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        // The next call connects again.
+        #expect(try storage.withConnection { try $0.execute("SELECT 1").string(0, 0) } == "1")
+        #expect(try storage.withConnection { try $0.execute("SELECT").string(0, 3) } == "")
+    }
+
     @Test("migrators starting at once apply each migration once")
     func concurrentMigrators() async throws {
         let url = try PostgreSQLTestServer.shared().makeDatabase()

@@ -157,7 +157,22 @@ enum FileSystem {
         var limit = rlimit()
         let most = getrlimit(openFilesLimit, &limit) == 0 ? " (\(limit.rlim_cur))" : ""
         return "this process may have no more files open than its limit\(most) allows, and gridstore needs a few more; "
-            + "raise it (ulimit -n 256) and try again"
+            + "raise it (ulimit -n) and try again"
+    }
+
+    /// Whether a process other than this one holds a lock on byte `offset` of the file at
+    /// `path` (as SQLite's writers lock their reserved byte), found without taking one.
+    static func isLockedByAnotherProcess(_ path: String, at offset: Int) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = off_t(offset)
+        lock.l_len = 1
+        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return false }
+        return lock.l_type != Int16(F_UNLCK)
     }
 
     /// Removes the file at `path`, ignoring a missing one.

@@ -259,7 +259,7 @@ public final class Grid: Sendable {
             }
             try transaction.write(changes, gridID: id)
             if keep > 0 {
-                try transaction.appendHistory(record.entry(revision: new.revision, edits: edited.edits), gridID: id, keep: keep)
+                try transaction.appendHistory(record.entry(revision: new.revision, edits: edited.edits, from: old, to: new), gridID: id, keep: keep)
             }
             return (id, new)
         }

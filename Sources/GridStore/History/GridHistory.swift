@@ -68,11 +68,15 @@ struct HistoryRecord {
     /// For an undo or a redo, the changes it acts on, newest first.
     var targets: [Int] = []
 
-    /// The row to store for the change that made `revision` with `edits`.
-    func entry(revision: Int, edits: [GridEdit]) -> StoredHistoryEntry {
-        StoredHistoryEntry(revision: Int64(revision), madeAt: "", kind: kind.rawValue,
-                           operation: operation ?? GridEdit.describe(edits), actor: HistoryActor.current,
-                           targets: targets.map(String.init).joined(separator: ","), delta: HistoryDelta.encode(edits))
+    /// The row to store for the change from `old` to `new` that made `revision` with `edits`.
+    ///
+    /// A change of more edits than an entry may hold when read back (``HistoryDelta/fits(_:)``)
+    /// is stored as one replacement of the whole content, which undoes the same.
+    func entry(revision: Int, edits: [GridEdit], from old: GridSnapshot, to new: GridSnapshot) -> StoredHistoryEntry {
+        let recorded = HistoryDelta.fits(edits) ? edits : [.content(from: old.content, to: new.content)]
+        return StoredHistoryEntry(revision: Int64(revision), madeAt: "", kind: kind.rawValue,
+                                  operation: operation ?? GridEdit.describe(edits), actor: HistoryActor.current,
+                                  targets: targets.map(String.init).joined(separator: ","), delta: HistoryDelta.encode(recorded))
     }
 }
 

@@ -86,9 +86,11 @@ extension GridHistoryEntry {
         }
         let separators: [(Int, Character)] = [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")]
         guard separators.allSatisfy({ bytes[$0.0] == $0.1.asciiValue! }),
-              number(0..<4) != nil, let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-              let minute = number(14..<16), let second = number(17..<19), number(20..<23) != nil
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+              let minute = number(14..<16), let second = number(17..<19), number(20..<23) != nil, year >= 1, (1...12).contains(month)
         else { return false }
-        return (1...12).contains(month) && (1...31).contains(day) && hour < 24 && minute < 60 && second < 61
+        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        return (1...days).contains(day) && hour < 24 && minute < 60 && second < 60
     }
 }

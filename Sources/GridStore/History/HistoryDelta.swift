@@ -136,6 +136,26 @@ enum HistoryDelta {
     /// of runs could ask for (`1000000.` a thousand times over is 10^9).
     static let maximumSizesPerEntry = 8 * GridLimits.maximumItems
 
+    /// The most edits one entry may hold: a bulk set of every item of a full grid, and more.
+    static let maximumEditsPerEntry = 4 * GridLimits.maximumItems
+
+    /// The most edits that insert, delete or move one item an entry may hold: each costs up to
+    /// a section's length to replay, so a few of them may not add up to hours.
+    static let maximumPositionalEditsPerEntry = 100_000
+
+    /// Whether `edits` can be read back: within the edits an entry may hold.
+    static func fits(_ edits: [GridEdit]) -> Bool {
+        guard edits.count <= maximumEditsPerEntry else { return false }
+        var positional = 0
+        for edit in edits {
+            switch edit {
+            case .insert, .delete, .move: positional += 1
+            default: continue
+            }
+        }
+        return positional <= maximumPositionalEditsPerEntry
+    }
+
     /// The edits of delta text, every value checked.
     ///
     /// Runs are counted against ``maximumSizesPerEntry`` before they are expanded, so memory
@@ -147,9 +167,22 @@ enum HistoryDelta {
         var sizesLeft = maximumSizesPerEntry
         do throws(JSONError) {
             var edits: [GridEdit] = []
+            var positional = 0
             try reader.beginArray()
             while try reader.nextElement() {
-                edits.append(try readEdit(&reader, sizesLeft: &sizesLeft))
+                guard edits.count < maximumEditsPerEntry else {
+                    throw reader.error("it holds more than \(maximumEditsPerEntry) edits, more than any change makes")
+                }
+                let edit = try readEdit(&reader, sizesLeft: &sizesLeft)
+                switch edit {
+                case .insert, .delete, .move:
+                    positional += 1
+                    guard positional <= maximumPositionalEditsPerEntry else {
+                        throw reader.error("it holds more than \(maximumPositionalEditsPerEntry) inserts, deletes and moves")
+                    }
+                default: break
+                }
+                edits.append(edit)
             }
             try reader.expectEnd()
             return edits

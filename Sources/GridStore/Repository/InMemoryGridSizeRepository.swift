@@ -115,7 +115,7 @@ public final class InMemoryGridSizeRepository: GridSizeRepository {
             new.revision = current.revision + 1
             state.snapshot = new
             if state.keep > 0 {
-                let row = record.entry(revision: new.revision, edits: edited.edits)
+                let row = record.entry(revision: new.revision, edits: edited.edits, from: current, to: new)
                 let entry = GridHistoryEntry(revision: new.revision, madeAt: HistoryClock.now(), kind: record.kind,
                                              operation: row.operation, actor: row.actor, targets: record.targets)
                 state.history.append((entry, edited.edits))

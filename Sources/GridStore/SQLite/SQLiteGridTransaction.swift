@@ -192,7 +192,9 @@ final class SQLiteGridTransaction: GridStorageTransaction {
                  settings.kind.rawValue])
         } catch let error as SQLiteError where error.isFull {
             // AUTOINCREMENT fails so when the ids are used up, whatever room the disk has.
-            let last = try connection.fetchOne("SELECT seq FROM sqlite_sequence WHERE name = 'grids'") { $0.int(at: 0) }
+            let last = try connection.fetchOne("""
+                SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'grids'), 0), coalesce((SELECT max(id) FROM grids), 0))
+                """) { $0.int(at: 0) }
             guard last == Int.max else { throw error }
             throw GridError.corrupted("the file has given out every grid id (its sqlite_sequence for grids is at \(Int.max)), "
                                       + "so no grid can be added; copy its grids into a new file with 'gridstore copy'")

@@ -38,7 +38,8 @@ enum SQLiteSchemaCheck {
         // process a search of the runtime's conformance records when it is first made.
         let expected = try objects(after: applied)
         // Tables and views: a trigger on a view of gridstore's is gridstore's business too.
-        let gridStoreTables = expected.filter { $0.type == "table" || $0.type == "view" }.map(\.name)
+        // SQLite's names are case-insensitive: a trigger written `ON GRIDS` is on `grids`.
+        let gridStoreTables = expected.filter { $0.type == "table" || $0.type == "view" }.map { $0.name.lowercased() }
         let found = try connection.fetchAll("SELECT type, name, tbl_name, sql FROM sqlite_schema") {
             SchemaObject(type: $0.string(at: 0), name: $0.string(at: 1), table: $0.string(at: 2), sql: $0.isNull(at: 3) ? nil : $0.string(at: 3))
         }
@@ -48,7 +49,7 @@ enum SQLiteSchemaCheck {
                 if own.sql != object.sql || own.table != object.table { altered.append("\(object.type) \(object.name)") }
             } else if isBuiltIn(object) {
                 continue
-            } else if sharedWithApp && !gridStoreTables.contains(object.table) {
+            } else if sharedWithApp && !gridStoreTables.contains(object.table.lowercased()) {
                 // An app's own object, which touches none of gridstore's tables.
                 if object.type == "table" { appTables.append(object.name) }
             } else {
@@ -64,7 +65,7 @@ enum SQLiteSchemaCheck {
         var referencing: [String] = []
         for table in appTables {
             let targets = try connection.fetchAll("SELECT \"table\" FROM pragma_foreign_key_list(?)", [table]) { $0.string(at: 0) }
-            if let target = targets.first(where: { target in gridStoreTables.contains { $0.lowercased() == target.lowercased() } }) {
+            if let target = targets.first(where: { gridStoreTables.contains($0.lowercased()) }) {
                 referencing.append("\(table) (to \(target))")
             }
         }

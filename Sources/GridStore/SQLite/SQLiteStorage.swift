@@ -305,10 +305,10 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         case .file: break
         }
         // SQLite would follow a symbolic link there, or fail with a message that names neither file.
-        for suffix in ["-wal", "-shm"] {
+        for (suffix, name) in [("-wal", "write-ahead log"), ("-shm", "shared-memory file"), ("-journal", "rollback journal")] {
             if let what = FileSystem.nonRegularEntry(at: path + suffix) {
-                throw DatabaseFileError.cannotOpen(path: path, reason: "its \(suffix == "-wal" ? "write-ahead log" : "shared-memory file") "
-                                                    + "\(path + suffix) is \(what), where gridstore keeps a regular file; remove it")
+                throw DatabaseFileError.cannotOpen(path: path, reason: "its \(name) \(path + suffix) is \(what), where gridstore "
+                                                    + "keeps a regular file; remove it")
             }
         }
         // Reading a file whose rollback journal is hot replays the journal into it: refused first.
@@ -351,12 +351,14 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         return connection
     }
 
-    /// Whether a rollback journal beside `path` holds a write to replay: it starts with the
-    /// journal header's magic number (a journal SQLite finished with is deleted, truncated, or
-    /// has its header zeroed).
+    /// Whether a rollback journal beside `path` is one SQLite would act on when reading the
+    /// file: it is not empty and its first byte is not zero (a journal SQLite finished with is
+    /// deleted, truncated, or has its header zeroed), and no other process is writing the file
+    /// now (holding its reserved lock, whose journal is its own, not an interrupted one).
     private static func hasHotJournal(_ path: String) -> Bool {
-        let magic: [UInt8] = [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
-        return FileSystem.leadingBytes(of: path + "-journal", count: magic.count) == magic
+        guard let first = FileSystem.leadingBytes(of: path + "-journal", count: 1)?.first, first != 0 else { return false }
+        // SQLite's reserved lock is the byte after its pending byte, at 1 GiB.
+        return !FileSystem.isLockedByAnotherProcess(path, at: 0x4000_0001)
     }
 
     /// Refuses a file that is not an SQLite database.

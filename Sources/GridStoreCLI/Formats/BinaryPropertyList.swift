@@ -5,10 +5,11 @@
 /// object is the top one. Every offset, count and reference is checked against the file
 /// before it is used, and a reference cycle or nesting deeper than
 /// ``PropertyListReader/maximumDepth`` is refused. Objects may be shared (writers store an
-/// equal string once), but the walk visits at most one value for each byte of the file: arrays
-/// that each refer to the next one many times, which would expand to far more values than the
-/// file holds, are refused before they are built. No file can crash the reader or make it
-/// allocate more than its size in values.
+/// equal string once): a shared string, number or data is read once and its value shared, and
+/// the walk visits at most one value for each byte of the file, so arrays that each refer to
+/// the next one many times, which would expand to far more values than the file holds, are
+/// refused before they are built. No file can crash the reader or make it allocate more than
+/// its size in values.
 struct BinaryPropertyListReader {
     /// The first eight bytes of a binary property list.
     static let magic = Array("bplist00".utf8)
@@ -51,6 +52,8 @@ struct BinaryPropertyListReader {
         var path: Set<Int> = []
         /// How many more values may be read.
         var valuesLeft: Int
+        /// Strings, numbers and data already read, by object: a shared one is read once.
+        var leaves: [Int: PropertyListValue] = [:]
     }
 
     private static func failure(_ message: String) -> PropertyListError {
@@ -72,8 +75,19 @@ struct BinaryPropertyListReader {
             throw Self.failure("its arrays and dictionaries refer to shared ones more often than a file of its size can hold")
         }
         walk.valuesLeft -= 1
+        if let leaf = walk.leaves[index] { return leaf }
         guard walk.path.insert(index).inserted else { throw Self.failure("object \(index) contains itself") }
         defer { walk.path.remove(index) }
+        let value = try read(index, depth: depth, walk: &walk)
+        switch value {
+        case .array, .dictionary: break
+        default: walk.leaves[index] = value
+        }
+        return value
+    }
+
+    /// Object `index` as it is in the file.
+    private func read(_ index: Int, depth: Int, walk: inout Walk) throws(PropertyListError) -> PropertyListValue {
         var position = offsets[index]
         let marker = bytes[position]
         position += 1

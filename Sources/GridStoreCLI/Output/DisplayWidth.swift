@@ -49,7 +49,10 @@ enum DisplayWidth {
         (0x1100...0x115F).contains(value) || (0x2E80...0x303E).contains(value) || (0x3041...0x33FF).contains(value)
             || (0x3400...0x4DBF).contains(value) || (0x4E00...0x9FFF).contains(value) || (0xA000...0xA4CF).contains(value)
             || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value) || (0xFE30...0xFE4F).contains(value)
-            || (0xFF00...0xFF60).contains(value) || (0xFFE0...0xFFE6).contains(value) || (0x1F300...0x1F64F).contains(value)
-            || (0x1F900...0x1F9FF).contains(value) || (0x20000...0x3FFFD).contains(value)
+            || (0xFF00...0xFF60).contains(value) || (0xFFE0...0xFFE6).contains(value) || (0x1F000...0x1F02F).contains(value)
+            || (0x1F0A0...0x1F0FF).contains(value) || (0x1F18E...0x1F1FF).contains(value) || (0x1F200...0x1F2FF).contains(value)
+            || (0x1F300...0x1F64F).contains(value) || (0x1F680...0x1F6FF).contains(value) || (0x1F7E0...0x1F7FF).contains(value)
+            || (0x1F900...0x1F9FF).contains(value) || (0x1FA70...0x1FAFF).contains(value) || (0x2600...0x27BF).contains(value)
+            || (0x2B00...0x2BFF).contains(value) || (0x20000...0x3FFFD).contains(value)
     }
 }

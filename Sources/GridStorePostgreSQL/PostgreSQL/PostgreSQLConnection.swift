@@ -42,6 +42,8 @@ package final class PostgreSQLConnection {
     private var statementTimeoutMilliseconds = 60_000
     /// Whether the connection was shut down after the server did not answer in time.
     private var abandoned = false
+    /// While the connection is set up: how long an answer may take, in place of ``answerDeadlineMilliseconds``.
+    private var settingUpMilliseconds: Int?
 
     /// Where the connection goes.
     package let location: PostgreSQLLocation
@@ -62,6 +64,13 @@ package final class PostgreSQLConnection {
         try configure()
     }
 
+    /// How long setting a new connection up may take: what connecting may (`connect_timeout`).
+    private func settingUp<T>(_ body: () throws(PostgreSQLError) -> T) throws(PostgreSQLError) -> T {
+        settingUpMilliseconds = Self.connectTimeout(libpq, handle)
+        defer { settingUpMilliseconds = nil }
+        return try body()
+    }
+
     deinit {
         libpq.finish(handle)
     }
@@ -71,7 +80,9 @@ package final class PostgreSQLConnection {
 
     /// How long the client waits for one answer: the session's `statement_timeout` and
     /// ``answerGraceMilliseconds`` more.
-    package var answerDeadlineMilliseconds: Int { statementTimeoutMilliseconds + Self.answerGraceMilliseconds }
+    package var answerDeadlineMilliseconds: Int {
+        settingUpMilliseconds ?? statementTimeoutMilliseconds + Self.answerGraceMilliseconds
+    }
 
     /// Connects again with the same parameters after the server went away.
     ///
@@ -147,14 +158,16 @@ package final class PostgreSQLConnection {
         _ = libpq.setNoticeReceiver(handle, { _, _ in }, nil)
         guard libpq.setNonblocking(handle, 1) == 0 else { throw connectionError() }
         // Constants of this type's, not values: the one script without parameters besides BEGIN and COMMIT.
-        let setting = try executeScript("""
+        // Part of connecting, so bounded as connecting is.
+        let setting = try settingUp { () throws(PostgreSQLError) in try executeScript("""
             SELECT set_config('lock_timeout', '\(Self.defaultLockTimeout)', false) WHERE current_setting('lock_timeout') = '0';
             SELECT set_config('statement_timeout', '\(Self.defaultStatementTimeout)', false)
                 WHERE current_setting('statement_timeout') = '0';
             SELECT setting FROM pg_settings WHERE name = 'statement_timeout'
-            """)
+            """) }
+        // A server's answer is input: a value past a day is held to a day.
         if setting.count == 1, let milliseconds = Int(setting.string(0, 0)), milliseconds > 0 {
-            statementTimeoutMilliseconds = milliseconds
+            statementTimeoutMilliseconds = min(milliseconds, 86_400_000)
         }
     }
 
@@ -190,7 +203,8 @@ package final class PostgreSQLConnection {
     }
 
     /// Sends what libpq holds of a request just made (`sent` is its result), then reads every
-    /// result of it, within ``answerDeadlineMilliseconds``.
+    /// result of it, each within ``answerDeadlineMilliseconds`` of the one before (a script's
+    /// statements each have the session's `statement_timeout` on the server).
     ///
     /// - Returns: The last result.
     /// - Throws: The first result's error, a connection failure, or a deadline passed (the
@@ -198,13 +212,15 @@ package final class PostgreSQLConnection {
     private func answer(sent: Int32) throws(PostgreSQLError) -> PostgreSQLResult {
         guard !abandoned else { throw abandonedError() }
         guard sent == 1 else { throw connectionError() }
-        let deadline = Platform.monotonicMilliseconds() + answerDeadlineMilliseconds
+        var deadline = Platform.monotonicMilliseconds() + answerDeadlineMilliseconds
         let socket = libpq.socket(handle)
         // Everything out first; an answer that arrives meanwhile is read so the server never waits on us.
+        // The deadline is checked on every pass: a server that trickles bytes cannot hold the client.
         while true {
             let flushed = libpq.flush(handle)
             if flushed == 0 { break }
             if flushed < 0 { throw connectionError() }
+            guard Platform.monotonicMilliseconds() < deadline else { throw abandon() }
             guard let ready = Platform.wait(for: socket, readable: true, writable: true, until: deadline) else { throw connectionError() }
             guard ready.readable || ready.writable else { throw abandon() }
             if ready.readable, libpq.consumeInput(handle) == 0 { throw connectionError() }
@@ -213,6 +229,7 @@ package final class PostgreSQLConnection {
         var failure: PostgreSQLError?
         while true {
             while libpq.isBusy(handle) == 1 {
+                guard Platform.monotonicMilliseconds() < deadline else { throw abandon() }
                 guard let ready = Platform.wait(for: socket, readable: true, writable: false, until: deadline) else {
                     throw connectionError()
                 }
@@ -223,10 +240,18 @@ package final class PostgreSQLConnection {
             let status = libpq.resultStatus(result)
             if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
                 last = PostgreSQLResult(result, libpq)
+            } else if status == PGRES_COPY_IN || status == PGRES_COPY_OUT || status == PGRES_COPY_BOTH {
+                // gridstore never copies: a server that starts a COPY is not answering what was asked.
+                libpq.clear(result)
+                Platform.shutDown(socket: socket)
+                abandoned = true
+                throw PostgreSQLError(sqlState: nil, message: "the server answered with a COPY that gridstore did not ask for, "
+                                          + "so gridstore closed the connection", server: server)
             } else {
                 if failure == nil { failure = Self.error(of: result, libpq, server: server, fallback: connectionError()) }
                 libpq.clear(result)
             }
+            deadline = Platform.monotonicMilliseconds() + answerDeadlineMilliseconds
         }
         if let failure { throw failure }
         guard let last else { throw connectionError() }
@@ -241,9 +266,10 @@ package final class PostgreSQLConnection {
     }
 
     private func abandonedError() -> PostgreSQLError {
-        PostgreSQLError(sqlState: nil, message: "the server did not answer within \(answerDeadlineMilliseconds / 1_000) seconds "
-                            + "(the session's statement_timeout and \(Self.answerGraceMilliseconds / 1_000) more), so gridstore "
-                            + "closed the connection", server: server)
+        let bound = settingUpMilliseconds != nil ? "its connect_timeout, while the connection was set up"
+            : "the session's statement_timeout and \(Self.answerGraceMilliseconds / 1_000) more"
+        return PostgreSQLError(sqlState: nil, message: "the server did not answer within \(answerDeadlineMilliseconds / 1_000) seconds "
+                                   + "(\(bound)), so gridstore closed the connection", server: server)
     }
 
     private func connectionError() -> PostgreSQLError {

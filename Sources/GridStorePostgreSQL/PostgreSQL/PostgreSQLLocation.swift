@@ -25,7 +25,10 @@ public struct PostgreSQLLocation: Sendable, Hashable {
         let scheme = uri.hasPrefix("postgresql://") ? "postgresql://" : "postgres://"
         var result = scheme
         let rest = uri.dropFirst(scheme.count)
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+        // The user part runs to the last `@`, so that a password with an unencoded `/`, `?` or
+        // `@` in it is still left out.
+        let authorityEnd = rest.lastIndex(of: "@").flatMap { at in rest[at...].firstIndex(where: { $0 == "/" || $0 == "?" }) }
+            ?? rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
         var authority = rest[..<authorityEnd]
         if let at = authority.lastIndex(of: "@") {
             let user = authority[..<at]
@@ -37,7 +40,8 @@ public struct PostgreSQLLocation: Sendable, Hashable {
         guard let query = tail.firstIndex(of: "?") else { return result + tail }
         result += tail[...query]
         let parameters = tail[tail.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false).map { parameter in
-            parameter.hasPrefix("password=") ? "password=***" : String(parameter)
+            let name = String(parameter.prefix { $0 != "=" })
+            return Self.percentDecoded(name).lowercased() == "password" ? name + "=***" : String(parameter)
         }
         return result + parameters.joined(separator: "&")
     }
@@ -48,13 +52,19 @@ public struct PostgreSQLLocation: Sendable, Hashable {
         let scheme = uri.hasPrefix("postgresql://") ? "postgresql://" : "postgres://"
         let rest = uri.dropFirst(scheme.count)
         var found: [String] = []
+        // The user part ends at an `@`: the first one before a `/` as libpq reads it, or the last
+        // one before the query, for a password with an unencoded `/`, `?` or `@` in it.
         let authority = rest[..<(rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex)]
-        if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-            found.append(String(authority[authority.index(after: colon)..<at]))
+        for user in [authority.firstIndex(of: "@").map { authority[..<$0] }, rest.lastIndex(of: "@").map { rest[..<$0] }] {
+            if let user, let colon = user.firstIndex(of: ":") { found.append(String(user[user.index(after: colon)...])) }
         }
         if let query = rest.firstIndex(of: "?") {
-            for parameter in rest[rest.index(after: query)...].split(separator: "&") where parameter.hasPrefix("password=") {
-                found.append(String(parameter.dropFirst("password=".count)))
+            for parameter in rest[rest.index(after: query)...].split(separator: "&") {
+                // libpq decodes a parameter's name too: `pass%77ord=` is a password.
+                let name = Self.percentDecoded(String(parameter.prefix { $0 != "=" })).lowercased()
+                if name == "password", let equals = parameter.firstIndex(of: "=") {
+                    found.append(String(parameter[parameter.index(after: equals)...]))
+                }
             }
         }
         return (found + found.map(Self.percentDecoded)).filter { !$0.isEmpty }
@@ -93,8 +103,16 @@ public struct PostgreSQLLocation: Sendable, Hashable {
         let secrets = self.secrets
         guard !secrets.isEmpty else { return text }
         let pieces = text.split(separator: "\"", omittingEmptySubsequences: false)
+        // A quoted piece that holds a password, or four characters of one (libpq may quote a token
+        // that starts inside it).
+        func holdsSecret(_ piece: Substring) -> Bool {
+            secrets.contains { secret in
+                let characters = Array(secret), window = min(4, characters.count)
+                return (0...(characters.count - window)).contains { piece.contains(String(characters[$0..<($0 + window)])) }
+            }
+        }
         text = pieces.enumerated().map { index, piece in
-            index % 2 == 1 && index < pieces.count - 1 && secrets.contains(where: { piece.contains($0) }) ? "***" : String(piece)
+            index % 2 == 1 && index < pieces.count - 1 && holdsSecret(piece) ? "***" : String(piece)
         }.joined(separator: "\"")
         for secret in secrets where secret.count >= 4 { text = text.replacing(secret, with: "***") }
         return text

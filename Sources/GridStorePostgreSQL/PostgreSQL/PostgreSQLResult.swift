@@ -22,18 +22,14 @@ package final class PostgreSQLResult {
         libpq.getisnull(handle, Int32(row), Int32(column)) == 1
     }
 
-    /// The value at `row`, `column` as text (empty for `NULL`).
+    /// The value at `row`, `column` as text (empty for `NULL`, or where the server sent no such column).
     package func string(_ row: Int, _ column: Int) -> String {
-        String(cString: libpq.getvalue(handle, Int32(row), Int32(column))!)
+        withUTF8(row, column) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The value at `row`, `column` as an integer (0 when it is not one).
     package func int(_ row: Int, _ column: Int) -> Int64 {
-        let value = libpq.getvalue(handle, Int32(row), Int32(column))!
-        let length = Int(libpq.getlength(handle, Int32(row), Int32(column)))
-        return value.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
-            Self.parseInteger(UnsafeBufferPointer(start: bytes, count: length))
-        }
+        withUTF8(row, column) { Self.parseInteger($0) }
     }
 
     /// The value at `row`, `column` as a floating-point number (0 when it is not one).
@@ -41,10 +37,11 @@ package final class PostgreSQLResult {
         Double(string(row, column)) ?? 0
     }
 
-    /// Calls `body` with the UTF-8 bytes of the value at `row`, `column`.
+    /// Calls `body` with the UTF-8 bytes of the value at `row`, `column` (none for a cell the
+    /// result does not have: a server's answer is input, and may lack a column asked for).
     package func withUTF8<T>(_ row: Int, _ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
-        let value = libpq.getvalue(handle, Int32(row), Int32(column))!
-        let length = Int(libpq.getlength(handle, Int32(row), Int32(column)))
+        guard let value = libpq.getvalue(handle, Int32(row), Int32(column)) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        let length = max(0, Int(libpq.getlength(handle, Int32(row), Int32(column))))
         return try value.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
             try body(UnsafeBufferPointer(start: bytes, count: length))
         }

@@ -33,8 +33,14 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
         self.migrations = migrations
         server = location
         connection = try PostgreSQLConnection(location)
-        migrationsAppliedOnOpen = applyingMigrations ? try PostgreSQLMigrationRunner(migrations: migrations).migrate(connection) : []
-        try PostgreSQLSchemaCheck.verify(connection)
+        // Before anything of gridstore's runs there, and again over the tables migrations made.
+        let runner = PostgreSQLMigrationRunner(migrations: migrations)
+        let status = try runner.status(of: connection)
+        if applyingMigrations, let problem = status.problem { throw problem }
+        let migrating = applyingMigrations && !status.pending.isEmpty
+        try PostgreSQLSchemaCheck.verify(connection, migrating: migrating)
+        migrationsAppliedOnOpen = migrating ? try runner.migrate(connection) : []
+        if !migrationsAppliedOnOpen.isEmpty { try PostgreSQLSchemaCheck.verify(connection) }
     }
 
     package func migrationStatus() throws -> MigrationStatus {
