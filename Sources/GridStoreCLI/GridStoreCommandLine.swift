@@ -62,7 +62,7 @@ public enum GridStoreCommandLine {
                 return
             }
             if rest.isEmpty || rest.contains("--help") || rest.contains("-h") {
-                console.write(topLevelHelp)
+                console.write(topLevelHelp(width: helpWidth(console)))
                 return
             }
             if let unknown = rest.first(where: { ArgumentScanner.isOption($0) && !isGlobalOption($0) }) {
@@ -82,7 +82,7 @@ public enum GridStoreCommandLine {
         }
         let parsed = try ArgumentScanner.parse(rest, for: command.spec)
         if parsed.wantsHelp {
-            console.write(command.spec.help)
+            console.write(command.spec.help(width: helpWidth(console)))
             return
         }
         let instance = try command.init(parsing: parsed)
@@ -91,19 +91,29 @@ public enum GridStoreCommandLine {
             try instance.run(in: context)
         } catch {
             if case GridError.gridNotFound(let missing) = error { throw context.missingGrid(missing) }
+            if let gridError = error as? GridError, case .keyNotFound(let key, let grid) = gridError,
+               let close = context.closeKey(to: key, inGrid: grid) {
+                throw CommandLineError.usage("\(gridError.description); did you mean '\(CommandLineOutput.printable(close))'?",
+                                             command: command.spec)
+            }
             throw CommandLineErrorTranslator.translate(error, command: command.spec)
         }
     }
 
     private static func printHelp(for topics: [String], console: Console) throws {
         guard let topic = ArgumentScanner.splitCommand(topics).name else {
-            console.write(topLevelHelp)
+            console.write(topLevelHelp(width: helpWidth(console)))
             return
         }
         guard let command = commands.first(where: { $0.spec.name == topic }) else {
             throw CommandLineError.usage("no help for '\(ValueParser.abbreviated(topic))'; give one of \(commandNames)")
         }
-        console.write(command.spec.help)
+        console.write(command.spec.help(width: helpWidth(console)))
+    }
+
+    /// How wide help and usage lines may be: `$COLUMNS`, else the terminal's, else 80.
+    static func helpWidth(_ console: Console) -> Int {
+        TerminalWidth.current(environment: console.environment)
     }
 
     /// The command as typed, for the history: without `--db`, `--grid`, `--format` and
@@ -134,22 +144,24 @@ public enum GridStoreCommandLine {
         commands.map { $0.spec.name }.joined(separator: ", ")
     }
 
-    static var topLevelHelp: String {
-        var text = """
-            OVERVIEW: Keep a tile grid's state in SQLite and pack its tiles after every change.
+    static var topLevelHelp: String { topLevelHelp(width: 80) }
 
-            USAGE: \(usage)
-
-            OPTIONS:
-
-            """
+    /// The help `gridstore --help` prints, every line within `width` columns (at least 40 are used).
+    static func topLevelHelp(width: Int) -> String {
+        let width = max(40, width)
+        var text = HelpFormatter.wrap("OVERVIEW: Keep a tile grid's state in SQLite and pack its tiles after every change.", width: width)
+            .joined(separator: "\n") + "\n\n"
+        text += HelpFormatter.wrapParts(["gridstore", "[--db <path>]", "[--grid <name>]", "<command>", "[<arguments>]"],
+                                        label: "USAGE: ", leading: 1, width: width)
+        text += "\n\nOPTIONS:\n"
         text += HelpFormatter.rows(GlobalOptions.specs(includingGrid: true).map { ($0.synopsis, $0.help) } + [
             ("--version", "Show the version."),
             ("-h, --help", "Show help information."),
-        ])
+        ], width: width)
         text += "\nSUBCOMMANDS:\n"
-        text += HelpFormatter.rows(commands.map { ($0.spec.name, $0.spec.abstract) })
-        text += "\n  See 'gridstore help <subcommand>' for detailed help.\n"
+        text += HelpFormatter.rows(commands.map { ($0.spec.name, $0.spec.abstract) }, width: width)
+        text += "\n  " + HelpFormatter.wrap("See 'gridstore help <subcommand>' for detailed help.", width: width - 2)
+            .joined(separator: "\n  ") + "\n"
         return text
     }
 
@@ -158,8 +170,9 @@ public enum GridStoreCommandLine {
         if case .interrupted = failure.kind { return }
         console.writeError("Error: \(singleLine(failure.message))\n")
         guard failure.kind == .usage, failure.printsUsage else { return }
+        let width = max(40, helpWidth(console))
         if let command = failure.command {
-            console.writeError("Usage: \(command.usage)\n")
+            console.writeError(command.usage(label: "Usage: ", width: width) + "\n")
             console.writeError("See 'gridstore \(command.name) --help'.\n")
         } else {
             console.writeError("Usage: \(usage)\n")

@@ -125,9 +125,10 @@ struct CommandTests {
         _ = try gridstore(at: database, "toggle", "0")
         let list = try gridstore(at: database, "grids").standardOutput.split(separator: "\n")
         #expect(list.count == 3)
-        #expect(list[0].hasPrefix("NAME     TYPE  COLUMNS  DIRECTION  SECTIONS  ITEMS  REVISION  UPDATED"))
-        #expect(list[1].hasPrefix("default  more        6  vertical          1     12         1  20"))
-        #expect(list[2].hasPrefix("phone    less        4  vertical          1     12         0  20"))
+        // At 80 columns the update time is left out (see GridsWidthTests).
+        #expect(list[0] == "NAME     TYPE  COLUMNS  DIRECTION  SECTIONS  ITEMS  REVISION")
+        #expect(list[1] == "default  more        6  vertical          1     12         1")
+        #expect(list[2] == "phone    less        4  vertical          1     12         0")
         #expect(try gridstore(at: database, "drop", "phone").standardOutput == "dropped grid 'phone'\n")
         let again = try gridstore(at: database, "drop", "phone")
         #expect(again.status == 1)
@@ -168,7 +169,7 @@ struct CommandTests {
         #expect(try CommandRunner.run(["--version"]).standardOutput == "gridstore 0.1.0\n")
         let help = try CommandRunner.run(["--help"])
         #expect(help.status == 0)
-        #expect(help.standardOutput.hasPrefix("OVERVIEW: Keep a tile grid's state in SQLite and pack its tiles after every change.\n"))
+        #expect(help.standardOutput.hasPrefix("OVERVIEW: Keep a tile grid's state in SQLite and pack its tiles after every\nchange.\n"))
         for command in ["init", "toggle", "set", "get", "show", "type", "columns", "direction", "items", "insert", "delete",
                         "move", "swap", "sections", "reset", "grids", "drop", "export", "import", "import-defaults", "copy", "check", "migrate"] {
             let result = try CommandRunner.run(["help", command])

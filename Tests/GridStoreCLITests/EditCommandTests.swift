@@ -57,7 +57,7 @@ struct EditCommandTests {
         #expect(try stored().size(at: GridIndexPath(item: 2)) == .big)
         #expect(try Grid(named: "default", in: GridDatabase(path: database)).history(limit: 1).first?.operation == "move 0 2 (edit)")
         terminal.send("u")
-        #expect(terminal.waitFor { $0.contains("undone: revision 3") })
+        #expect(terminal.waitFor { $0.contains("undid revision 2 (move 0 2 (edit)); now revision 3") })
         #expect(try stored().size(at: GridIndexPath(item: 0)) == .big)
         terminal.send("q")
         #expect(terminal.exitStatus() == 0)
@@ -134,6 +134,28 @@ struct EditCommandTests {
         #expect(try stored("hive").itemCounts == [8])
         terminal.send("q")
         #expect(terminal.exitStatus() == 0)
+    }
+
+    @Test("the bottom hints and the ? overlay fit every width in whole words")
+    func hintsFit() throws {
+        _ = try CommandRunner.run(["--db", database, "init", "--items", "6", "-q"])
+        let model = try EditorModel(grid: Grid(named: "default", in: GridDatabase(path: database), creatingWith: nil))
+        let words = Set(EditorModel.help.joined(separator: " ").split(separator: " ").map(String.init))
+        for width in 20...200 {
+            let bar = model.render(columns: width, lines: 24).plainLines.last!.trimmingCharacters(in: .whitespaces)
+            let parts = bar.components(separatedBy: " · ")
+            #expect(parts.last == "? help" || parts.last == "q quit", "at \(width): \(bar)")
+            for word in bar.split(separator: " ") where word != "·" {
+                #expect(EditorModel.helpHints.contains(String(word)), "at \(width): '\(word)' is cut in \(bar)")
+            }
+        }
+        _ = model.handle(.character("?"))
+        for width in [40, 80, 120] {
+            let lines = model.render(columns: width, lines: 40).plainLines.dropFirst().dropLast()
+            for word in lines.joined(separator: " ").split(separator: " ") {
+                #expect(words.contains(String(word)), "at \(width): '\(word)' is cut")
+            }
+        }
     }
 
     /// The process's state letter in `/proc/<pid>/stat`: `T` while it is stopped.

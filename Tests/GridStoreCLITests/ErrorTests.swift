@@ -15,7 +15,8 @@ struct ErrorTests {
             OVERVIEW: Cycle a tile's size small → middle → big → small, re-pack, and show
             the grid.
 
-            USAGE: gridstore toggle (<index> | --key <KEY>) [--section <S>] [--format <text|json>] [--quiet]
+            USAGE: gridstore toggle (<index> | --key <KEY>) [--section <S>]
+                                    [--format <text|json>] [--quiet]
 
             ARGUMENTS:
               <index>                 The item's index in its section, from 0.
@@ -38,22 +39,22 @@ struct ErrorTests {
 
     @Test("usage errors: one line, the usage, where to find help, exit 64", arguments: [
         (["toggle", "99"], "Error: item 99 does not exist: section 0 has 12 item(s), so the index is 0 to 11",
-         "Usage: gridstore toggle (<index> | --key <KEY>) [--section <S>] [--format <text|json>] [--quiet]", "See 'gridstore toggle --help'."),
+         "Usage: gridstore toggle (<index> | --key <KEY>) [--section <S>]\n" + String(repeating: " ", count: 24) + "[--format <text|json>] [--quiet]", "See 'gridstore toggle --help'."),
         (["toggle", "three"], "Error: <index> must be a whole number from 0 up, not 'three'",
-         "Usage: gridstore toggle (<index> | --key <KEY>) [--section <S>] [--format <text|json>] [--quiet]", "See 'gridstore toggle --help'."),
+         "Usage: gridstore toggle (<index> | --key <KEY>) [--section <S>]\n" + String(repeating: " ", count: 24) + "[--format <text|json>] [--quiet]", "See 'gridstore toggle --help'."),
         (["toggle"], "Error: missing <index> (or --key): the item's index in its section, from 0.",
-         "Usage: gridstore toggle (<index> | --key <KEY>) [--section <S>] [--format <text|json>] [--quiet]", "See 'gridstore toggle --help'."),
+         "Usage: gridstore toggle (<index> | --key <KEY>) [--section <S>]\n" + String(repeating: " ", count: 24) + "[--format <text|json>] [--quiet]", "See 'gridstore toggle --help'."),
         (["set", "1", "huge"], "Error: <size> must be one of small, middle, big, not 'huge'",
-         "Usage: gridstore set (<index> | --key <KEY>) <size> [--section <S>] [--format <text|json>] [--quiet]", "See 'gridstore set --help'."),
+         "Usage: gridstore set (<index> | --key <KEY>) <size> [--section <S>]\n" + String(repeating: " ", count: 21) + "[--format <text|json>] [--quiet]", "See 'gridstore set --help'."),
         (["toggle", "1", "--colour"], "Error: unknown option '--colour'; 'toggle' accepts --section, --key, --format, --quiet, --db, --grid",
-         "Usage: gridstore toggle (<index> | --key <KEY>) [--section <S>] [--format <text|json>] [--quiet]", "See 'gridstore toggle --help'."),
+         "Usage: gridstore toggle (<index> | --key <KEY>) [--section <S>]\n" + String(repeating: " ", count: 24) + "[--format <text|json>] [--quiet]", "See 'gridstore toggle --help'."),
         (["frobnicate"], "Error: unknown command 'frobnicate'; give one of init, toggle, set, get, show, type, columns, "
             + "direction, items, insert, delete, move, swap, sections, keys, reset, undo, redo, history, revert, edit, grids, drop, export, import, import-defaults, copy, check, migrate, completions",
          "Usage: gridstore [--db <path>] [--grid <name>] <command> [<arguments>]", "See 'gridstore --help'."),
         (["columns", "3"], "Error: <count> must be from 4 to 64, not 3",
          "Usage: gridstore columns <count> [--format <text|json>] [--quiet]", "See 'gridstore columns --help'."),
         (["toggle", "1", "--section", "1", "--section", "2"], "Error: option '--section' is given more than once; give it once",
-         "Usage: gridstore toggle (<index> | --key <KEY>) [--section <S>] [--format <text|json>] [--quiet]", "See 'gridstore toggle --help'."),
+         "Usage: gridstore toggle (<index> | --key <KEY>) [--section <S>]\n" + String(repeating: " ", count: 24) + "[--format <text|json>] [--quiet]", "See 'gridstore toggle --help'."),
     ])
     func usageErrors(arguments: [String], error: String, usage: String, hint: String) throws {
         let result = try CommandRunner.run(["--db", database] + arguments)

@@ -104,7 +104,7 @@ struct TextAndPathTests {
         _ = try CommandRunner.run(["--db", path, "toggle", "1"])
         let connection = try SQLiteConnection(path: path, mode: .readWrite)
         try connection.execute("UPDATE grids SET updated_at = ?, name = ?", ["2026\u{1B}]0;owned\u{07}\u{1B}[2J", "a\u{202E}b\u{9B}c"])
-        let listed = try CommandRunner.run(["--db", path, "grids"])
+        let listed = try CommandRunner.run(["--db", path, "grids"], environment: ["COLUMNS": "200"])
         #expect(listed.status == 0)
         #expect(!listed.standardOutput.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E || $0.value == 0x9B })
         #expect(listed.standardOutput.contains("a\\u{202e}b\\u{9b}c"))
@@ -129,10 +129,10 @@ struct TextAndPathTests {
         #expect(result.standardError.hasPrefix("Error: --db needs a database file or a postgresql:// URI, not an empty value\n"))
     }
 
-    @Test("a path that looks like an SQLite URI is a file of exactly that name")
+    @Test("a path that looks like an SQLite URI, given as ./name, is a file of exactly that name")
     func uriLookingPath() throws {
-        let result = try CommandRunner.shell("cd '\(directory.path)' && \"$GRIDSTORE\" --db 'file:x.db?immutable=1' toggle 1 >/dev/null"
-                                             + " && \"$GRIDSTORE\" --db 'file:x.db?immutable=1' get 1")
+        let result = try CommandRunner.shell("cd '\(directory.path)' && \"$GRIDSTORE\" --db './file:x.db?immutable=1' toggle 1 >/dev/null"
+                                             + " && \"$GRIDSTORE\" --db './file:x.db?immutable=1' get 1")
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == "middle\n")
         #expect(FileManager.default.fileExists(atPath: directory.file("file:x.db?immutable=1")))

@@ -111,13 +111,13 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         try connection.fetchAll("""
             SELECT name, columns, direction, revision, updated_at,
                    (SELECT count(*) FROM sections WHERE grid_id = grids.id),
-                   (SELECT coalesce(sum(item_count), 0) FROM sections WHERE grid_id = grids.id)
+                   (SELECT coalesce(sum(item_count), 0) FROM sections WHERE grid_id = grids.id), layout_kind
             FROM grids ORDER BY name
             """) { row in
             GridSummary(name: row.string(at: 0), columns: row.int(at: 1),
                         direction: row.string(at: 2) == "horizontal" ? .horizontal : .vertical,
                         sectionCount: row.int(at: 5), itemCount: row.int(at: 6), revision: row.int(at: 3),
-                        updatedAt: row.string(at: 4))
+                        updatedAt: row.string(at: 4), kind: row.string(at: 7) == "honeycomb" ? .honeycomb : .tiles)
         }
     }
 

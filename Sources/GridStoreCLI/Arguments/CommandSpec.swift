@@ -59,7 +59,16 @@ struct CommandSpec: Equatable {
     }
 
     /// The usage line: `gridstore toggle (<index> | --key <KEY>) [--section <S>]`.
-    var usage: String {
+    var usage: String { usageParts.joined(separator: " ") }
+
+    /// The usage line after `label` (`USAGE: `, `Usage: `), wrapped to `width` between its parts
+    /// as swift-argument-parser wraps it: continuation lines start under the first argument.
+    func usage(label: String, width: Int) -> String {
+        HelpFormatter.wrapParts(usageParts, label: label, leading: 2, width: width)
+    }
+
+    /// `gridstore`, the name, then each argument and option as the usage line shows it.
+    private var usageParts: [String] {
         var parts = ["gridstore", name]
         for argument in arguments {
             if argument.isRepeating {
@@ -74,23 +83,28 @@ struct CommandSpec: Equatable {
         for option in options where !replacements.contains(option.name) {
             parts.append("[\(option.usageSynopsis)]")
         }
-        return parts.joined(separator: " ")
+        return parts
     }
 
-    /// The full help text, in the layout of Swift's argument parser.
-    var help: String {
-        var text = HelpFormatter.wrap("OVERVIEW: \(abstract)", width: 80).joined(separator: "\n") + "\n"
+    /// The full help text, in the layout of Swift's argument parser, for an 80-column terminal.
+    var help: String { help(width: 80) }
+
+    /// The full help text, every line within `width` columns (at least 40 are used).
+    func help(width: Int) -> String {
+        let width = max(40, width)
+        var text = HelpFormatter.wrap("OVERVIEW: \(abstract)", width: width).joined(separator: "\n") + "\n"
         if let discussion {
             let paragraph = discussion.split(separator: "\n").joined(separator: " ")
-            text += "\n" + HelpFormatter.wrap(paragraph, width: 80).joined(separator: "\n") + "\n"
+            text += "\n" + HelpFormatter.wrap(paragraph, width: width).joined(separator: "\n") + "\n"
         }
-        text += "\nUSAGE: \(usage)\n"
+        text += "\n" + usage(label: "USAGE: ", width: width) + "\n"
         if !arguments.isEmpty {
             text += "\nARGUMENTS:\n"
-            text += HelpFormatter.rows(arguments.map { ("<\($0.name)>", $0.help) })
+            text += HelpFormatter.rows(arguments.map { ("<\($0.name)>", $0.help) }, width: width)
         }
         text += "\nOPTIONS:\n"
-        text += HelpFormatter.rows(acceptedOptions.map { ($0.synopsis, $0.help) } + [("-h, --help", "Show help information.")])
+        text += HelpFormatter.rows(acceptedOptions.map { ($0.synopsis, $0.help) } + [("-h, --help", "Show help information.")],
+                                   width: width)
         return text
     }
 }

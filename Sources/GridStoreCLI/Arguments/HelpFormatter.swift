@@ -1,14 +1,15 @@
 /// Lays out two-column help rows.
 enum HelpFormatter {
-    /// Rows of `  <left>   <right>`, with the right column aligned, wrapped to fit 80
+    /// Rows of `  <left>   <right>`, with the right column aligned, wrapped to fit `width`
     /// columns, and long left cells on a line of their own.
-    static func rows(_ rows: [(String, String)]) -> String {
-        let column = 26
+    static func rows(_ rows: [(String, String)], width: Int = 80) -> String {
+        // The right column starts at 26, as swift-argument-parser's does, or nearer on a narrow terminal.
+        let column = min(26, max(6, width / 3))
         let indent = String(repeating: " ", count: column)
         var text = ""
         for (left, right) in rows {
             let cell = "  " + left
-            let lines = wrap(right, width: 80 - column)
+            let lines = wrap(right, width: width - column)
             if cell.count < column - 1 {
                 text += cell + String(repeating: " ", count: column - cell.count) + lines[0] + "\n"
             } else {
@@ -17,6 +18,32 @@ enum HelpFormatter {
             for line in lines.dropFirst() { text += indent + line + "\n" }
         }
         return text
+    }
+
+    /// `label` and `parts` joined by spaces, wrapped to `width` between parts: continuation
+    /// lines start under the part after the first `leading` ones (`gridstore init`), or at
+    /// eight columns where that leaves too little room; a part longer than a line is cut.
+    static func wrapParts(_ parts: [String], label: String, leading: Int, width: Int) -> String {
+        let head = label + parts.prefix(leading).joined(separator: " ")
+        let indentWidth = DisplayWidth.columns(of: head) + 1 <= width / 2 ? DisplayWidth.columns(of: head) + 1 : min(8, width / 4)
+        let indent = String(repeating: " ", count: indentWidth)
+        var lines: [String] = []
+        var line = head
+        for part in parts.dropFirst(leading) {
+            if DisplayWidth.columns(of: line) + 1 + DisplayWidth.columns(of: part) <= width {
+                line += " " + part
+                continue
+            }
+            lines.append(line)
+            var pieces = wrap(part, width: max(1, width - indentWidth))
+            line = indent + pieces.removeFirst()
+            for piece in pieces {
+                lines.append(line)
+                line = indent + piece
+            }
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
     }
 
     /// Splits `text` into lines of at most `width` terminal columns at spaces; a word longer

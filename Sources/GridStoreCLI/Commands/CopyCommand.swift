@@ -35,6 +35,8 @@ struct CopyCommand: GridStoreCommand {
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         source = arguments.positionals[0]
         target = arguments.positionals[1]
+        try DatabaseArgument.validate(source, from: "<from-db>", command: Self.spec)
+        try DatabaseArgument.validate(target, from: "<to-db>", command: Self.spec)
         replacing = arguments.flag(Self.force)
         history = !arguments.flag(Self.noHistory)
         quiet = arguments.flag(QuietOption.option)

@@ -7,8 +7,10 @@ struct GridsCommand: GridStoreCommand {
         name: "grids",
         abstract: "List the grids in the database.",
         discussion: """
-            With --format json: {"grids":[{"name":"default","type":"more","columns":6,"direction":"vertical",
-            "sections":1,"items":12,"revision":0,"updated":"2026-11-30T08:11:23.531Z"}]}.
+            With --format json: {"grids":[{"name":"default","layout":"tiles","type":"more","columns":6,
+            "direction":"vertical","sections":1,"items":12,"revision":0,"updated":"2026-11-30T08:11:23.531Z"}]};
+            a honeycomb's type, columns and direction are null. Text fits the terminal's width: the update time,
+            then the direction, sections, columns and revision are left out as it narrows.
             """,
         options: [ValueFormat.option, names],
         usesGrid: false)
@@ -35,8 +37,11 @@ struct GridsCommand: GridStoreCommand {
         }
         if format == .json {
             let grids = summaries.map { summary in
-                "{\"name\":\(JSONText.quoted(summary.name)),\"type\":\"\(summary.type?.rawValue ?? "custom")\","
-                    + "\"columns\":\(summary.columns),\"direction\":\"\(summary.direction.rawValue)\","
+                let tiles = summary.kind == .tiles
+                return "{\"name\":\(JSONText.quoted(summary.name)),\"layout\":\"\(summary.kind.rawValue)\","
+                    + "\"type\":\(tiles ? "\"\(summary.type?.rawValue ?? "custom")\"" : "null"),"
+                    + "\"columns\":\(tiles ? String(summary.columns) : "null"),"
+                    + "\"direction\":\(tiles ? "\"\(summary.direction.rawValue)\"" : "null"),"
                     + "\"sections\":\(summary.sectionCount),\"items\":\(summary.itemCount),\"revision\":\(summary.revision),"
                     + "\"updated\":\(JSONText.quoted(summary.updatedAt))}"
             }
@@ -49,28 +54,40 @@ struct GridsCommand: GridStoreCommand {
         }
         let rows = [["NAME", "TYPE", "COLUMNS", "DIRECTION", "SECTIONS", "ITEMS", "REVISION", "UPDATED"]]
             + summaries.map { summary in
-                [CommandLineOutput.printable(summary.name), summary.type?.rawValue ?? "custom", String(summary.columns),
-                 summary.direction.rawValue, String(summary.sectionCount), String(summary.itemCount),
-                 String(summary.revision), CommandLineOutput.printable(summary.updatedAt)]
+                let tiles = summary.kind == .tiles
+                return [CommandLineOutput.printable(summary.name), tiles ? summary.type?.rawValue ?? "custom" : "honeycomb",
+                        tiles ? String(summary.columns) : "-", tiles ? summary.direction.rawValue : "-",
+                        String(summary.sectionCount), String(summary.itemCount),
+                        String(summary.revision), CommandLineOutput.printable(summary.updatedAt)]
             }
-        context.console.write(CommandLineOutput.table(rows, rightAligned: [2, 4, 5, 6]))
+        // Narrower than the table: the time goes first, then the direction, the sections, the columns.
+        context.console.write(CommandLineOutput.table(rows, rightAligned: [2, 4, 5, 6], width: context.terminalWidth,
+                                                      dropping: [7, 3, 4, 2, 6]))
     }
 }
 
-/// `gridstore drop <name>`.
+/// `gridstore drop <name>`, or `gridstore --grid <name> drop`.
 struct DropCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "drop",
         abstract: "Delete a grid with its sections, sizes and placements.",
-        arguments: [.init(name: "name", help: "The grid's name.")],
-        options: [QuietOption.option],
-        usesGrid: false)
+        discussion: "The grid is named as the argument or with --grid, as every other command names it (both: the same name).",
+        arguments: [.init(name: "name", help: "The grid's name (or --grid).", isOptional: true)],
+        options: [QuietOption.option])
 
     let name: String
     let quiet: Bool
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
-        name = arguments.positionals[0]
+        let given = arguments.positionals.first, global = arguments.global.gridName
+        switch (given, global) {
+        case (let name?, nil), (nil, let name?): self.name = name
+        case (let name?, let other?) where name == other: self.name = name
+        case (let name?, let other?):
+            throw .usage("drop names two grids, '\(CommandLineOutput.printable(name))' and --grid "
+                         + "'\(CommandLineOutput.printable(other))'; give one", command: Self.spec)
+        case (nil, nil): throw .usage("missing <name> (or --grid): the grid to delete", command: Self.spec)
+        }
         quiet = arguments.flag(QuietOption.option)
     }
 

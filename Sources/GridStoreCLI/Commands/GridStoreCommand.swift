@@ -39,7 +39,10 @@ final class CommandContext {
     /// The database: `--db`, else `$GRIDSTORE_DB`, else the XDG default; a file path or a
     /// PostgreSQL connection URI.
     func databaseLocation() throws -> String {
-        try DatabaseLocation.resolve(explicitPath: explicitDatabase, environment: console.environment)
+        let location = try DatabaseLocation.resolve(explicitPath: explicitDatabase, environment: console.environment)
+        let source = explicitDatabase?.isEmpty == false ? "--db" : "$GRIDSTORE_DB"
+        try DatabaseArgument.validate(location, from: source, command: nil)
+        return location
     }
 
     /// The database, once a command has opened it.
@@ -66,6 +69,15 @@ final class CommandContext {
                                            + "commands that only read never create one (gridstore init does)")
         }
         return try openDatabase()
+    }
+
+    /// The key of grid `grid` closest to `key`, a mistyped one, if one is close enough.
+    func closeKey(to key: String, inGrid grid: String) -> String? {
+        guard let database = openedDatabase, let snapshot = try? Grid(named: grid, in: database, creatingWith: nil).snapshot() else {
+            return nil
+        }
+        let keys = snapshot.itemCounts.indices.flatMap { section in (try? snapshot.keys(inSection: section))?.compactMap { $0 } ?? [] }
+        return Suggestion.closest(to: key, among: keys)
     }
 
     /// The error for a grid named `name` that does not exist, suggesting a grid with a close name.

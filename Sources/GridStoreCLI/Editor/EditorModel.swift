@@ -75,10 +75,10 @@ package final class EditorModel {
                 message = "type \(type?.rawValue ?? "?")"
             case .character("u"):
                 try commitPending()
-                try reload(with: grid.undo(), note: "undone")
+                try reload(with: grid.undo(), note: "undid")
             case .character("U"):
                 try commitPending()
-                try reload(with: grid.redo(), note: "redone")
+                try reload(with: grid.redo(), note: "redid")
             case .character("?"): mode = .help
             case .tab: nextSection()
             case .press(let column, let line): pressed = item(atColumn: column - 1, line: line - 1).map { ($0, false) }
@@ -187,9 +187,17 @@ package final class EditorModel {
         return snapshot != shown || snapshot.layout.sections.count != shown.layout.sections.count
     }
 
-    private func reload(with changed: GridSnapshot, note: String?) throws {
+    /// Shows `changed`, an undo's or a redo's result, saying which change it acted on:
+    /// `undid revision 3 (toggle 2 (edit)); now revision 5`.
+    private func reload(with changed: GridSnapshot, note: String) throws {
         snapshot = changed
-        if let note { message = "\(note): revision \(changed.revision)" }
+        let entries = try grid.history(limit: 1_000)
+        if let target = entries.first(where: { $0.revision == changed.revision })?.targets.first {
+            let operation = entries.first { $0.revision == target }.map { " (\(CommandLineOutput.printable($0.operation)))" } ?? ""
+            message = "\(note) revision \(target)\(operation); now revision \(changed.revision)"
+        } else {
+            message = "\(note); now revision \(changed.revision)"
+        }
         clampFocus()
     }
 
@@ -310,7 +318,7 @@ package final class EditorModel {
         let shown = displayed
         screen.bar(statusLine(shown), line: 0)
         if mode == .help {
-            for (index, text) in Self.help.enumerated() { screen.put(text, line: 2 + index, column: 2) }
+            for (index, text) in Self.helpLines(width: columns - 2).enumerated() { screen.put(text, line: 2 + index, column: 2) }
         } else if let layout = snapshot.honeycombLayout, let configuration = snapshot.honeycomb {
             let view = HoneycombEditorView(layout, configuration: configuration, area: 1..<max(2, lines - 1), width: columns)
             origin = view.scrolled(origin, toShow: focus)
@@ -322,8 +330,44 @@ package final class EditorModel {
         } else {
             screen.put("(no sections)", line: 2, column: 2)
         }
-        screen.bar(" " + (message ?? hint), line: lines - 1)
+        screen.bar(" " + (message.map { Self.fitted($0, width: columns - 1) } ?? Self.fittedHint(hint, width: columns - 1)), line: lines - 1)
         return screen
+    }
+
+    /// `hint`'s ` · `-separated parts that fit `width` whole, ending with `? help` where parts
+    /// had to go, so no word is cut.
+    static func fittedHint(_ hint: String, width: Int) -> String {
+        guard DisplayWidth.columns(of: hint) > width else { return hint }
+        let parts = hint.split(separator: " · ").map(String.init)
+        let tail = "? help"
+        var kept: [String] = []
+        for part in parts where part != tail && part != "q quit" {
+            let candidate = (kept + [part, tail]).joined(separator: " · ")
+            guard DisplayWidth.columns(of: candidate) <= width else { break }
+            kept.append(part)
+        }
+        let text = (kept + [tail]).joined(separator: " · ")
+        return DisplayWidth.columns(of: text) <= width ? text : fitted(tail, width: width)
+    }
+
+    /// `text` cut at the last space that leaves it within `width`, with `…`, when it is wider.
+    static func fitted(_ text: String, width: Int) -> String {
+        guard DisplayWidth.columns(of: text) > width else { return text }
+        let room = DisplayWidth.prefix(text, fitting: max(0, width - 1))
+        let words = room.lastIndex(of: " ").map { String(room[..<$0]) } ?? room
+        return words + "…"
+    }
+
+    /// ``help`` wrapped to `width`, a key's description continued under its start.
+    static func helpLines(width: Int) -> [String] {
+        help.flatMap { line -> [String] in
+            guard DisplayWidth.columns(of: line) > width else { return [line] }
+            // `  key               description`: the description starts at column 20.
+            let indent = line.hasPrefix("  ") && line.count > 20 ? 20 : 0
+            let head = String(line.prefix(indent)), body = String(line.dropFirst(indent))
+            let wrapped = HelpFormatter.wrap(body, width: max(1, width - indent))
+            return wrapped.enumerated().map { ($0.offset == 0 ? head : String(repeating: " ", count: indent)) + $0.element }
+        }
     }
 
     /// Grid name, type, revision, and the focused item with its size.
@@ -348,6 +392,13 @@ package final class EditorModel {
         return " " + parts.joined(separator: " · ")
     }
 
+    /// Every word of every hint, for tests that check none is cut.
+    package static let helpHints = Set([
+        "arrows/hjkl move · space toggle · m move · s swap · i insert · x delete · t type · u undo · U redo · ? help · q quit",
+        "carrying a tile: arrows move it through the order · enter drops it · escape puts it back",
+        "swap", "with…: move the focus, then enter · escape cancels",
+    ].joined(separator: " ").split(separator: " ").map(String.init))
+
     /// The keys, or what the current mode expects.
     private var hint: String {
         switch mode {
@@ -357,7 +408,7 @@ package final class EditorModel {
         }
     }
 
-    static let help = [
+    package static let help = [
         "gridstore edit: every key is a change committed at once; other processes' changes show here.",
         "",
         "  arrows, h j k l   move the focus to the nearest tile in that direction",

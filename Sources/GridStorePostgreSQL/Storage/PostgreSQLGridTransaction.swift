@@ -86,14 +86,15 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             SELECT name, columns, direction, revision,
                    to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                    (SELECT count(*) FROM sections WHERE grid_id = grids.id),
-                   (SELECT coalesce(sum(item_count), 0) FROM sections WHERE grid_id = grids.id)
+                   (SELECT coalesce(sum(item_count), 0) FROM sections WHERE grid_id = grids.id), layout_kind
             FROM grids ORDER BY name COLLATE "C"
             """)
         return (0..<rows.count).map { row in
             GridSummary(name: rows.string(row, 0), columns: Int(rows.int(row, 1)),
                         direction: rows.string(row, 2) == "horizontal" ? .horizontal : .vertical,
                         sectionCount: Int(rows.int(row, 5)), itemCount: Int(rows.int(row, 6)),
-                        revision: Int(rows.int(row, 3)), updatedAt: rows.string(row, 4))
+                        revision: Int(rows.int(row, 3)), updatedAt: rows.string(row, 4),
+                        kind: rows.string(row, 7) == "honeycomb" ? .honeycomb : .tiles)
         }
     }
 

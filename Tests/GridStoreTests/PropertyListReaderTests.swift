@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import GridStoreCLI
+@testable import GridStore
 
 @Suite("PropertyListReader")
 struct PropertyListReaderTests {
