@@ -126,6 +126,28 @@ public struct GridFrames<Strategy: PackingStrategy>: Sendable {
         }
         return found
     }
+
+    /// Each item whose frame overlaps `rect`, with its frame: what a collection-view layout's
+    /// `layoutAttributesForElements(in:)` returns, in index-path order.
+    ///
+    /// - Complexity: As ``items(in:)``.
+    public func frames(in rect: LayoutRect) -> [(indexPath: GridIndexPath, frame: LayoutRect)] {
+        items(in: rect).map { ($0, frame(at: $0)) }
+    }
+
+    /// The item whose frame holds `point` (a frame's right and bottom edges are outside it), or
+    /// `nil` over spacing, insets or empty cells: what a tap at `point` hits.
+    ///
+    /// - Complexity: As ``items(in:)`` for a rectangle of one point.
+    public func item(at point: LayoutPoint) -> GridIndexPath? {
+        guard point.x.isFinite, point.y.isFinite else { return nil }
+        // A rectangle around the point overlaps the frame that holds it; the frames it finds are then tested exactly.
+        let probe = LayoutRect(x: point.x - 0.5, y: point.y - 0.5, width: 1, height: 1)
+        return items(in: probe).first { path in
+            let frame = frame(at: path)
+            return point.x >= frame.minX && point.x < frame.maxX && point.y >= frame.minY && point.y < frame.maxY
+        }
+    }
 }
 
 /// The items of a section grouped by the row their tile starts in (a compressed row index).
