@@ -52,7 +52,13 @@ enum FuzzCheck {
                          "\(described): crashed: \(result.standardError.prefix(300))")
             if status != 0 {
                 let lines = result.standardError.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-                report.check(lines.first?.hasPrefix("Error: ") == true && (status == 64 ? lines.count == 3 : lines.count == 1),
+                // A usage error: the error, the usage (its continuation lines indented), where to find help.
+                let usage = lines.dropFirst().dropLast()
+                let shaped = status == 64
+                    ? usage.first?.hasPrefix("Usage: ") == true && usage.dropFirst().allSatisfy { $0.hasPrefix(" ") }
+                        && lines.last?.hasPrefix("See 'gridstore") == true
+                    : lines.count == 1
+                report.check(lines.first?.hasPrefix("Error: ") == true && shaped,
                              "\(described): error output is not one line (and the usage): \(result.standardError.prefix(300))")
             }
             let now = Fingerprint.of(path)

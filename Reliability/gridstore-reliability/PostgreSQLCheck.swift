@@ -78,7 +78,7 @@ enum PostgreSQLCheck {
                         report.fail("postgresql \(label): gridstore \(arguments.joined(separator: " ")) \(result.summary)")
                     }
                     if result.status != 0 {
-                        let lines = result.standardError.split(separator: "\n").filter { !$0.hasPrefix("Usage:") && !$0.hasPrefix("See ") }
+                        let lines = result.standardError.split(separator: "\n").filter { !$0.hasPrefix("Usage:") && !$0.hasPrefix("See ") && !$0.hasPrefix(" ") }
                         report.check(lines.count == 1, "postgresql \(label): an error of \(lines.count) lines: \(result.standardError)")
                     }
                 }

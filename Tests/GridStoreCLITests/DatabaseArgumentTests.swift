@@ -23,7 +23,9 @@ struct DatabaseArgumentTests {
                                                  + arguments.map { "'\($0)'" }.joined(separator: " "))
             #expect(result.status == 64, "\(arguments): \(result.standardError)")
             #expect(result.standardError.contains(message), "\(arguments): \(result.standardError)")
-            #expect(result.standardError.contains("a file of that name is './\(location)'"), "\(result.standardError)")
+            let hint = location.dropFirst(location.prefix { $0 != ":" }.count + 1).contains("/")
+                ? "a file path cannot start like a URI" : "a file of that name is './\(location)'"
+            #expect(result.standardError.contains(hint), "\(result.standardError)")
         }
         let environment = try CommandRunner.shell("cd '\(directory.path)' && GRIDSTORE_DB='\(location)' \"$GRIDSTORE\" toggle 1")
         #expect(environment.status == 64)
@@ -33,7 +35,8 @@ struct DatabaseArgumentTests {
 
     @Test("paths stay paths: absolute, relative, ./name with a colon, and names without one")
     func paths() throws {
-        for path in [directory.file("a.sqlite"), "./b:c.sqlite", "d.sqlite", "sub/dir:e.sqlite", "9pm:grids.sqlite"] {
+        for path in [directory.file("a.sqlite"), "./b:c.sqlite", "d.sqlite", "sub/dir:e.sqlite", "9pm:grids.sqlite",
+                     "backup-2026-12-01T10:30:00.sqlite", "notes:today.sqlite"] {
             let result = try CommandRunner.shell("cd '\(directory.path)' && mkdir -p sub && \"$GRIDSTORE\" --db '\(path)' -q toggle 1")
             #expect(result.status == 0, "\(path): \(result.standardError)")
         }

@@ -57,7 +57,7 @@ struct EditCommandTests {
         #expect(try stored().size(at: GridIndexPath(item: 2)) == .big)
         #expect(try Grid(named: "default", in: GridDatabase(path: database)).history(limit: 1).first?.operation == "move 0 2 (edit)")
         terminal.send("u")
-        #expect(terminal.waitFor { $0.contains("undid revision 2 (move 0 2 (edit)); now revision 3") })
+        #expect(terminal.waitFor { $0.contains("undid revision 2, 'move 0 2 (edit)'; now revision 3") })
         #expect(try stored().size(at: GridIndexPath(item: 0)) == .big)
         terminal.send("q")
         #expect(terminal.exitStatus() == 0)

@@ -104,4 +104,14 @@ struct ImportDefaultsTests {
         #expect(sections.contains("section 0: 20 items") && sections.contains("section 1: 4 items"), "\(sections)")
         #expect(try CommandRunner.run(["--db", database, "import-defaults", path, "--items", "8,x"]).status == 64)
     }
+
+    @Test("a honeycomb has no sizes to import: said as for any command, with what to type instead")
+    func honeycomb() throws {
+        let path = try plist(["r:0_s:0_grid_item_size": "grid_size_big"])
+        _ = try CommandRunner.run(["--db", database, "-q", "init", "--layout", "honeycomb"])
+        let result = try CommandRunner.run(["--db", database, "import-defaults", path])
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix("Error: 'default' is a honeycomb: its items have no sizes"), "\(result.standardError)")
+        #expect(result.standardError.contains("init --force"))
+    }
 }

@@ -56,6 +56,9 @@ struct PropertyListReaderTests {
         #expect(LegacySizeKey.indexPath(of: "r:-1_s:0_grid_item_size") == nil)
         #expect(LegacySizeKey.indexPath(of: "r:_s:0_grid_item_size") == nil)
         #expect(LegacySizeKey.indexPath(of: "r:1_s:2_s:3_grid_item_size") == nil)
+        #expect(LegacySizeKey.indexPath(of: "r:01_s:0_grid_item_size") == nil)
+        #expect(LegacySizeKey.indexPath(of: "r:0_s:00_grid_item_size") == nil)
+        #expect(LegacySizeKey.indexPath(of: "r:0_s:0_grid_item_size") == .init(item: 0, section: 0))
         #expect(LegacySizeKey.size(named: "grid_size_middle") == .middle)
         #expect(LegacySizeKey.size(named: "middle") == nil)
     }

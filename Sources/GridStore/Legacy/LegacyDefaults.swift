@@ -11,8 +11,11 @@ import GridLayout
 ///
 /// ```swift
 /// let defaults = LegacyDefaults(UserDefaults.standard.dictionaryRepresentation(), itemCounts: [20, 4])
-/// let report = try repository.importLegacyDefaults(defaults)   // one change: all or nothing
+/// let snapshot = try repository.importLegacyDefaults(defaults)  // one change: all or nothing
 /// ```
+///
+/// One count applies to every section the grid has or a size names; give one count per section
+/// to say how many sections the app has (the keys of any other section are then dropped).
 public struct LegacyDefaults: Sendable {
     /// The sizes to set, by item.
     public let sizes: [GridIndexPath: TileSize]
@@ -30,6 +33,8 @@ public struct LegacyDefaults: Sendable {
     ///
     /// - Parameter itemCounts: The app's item count of each section, or one for every section;
     ///   keys past them are dropped, and importing sets the grid's counts to them.
+    ///
+    /// - Precondition: `itemCounts`, when given, is not empty and holds no negative count.
     public init(_ values: [String: Any], itemCounts: [Int]? = nil) {
         self.init(values.map { (key: $0.key, value: ($0.value as? String).map(PropertyListValue.string)) }, itemCounts: itemCounts)
     }
@@ -50,6 +55,8 @@ public struct LegacyDefaults: Sendable {
     }
 
     private init(_ entries: [(key: String, value: PropertyListValue?)], itemCounts: [Int]?) {
+        precondition(itemCounts.map { !$0.isEmpty && $0.allSatisfy { $0 >= 0 } } ?? true,
+                     "item counts are one count, or one per section, none negative")
         var sizes: [GridIndexPath: TileSize] = [:]
         var other = 0, dropped = 0
         var skipped: [String] = []
@@ -89,6 +96,7 @@ public struct LegacyDefaults: Sendable {
     /// - Returns: What changed besides the sizes, in words (`added section 1`, `grew section 1
     ///   to 15 items`, `shrank section 0 to 4 items`, `removed section 2`).
     package func apply(to editor: inout GridEditor) throws(GridError) -> [String] {
+        if editor.snapshot.kind == .honeycomb { throw .notTiles(operation: "have sizes", grid: editor.snapshot.name) }
         var notes: [String] = []
         let needed = sizes.keys.reduce(into: [Int: Int]()) { $0[$1.section] = max($0[$1.section] ?? 0, $1.item + 1) }
         var sectionCount = max(editor.snapshot.itemCounts.count, (needed.keys.max() ?? -1) + 1)

@@ -23,7 +23,9 @@ enum LegacySizeKey {
     }
 
     private static func wholeNumber(_ text: Substring) -> Int? {
-        guard !text.isEmpty, text.count <= 9, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        // As the original wrote them: no leading zero, so `r:1` and `r:01` cannot both name item 1.
+        guard !text.isEmpty, text.count <= 9, text.allSatisfy({ $0.isASCII && $0.isNumber }),
+              text == "0" || !text.hasPrefix("0") else { return nil }
         return Int(text)
     }
 }

@@ -9,8 +9,9 @@ struct GridsCommand: GridStoreCommand {
         discussion: """
             With --format json: {"grids":[{"name":"default","layout":"tiles","type":"more","columns":6,
             "direction":"vertical","sections":1,"items":12,"revision":0,"updated":"2026-11-30T08:11:23.531Z"}]};
-            a honeycomb's type, columns and direction are null. Text fits the terminal's width: the update time,
-            then the direction, sections, columns and revision are left out as it narrows.
+            a honeycomb's type, columns and direction are null. On a terminal, text fits its width: the update
+            time, then the direction, sections, columns, revision, items and type are left out as it narrows,
+            and names are cut last; piped, the table is whole.
             """,
         options: [ValueFormat.option, names],
         usesGrid: false)
@@ -60,9 +61,11 @@ struct GridsCommand: GridStoreCommand {
                         String(summary.sectionCount), String(summary.itemCount),
                         String(summary.revision), CommandLineOutput.printable(summary.updatedAt)]
             }
-        // Narrower than the table: the time goes first, then the direction, the sections, the columns.
-        context.console.write(CommandLineOutput.table(rows, rightAligned: [2, 4, 5, 6], width: context.terminalWidth,
-                                                      dropping: [7, 3, 4, 2, 6]))
+        // On a terminal (or with $COLUMNS), narrower than the table: the time goes first, then the
+        // direction, sections, columns, revision, items and type; names are cut last. A pipe gets it whole.
+        let fits = context.console.environment["COLUMNS"] != nil || Platform.isTerminal(.standardOutput)
+        context.console.write(CommandLineOutput.table(rows, rightAligned: [2, 4, 5, 6], width: fits ? context.terminalWidth : nil,
+                                                      dropping: [7, 3, 4, 2, 6, 5, 1]))
     }
 }
 

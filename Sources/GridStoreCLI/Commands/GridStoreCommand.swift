@@ -40,7 +40,8 @@ final class CommandContext {
     /// PostgreSQL connection URI.
     func databaseLocation() throws -> String {
         let location = try DatabaseLocation.resolve(explicitPath: explicitDatabase, environment: console.environment)
-        let source = explicitDatabase?.isEmpty == false ? "--db" : "$GRIDSTORE_DB"
+        let source = explicitDatabase?.isEmpty == false ? "--db"
+            : console.environment["GRIDSTORE_DB"].map { !$0.isEmpty } == true ? "$GRIDSTORE_DB" : "the default database path"
         try DatabaseArgument.validate(location, from: source, command: nil)
         return location
     }

@@ -55,6 +55,8 @@ struct ImportDefaultsCommand: GridStoreCommand {
         do {
             snapshot = try context.update { editor in notes = try defaults.apply(to: &editor) }
         } catch let error as GridError {
+            // A honeycomb has no sizes: said as for any command, with what to type instead.
+            if case .notTiles = error { throw error }
             throw CommandLineError.badInput("\(name) cannot be imported: \(error)")
         }
         var summary = "imported \(defaults.sizes.count) size(s) into grid '\(CommandLineOutput.printable(snapshot.name))' "

@@ -79,7 +79,8 @@ package final class EditorModel {
             case .character("U"):
                 try commitPending()
                 try reload(with: grid.redo(), note: "redid")
-            case .character("?"): mode = .help
+            // Not while a tile is carried or a swap chosen: that would drop them unseen.
+            case .character("?") where mode == .normal: mode = .help
             case .tab: nextSection()
             case .press(let column, let line): pressed = item(atColumn: column - 1, line: line - 1).map { ($0, false) }
             case .drag(let column, let line): try drag(toColumn: column - 1, line: line - 1)
@@ -191,9 +192,10 @@ package final class EditorModel {
     /// `undid revision 3 (toggle 2 (edit)); now revision 5`.
     private func reload(with changed: GridSnapshot, note: String) throws {
         snapshot = changed
-        let entries = try grid.history(limit: 1_000)
-        if let target = entries.first(where: { $0.revision == changed.revision })?.targets.first {
-            let operation = entries.first { $0.revision == target }.map { " (\(CommandLineOutput.printable($0.operation)))" } ?? ""
+        if let target = try grid.history(limit: 1).first(where: { $0.revision == changed.revision })?.targets.first {
+            // The entries from the target on: no more than the distance back.
+            let entries = try grid.history(limit: max(1, changed.revision - target + 1))
+            let operation = entries.first { $0.revision == target }.map { ", '\(CommandLineOutput.printable($0.operation))'" } ?? ""
             message = "\(note) revision \(target)\(operation); now revision \(changed.revision)"
         } else {
             message = "\(note); now revision \(changed.revision)"
@@ -318,7 +320,13 @@ package final class EditorModel {
         let shown = displayed
         screen.bar(statusLine(shown), line: 0)
         if mode == .help {
-            for (index, text) in Self.helpLines(width: columns - 2).enumerated() { screen.put(text, line: 2 + index, column: 2) }
+            // Lines 2 up to the bar; on a short terminal the last shown line says there is more.
+            var help = Self.helpLines(width: columns - 2)
+            let room = max(0, lines - 3)
+            if help.count > room, room > 0 {
+                help = Array(help.prefix(room - 1)) + [Self.fitted("… more on a taller terminal; any key goes back", width: columns - 2)]
+            }
+            for (index, text) in help.prefix(room).enumerated() { screen.put(text, line: 2 + index, column: 2) }
         } else if let layout = snapshot.honeycombLayout, let configuration = snapshot.honeycomb {
             let view = HoneycombEditorView(layout, configuration: configuration, area: 1..<max(2, lines - 1), width: columns)
             origin = view.scrolled(origin, toShow: focus)
@@ -334,20 +342,20 @@ package final class EditorModel {
         return screen
     }
 
-    /// `hint`'s ` · `-separated parts that fit `width` whole, ending with `? help` where parts
-    /// had to go, so no word is cut.
+    /// `hint`'s ` · `-separated parts that fit `width` whole, in order; where parts had to go,
+    /// a hint that lists `? help` keeps it last, so no word is cut and the keys stay findable.
     static func fittedHint(_ hint: String, width: Int) -> String {
         guard DisplayWidth.columns(of: hint) > width else { return hint }
         let parts = hint.split(separator: " · ").map(String.init)
-        let tail = "? help"
+        let tail = parts.contains("? help") ? ["? help"] : []
         var kept: [String] = []
-        for part in parts where part != tail && part != "q quit" {
-            let candidate = (kept + [part, tail]).joined(separator: " · ")
+        for part in parts where part != "? help" && part != "q quit" {
+            let candidate = (kept + [part] + tail).joined(separator: " · ")
             guard DisplayWidth.columns(of: candidate) <= width else { break }
             kept.append(part)
         }
-        let text = (kept + [tail]).joined(separator: " · ")
-        return DisplayWidth.columns(of: text) <= width ? text : fitted(tail, width: width)
+        let text = (kept + tail).joined(separator: " · ")
+        return DisplayWidth.columns(of: text) <= width && !text.isEmpty ? text : fitted(parts[0], width: width)
     }
 
     /// `text` cut at the last space that leaves it within `width`, with `…`, when it is wider.
