@@ -125,6 +125,14 @@ let package = Package(
             dependencies: ["GridStore", "GridStorePostgreSQL", "GridLayout", "GridStoreAudit", "MigrationText", "SeededRandom", "TestSupport"]
         ),
         .testTarget(
+            name: "GridStorePostgreSQLTests",
+            dependencies: ["GridStorePostgreSQL", "GridStore", "GridLayout", "TestSupport"]
+        ),
+        .testTarget(
+            name: "MigrationTextTests",
+            dependencies: ["MigrationText"]
+        ),
+        .testTarget(
             name: "GridStoreCLITests",
             dependencies: ["GridStoreCLI", "GridStore", "GridLayout", "GridStoreAudit", "SeededRandom", "TestSupport"]
         ),

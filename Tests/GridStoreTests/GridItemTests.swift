@@ -3,7 +3,7 @@ import GridLayout
 import Testing
 @testable import GridStore
 
-/// `Grid.item(at:key:)`: one item read by its rows alone.
+/// `Grid.item(at:)` and `item(forKey:)`: one item read by its rows alone.
 @Suite("Reading one item")
 struct GridItemTests {
     let directory = TemporaryDirectory()
@@ -27,12 +27,12 @@ struct GridItemTests {
                 #expect(read.key == (try snapshot.key(at: path)))
             }
         }
-        #expect(try grid.item(key: "mail") == GridItem(indexPath: GridIndexPath(item: 2, section: 1), size: .big, hasOwnSize: true, key: "mail"))
+        #expect(try grid.item(forKey: "mail") == GridItem(indexPath: GridIndexPath(item: 2, section: 1), size: .big, hasOwnSize: true, key: "mail"))
         #expect(throws: GridError.itemOutOfRange(GridIndexPath(item: 3, section: 1), itemCount: 3, allowsEnd: false)) {
             try grid.item(at: GridIndexPath(item: 3, section: 1))
         }
         #expect(throws: GridError.sectionOutOfRange(2, sectionCount: 2)) { try grid.item(at: GridIndexPath(item: 0, section: 2)) }
-        #expect(throws: GridError.keyNotFound("nope", grid: "default")) { try grid.item(key: "nope") }
+        #expect(throws: GridError.keyNotFound("nope", grid: "default")) { try grid.item(forKey: "nope") }
         #expect(throws: GridError.gridNotFound("other")) {
             try Grid(named: "other", in: grid.database).item(at: GridIndexPath(item: 0))
         }

@@ -50,6 +50,27 @@ struct RepositoryConformanceTests {
         #expect(all.count == 17 && all.values.allSatisfy { $0 == .middle })
     }
 
+    @Test("toggle cycles small → middle → big → small by index path or key, one revision each, sync and async", arguments: Kind.all)
+    func toggle(kind: Kind) async throws {
+        let directory = TemporaryDirectory()
+        let repository = try kind.make(in: directory)
+        let start = try await repository.snapshot().revision
+        // The synchronous forms, from synchronous code.
+        func synchronously() throws {
+            #expect(try repository.toggle(at: Self.path3) == .middle)
+            try repository.setItems(keys: ["mail", "news"], inSection: 0)
+            #expect(try repository.toggle(forKey: "news") == .middle)
+            #expect(throws: GridError.keyNotFound("nope", grid: "suite")) { try repository.toggle(forKey: "nope") }
+            #expect(throws: GridError.self) { try repository.toggle(at: GridIndexPath(item: 9)) }
+        }
+        try synchronously()
+        // In an async function, Swift picks the async forms.
+        #expect(try await repository.toggle(forKey: "news") == .big)
+        #expect(try await repository.toggle(forKey: "news") == .small)
+        #expect(try await repository.size(at: GridIndexPath(item: 1)) == .small)
+        #expect(try await repository.snapshot().revision == start + 5)
+    }
+
     @Test("register(defaultSize:) is volatile: never written, no revision, packs only this instance", arguments: Kind.all)
     func volatileRegistration(kind: Kind) throws {
         let directory = TemporaryDirectory()

@@ -28,7 +28,19 @@ extension Grid {
     /// - Throws: ``GridError/gridNotFound(_:)``, ``GridError/notTiles(operation:grid:)`` for a
     ///   honeycomb, the range errors ``size(at:)`` throws, ``GridError/keyNotFound(_:grid:)``,
     ///   and ``GridError/corrupted(_:)`` for a stored value gridstore would refuse.
-    public func item(at path: GridIndexPath? = nil, key: String? = nil) throws(GridError) -> GridItem {
+    public func item(at path: GridIndexPath) throws(GridError) -> GridItem {
+        try readItem(at: path, key: nil)
+    }
+
+    /// The item with the key `key` as stored, read as ``item(at:)`` reads one.
+    ///
+    /// - Throws: ``GridError/keyNotFound(_:grid:)`` when no item has it, and what ``item(at:)`` throws.
+    public func item(forKey key: String) throws(GridError) -> GridItem {
+        try readItem(at: nil, key: key)
+    }
+
+    /// The item at `path`, or the one with `key` (exactly one of them is given).
+    private func readItem(at path: GridIndexPath?, key: String?) throws(GridError) -> GridItem {
         let name = self.name
         return try GridError.catching {
             try database.backend.read { transaction in

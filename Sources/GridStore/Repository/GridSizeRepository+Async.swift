@@ -17,6 +17,11 @@ extension GridSizeRepository {
         try await GridError.catching { try await BlockingWork.run { try self.size(at: indexPath) } }
     }
 
+    @discardableResult
+    public func toggle(at indexPath: GridIndexPath) async throws(GridError) -> TileSize {
+        try await GridError.catching { try await BlockingWork.run { try self.toggle(at: indexPath) } }
+    }
+
     public func set(_ size: TileSize, at indexPath: GridIndexPath) async throws(GridError) {
         try await GridError.catching { try await BlockingWork.run { try self.set(size, at: indexPath) } }
     }

@@ -24,6 +24,17 @@ extension GridSizeRepository {
         try changing { try $0.setSize(size, forKey: key) }
     }
 
+    /// Cycles the size of the item with the key `key` small → middle → big → small in one change.
+    ///
+    /// - Returns: The item's new size.
+    /// - Throws: ``GridError/keyNotFound(_:grid:)`` when no item has the key.
+    @discardableResult
+    public func toggle(forKey key: String) throws(GridError) -> TileSize {
+        var size = TileSize.small
+        _ = try changing { size = try $0.toggle(forKey: key) }
+        return size
+    }
+
     /// Gives the item with the key `key` the default size again.
     ///
     /// - Throws: ``GridError/keyNotFound(_:grid:)`` when no item has the key.
@@ -63,6 +74,12 @@ extension GridSizeRepository {
     /// Sets the size of the item with the key `key`.
     public func set(_ size: TileSize, forKey key: String) async throws(GridError) {
         try await GridError.catching { try await BlockingWork.run { try self.set(size, forKey: key) } }
+    }
+
+    /// Cycles the size of the item with the key `key`.
+    @discardableResult
+    public func toggle(forKey key: String) async throws(GridError) -> TileSize {
+        try await GridError.catching { try await BlockingWork.run { try self.toggle(forKey: key) } }
     }
 
     /// Gives the item with the key `key` the default size again.

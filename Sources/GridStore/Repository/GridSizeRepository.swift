@@ -121,6 +121,17 @@ extension GridSizeRepository {
         try snapshot().size(at: indexPath)
     }
 
+    /// Cycles the item's size small → middle → big → small in one change, as the original's
+    /// `toggleSize(forIndexPath:)` did.
+    ///
+    /// - Returns: The item's new size.
+    @discardableResult
+    public func toggle(at indexPath: GridIndexPath) throws(GridError) -> TileSize {
+        var size = TileSize.small
+        _ = try changing { size = try $0.toggle(at: indexPath) }
+        return size
+    }
+
     public func set(_ size: TileSize, at indexPath: GridIndexPath) throws(GridError) {
         try changing { try $0.setSize(size, at: indexPath) }
     }

@@ -73,7 +73,7 @@ struct GetCommand: GridStoreCommand {
         let found: GridItem
         switch item {
         case .path(let path): found = try grid.item(at: path)
-        case .key(let key): found = try grid.item(key: key)
+        case .key(let key): found = try grid.item(forKey: key)
         }
         let path = found.indexPath, size = found.size
         guard format == .json else {

@@ -1,5 +1,6 @@
 import Foundation
 import GridLayout
+import TestSupport
 import Testing
 @testable import GridStore
 @testable import GridStorePostgreSQL
