@@ -161,18 +161,44 @@ enum FileSystem {
     }
 
     /// Whether a process other than this one holds a lock on byte `offset` of the file at
-    /// `path` (as SQLite's writers lock their reserved byte), found without taking one.
+    /// `path` (as SQLite's writers lock their reserved byte), read from `/proc/locks`.
+    ///
+    /// The file itself is not opened: closing a descriptor drops every POSIX lock this process
+    /// holds on the file, which would pull the locks from under another connection of the process.
+    /// Where `/proc/locks` cannot be read (not Linux), the answer is `false`.
     static func isLockedByAnotherProcess(_ path: String, at offset: Int) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return false }
+        var status = stat()
+        guard stat(path, &status) == 0,
+              let locks = try? readWhole("/proc/locks", atMost: 1 << 20) else { return false }
+        let device = UInt64(status.st_dev)
+        let major = ((device >> 8) & 0xFFF) | ((device >> 32) & ~0xFFF), minor = (device & 0xFF) | ((device >> 12) & ~0xFF)
+        let file = "\(String(major, radix: 16, uppercase: false).leftPadded(2)):\(String(minor, radix: 16).leftPadded(2)):\(status.st_ino)"
+        let me = String(getpid())
+        for line in locks.split(separator: "\n") {
+            // `1: POSIX  ADVISORY  WRITE 14143 fe:00:16500390 1073741824 1073742335`, or `-> …` for a waiter.
+            let fields = line.split(separator: " ")
+            guard fields.count >= 8, fields[1] != "->", fields[5] == file, fields[4] != me,
+                  let start = Int(fields[6]) else { continue }
+            let end = fields[7] == "EOF" ? Int.max : Int(fields[7]) ?? Int.max
+            if start <= offset && offset <= end { return true }
+        }
+        return false
+    }
+
+    /// The text of a small file, at most `limit` bytes of it.
+    private static func readWhole(_ path: String, atMost limit: Int) throws -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw DatabaseFileError.cannotOpen(path: path, reason: lastErrorMessage()) }
         defer { close(descriptor) }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = off_t(offset)
-        lock.l_len = 1
-        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return false }
-        return lock.l_type != Int16(F_UNLCK)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while bytes.count < limit {
+            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            bytes += buffer[0..<got]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Removes the file at `path`, ignoring a missing one.
@@ -218,5 +244,12 @@ enum FileSystem {
         guard let value = getenv(name) else { return nil }
         let string = String(cString: value)
         return string.isEmpty ? nil : string
+    }
+}
+
+private extension String {
+    /// The text with zeros in front up to `width` characters, as the kernel prints a device number.
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

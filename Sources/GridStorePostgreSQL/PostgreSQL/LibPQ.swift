@@ -18,13 +18,7 @@ struct LibPQ: @unchecked Sendable {
     let status: @convention(c) (OpaquePointer?) -> ConnStatusType
     let errorMessage: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
     let finish: @convention(c) (OpaquePointer?) -> Void
-    let reset: @convention(c) (OpaquePointer?) -> Void
     let setNoticeReceiver: @convention(c) (OpaquePointer?, PQnoticeReceiver?, UnsafeMutableRawPointer?) -> PQnoticeReceiver?
-    let prepare: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32, UnsafePointer<Oid>?)
-        -> OpaquePointer?
-    let execPrepared: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, StringArray, UnsafePointer<Int32>?,
-                                      UnsafePointer<Int32>?, Int32) -> OpaquePointer?
-    let exec: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> OpaquePointer?
     let resultStatus: @convention(c) (OpaquePointer?) -> ExecStatusType
     let resultErrorField: @convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?
     let clear: @convention(c) (OpaquePointer?) -> Void
@@ -73,15 +67,8 @@ struct LibPQ: @unchecked Sendable {
             status: symbol("PQstatus", as: (@convention(c) (OpaquePointer?) -> ConnStatusType).self),
             errorMessage: symbol("PQerrorMessage", as: (@convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?).self),
             finish: symbol("PQfinish", as: (@convention(c) (OpaquePointer?) -> Void).self),
-            reset: symbol("PQreset", as: (@convention(c) (OpaquePointer?) -> Void).self),
             setNoticeReceiver: symbol("PQsetNoticeReceiver", as: (@convention(c) (OpaquePointer?, PQnoticeReceiver?,
                                                                                     UnsafeMutableRawPointer?) -> PQnoticeReceiver?).self),
-            prepare: symbol("PQprepare", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32,
-                                                               UnsafePointer<Oid>?) -> OpaquePointer?).self),
-            execPrepared: symbol("PQexecPrepared", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, StringArray,
-                                                                         UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32)
-                                                            -> OpaquePointer?).self),
-            exec: symbol("PQexec", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> OpaquePointer?).self),
             resultStatus: symbol("PQresultStatus", as: (@convention(c) (OpaquePointer?) -> ExecStatusType).self),
             resultErrorField: symbol("PQresultErrorField",
                                      as: (@convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?).self),
