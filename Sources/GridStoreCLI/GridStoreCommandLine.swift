@@ -91,10 +91,8 @@ public enum GridStoreCommandLine {
             try instance.run(in: context)
         } catch {
             if case GridError.gridNotFound(let missing) = error { throw context.missingGrid(missing) }
-            if let gridError = error as? GridError, case .keyNotFound(let key, let grid) = gridError,
-               let close = context.closeKey(to: key, inGrid: grid) {
-                throw CommandLineError.usage("\(gridError.description); did you mean '\(CommandLineOutput.printable(close))'?",
-                                             command: command.spec)
+            if case GridError.keyNotFound(let key, let grid) = error, let close = context.closeKey(to: key, inGrid: grid) {
+                throw CommandLineError.usage("\(error); did you mean '\(CommandLineOutput.printable(close))'?", command: command.spec)
             }
             throw CommandLineErrorTranslator.translate(error, command: command.spec)
         }
@@ -143,8 +141,6 @@ public enum GridStoreCommandLine {
     static var commandNames: String {
         commands.map { $0.spec.name }.joined(separator: ", ")
     }
-
-    static var topLevelHelp: String { topLevelHelp(width: 80) }
 
     /// The help `gridstore --help` prints, every line within `width` columns (at least 40 are used).
     static func topLevelHelp(width: Int) -> String {

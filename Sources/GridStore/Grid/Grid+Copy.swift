@@ -48,6 +48,7 @@ extension Grid {
         }
         let grids = try source.backend.read { transaction -> [Copied] in
             let summaries = try transaction.listGrids()
+            let updatedAt = Dictionary(summaries.map { ($0.name, $0.updatedAt) }, uniquingKeysWith: { first, _ in first })
             let wanted = names ?? summaries.map(\.name)
             return try wanted.map { name in
                 guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
@@ -60,7 +61,7 @@ extension Grid {
                         _ = try HistoryDelta.decode(entry.delta, revision: Int(entry.revision), grid: name)
                     }
                 }
-                return Copied(snapshot: snapshot, updatedAt: summaries.first { $0.name == name }?.updatedAt ?? "",
+                return Copied(snapshot: snapshot, updatedAt: updatedAt[name] ?? "",
                               keep: header.historyKeep, history: entries)
             }
         }

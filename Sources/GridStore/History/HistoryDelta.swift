@@ -145,15 +145,15 @@ enum HistoryDelta {
 
     /// Whether `edits` can be read back: within the edits an entry may hold.
     static func fits(_ edits: [GridEdit]) -> Bool {
-        guard edits.count <= maximumEditsPerEntry else { return false }
-        var positional = 0
-        for edit in edits {
-            switch edit {
-            case .insert, .delete, .move: positional += 1
-            default: continue
-            }
+        edits.count <= maximumEditsPerEntry && edits.count(where: isPositional) <= maximumPositionalEditsPerEntry
+    }
+
+    /// Whether `edit` inserts, deletes or moves one item: one that costs a section's length to replay.
+    private static func isPositional(_ edit: GridEdit) -> Bool {
+        switch edit {
+        case .insert, .delete, .move: true
+        default: false
         }
-        return positional <= maximumPositionalEditsPerEntry
     }
 
     /// The edits of delta text, every value checked.
@@ -174,13 +174,11 @@ enum HistoryDelta {
                     throw reader.error("it holds more than \(maximumEditsPerEntry) edits, more than any change makes")
                 }
                 let edit = try readEdit(&reader, sizesLeft: &sizesLeft)
-                switch edit {
-                case .insert, .delete, .move:
+                if isPositional(edit) {
                     positional += 1
                     guard positional <= maximumPositionalEditsPerEntry else {
                         throw reader.error("it holds more than \(maximumPositionalEditsPerEntry) inserts, deletes and moves")
                     }
-                default: break
                 }
                 edits.append(edit)
             }

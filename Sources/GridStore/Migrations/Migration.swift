@@ -84,8 +84,8 @@ public struct Migration: Sendable, Hashable {
 }
 
 extension Migration {
-    /// Two migrations are equal when their file names and texts are: what gridstore computed
-    /// from the text (its edits, the schema after it) does not tell them apart.
+    /// Two migrations are equal when their file names and texts are: the schema after it, which
+    /// gridstore computed from the text at build time, does not tell them apart.
     public static func == (lhs: Migration, rhs: Migration) -> Bool {
         lhs.version == rhs.version && lhs.name == rhs.name && lhs.sql == rhs.sql
     }

@@ -86,10 +86,8 @@ struct CommandSpec: Equatable {
         return parts
     }
 
-    /// The full help text, in the layout of Swift's argument parser, for an 80-column terminal.
-    var help: String { help(width: 80) }
-
-    /// The full help text, every line within `width` columns (at least 40 are used).
+    /// The full help text, in the layout of Swift's argument parser, every line within `width`
+    /// columns (at least 40 are used).
     func help(width: Int) -> String {
         let width = max(40, width)
         var text = HelpFormatter.wrap("OVERVIEW: \(abstract)", width: width).joined(separator: "\n") + "\n"

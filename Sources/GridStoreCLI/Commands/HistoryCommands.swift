@@ -162,7 +162,7 @@ struct HistoryCommand: GridStoreCommand {
             let line = String(repeating: " ", count: revisionWidth - String(entry.revision).count) + "\(entry.revision)  "
                 + time + String(repeating: " ", count: max(0, 23 - time.count)) + "  " + operation
                 + "  · " + CommandLineOutput.printable(entry.actor)
-            text += (DisplayWidth.columns(of: line) > width ? DisplayWidth.prefix(line, fitting: max(1, width - 1)) + "…" : line) + "\n"
+            text += DisplayWidth.truncated(line, fitting: max(2, width)) + "\n"
         }
         return text
     }

@@ -189,7 +189,7 @@ package final class EditorModel {
     }
 
     /// Shows `changed`, an undo's or a redo's result, saying which change it acted on:
-    /// `undid revision 3 (toggle 2 (edit)); now revision 5`.
+    /// `undid revision 3, 'toggle 2 (edit)'; now revision 5`.
     private func reload(with changed: GridSnapshot, note: String) throws {
         snapshot = changed
         if let target = try grid.history(limit: 1).first(where: { $0.revision == changed.revision })?.targets.first {
@@ -399,13 +399,6 @@ package final class EditorModel {
         }
         return " " + parts.joined(separator: " · ")
     }
-
-    /// Every word of every hint, for tests that check none is cut.
-    package static let helpHints = Set([
-        "arrows/hjkl move · space toggle · m move · s swap · i insert · x delete · t type · u undo · U redo · ? help · q quit",
-        "carrying a tile: arrows move it through the order · enter drops it · escape puts it back",
-        "swap", "with…: move the focus, then enter · escape cancels",
-    ].joined(separator: " ").split(separator: " ").map(String.init))
 
     /// The keys, or what the current mode expects.
     private var hint: String {

@@ -7,10 +7,8 @@ enum CommandLineOutput {
         func widths(_ rows: [[String]]) -> [Int] {
             rows[0].indices.map { column in rows.map { DisplayWidth.columns(of: $0[column]) }.max() ?? 0 }
         }
-        func total(_ kept: [Int]) -> Int {
-            let all = widths(rows)
-            return kept.map { all[$0] }.reduce(0, +) + 2 * (kept.count - 1)
-        }
+        let all = widths(rows)
+        func total(_ kept: [Int]) -> Int { kept.map { all[$0] }.reduce(0, +) + 2 * (kept.count - 1) }
         var kept = Array(first.indices)
         if let width {
             for column in dropping where total(kept) > width { kept.removeAll { $0 == column } }
@@ -18,12 +16,12 @@ enum CommandLineOutput {
         var rows = rows.map { row in kept.map { row[$0] } }
         let rightAligned = Set(kept.enumerated().compactMap { rightAligned.contains($0.element) ? $0.offset : nil })
         if let width {
-            let excess = widths(rows).reduce(0, +) + 2 * (kept.count - 1) - width
+            let excess = total(kept) - width
             if excess > 0 {
-                let room = max(1, widths(rows)[0] - excess - 1)
+                let room = max(2, all[kept[0]] - excess)
                 rows = rows.map { row in
                     var row = row
-                    if DisplayWidth.columns(of: row[0]) > room { row[0] = DisplayWidth.prefix(row[0], fitting: room) + "…" }
+                    row[0] = DisplayWidth.truncated(row[0], fitting: room)
                     return row
                 }
             }

@@ -39,6 +39,12 @@ enum DisplayWidth {
         return result
     }
 
+    /// `text` as it is when it fits `width` columns, else its longest prefix that leaves room
+    /// for `…`, with `…`.
+    static func truncated(_ text: String, fitting width: Int) -> String {
+        columns(of: text) <= width ? text : prefix(text, fitting: max(0, width - 1)) + "…"
+    }
+
     private static func isZeroWidth(_ value: UInt32) -> Bool {
         (0x300...0x36F).contains(value) || (0x200B...0x200F).contains(value) || (0xFE00...0xFE0F).contains(value)
             || (0x1AB0...0x1AFF).contains(value) || (0x1DC0...0x1DFF).contains(value) || (0x20D0...0x20FF).contains(value)
