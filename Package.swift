@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "GridLayout", targets: ["GridLayout"]),
         .library(name: "GridStore", targets: ["GridStore"]),
+        .library(name: "GridStoreSQLite", targets: ["GridStoreSQLite"]),
         .library(name: "GridStorePostgreSQL", targets: ["GridStorePostgreSQL"]),
         .executable(name: "gridstore", targets: ["gridstore"]),
         .executable(name: "gridstore-bench", targets: ["gridstore-bench"]),
@@ -35,14 +36,21 @@ let package = Package(
         // the schema objects an SQLite migration leaves. Shared by the stores and the MigrationEmbedder plugin.
         .target(name: "MigrationText"),
 
-        // Persistence: the only module that imports CSQLite.
+        // The engine: grids, the editor, history, repositories, documents, observation, and the
+        // storage protocol the backends implement. Imports no C module.
         .target(
             name: "GridStore",
-            dependencies: ["CSQLite", "GridLayout", "MigrationText"],
+            dependencies: ["GridLayout", "MigrationText"]
+        ),
+
+        // The SQLite backend: the only module that imports CSQLite.
+        .target(
+            name: "GridStoreSQLite",
+            dependencies: ["CSQLite", "GridStore", "GridLayout", "MigrationText"],
             plugins: ["MigrationEmbedder"]
         ),
 
-        // The PostgreSQL backend of GridStore: the only module that imports CLibPQ.
+        // The PostgreSQL backend: the only module that imports CLibPQ.
         .target(
             name: "GridStorePostgreSQL",
             dependencies: ["CLibPQ", "GridStore", "GridLayout", "MigrationText"],
@@ -52,7 +60,7 @@ let package = Package(
         // The command-line interface, as a library so tests can drive it in-process.
         .target(
             name: "GridStoreCLI",
-            dependencies: ["GridStore", "GridStorePostgreSQL"]
+            dependencies: ["GridStore", "GridStoreSQLite", "GridStorePostgreSQL"]
         ),
 
         // The `gridstore` executable: a thin entry point. The Swift runtime is linked in
@@ -67,7 +75,7 @@ let package = Package(
         // Every timing goal, measured in one run: `swift run -c release gridstore-bench`.
         .executableTarget(
             name: "gridstore-bench",
-            dependencies: ["GridLayout", "GridStore", "GridStorePostgreSQL", "GridStoreCLI", "SQLiteBaseline", "SeededRandom",
+            dependencies: ["GridLayout", "GridStore", "GridStoreSQLite", "GridStorePostgreSQL", "GridStoreCLI", "GridStoreAudit", "SQLiteBaseline", "SeededRandom",
                            "TestSupport"],
             path: "Benchmarks/gridstore-bench"
         ),
@@ -75,7 +83,7 @@ let package = Package(
         // hostile files, fuzzing. `swift build -c release && .build/release/gridstore-reliability`.
         .executableTarget(
             name: "gridstore-reliability",
-            dependencies: ["GridStore", "GridStorePostgreSQL", "GridLayout", "GridStoreAudit", "MigrationText", "SeededRandom", "TestSupport"],
+            dependencies: ["GridStore", "GridStoreSQLite", "GridStorePostgreSQL", "GridLayout", "GridStoreAudit", "MigrationText", "SeededRandom", "TestSupport"],
             path: "Reliability/gridstore-reliability"
         ),
 
@@ -85,7 +93,7 @@ let package = Package(
         // Reads grids straight from the tables to check what gridstore stored.
         .target(
             name: "GridStoreAudit",
-            dependencies: ["GridStore", "GridStorePostgreSQL", "GridLayout"],
+            dependencies: ["GridStore", "GridStoreSQLite", "GridStorePostgreSQL", "GridLayout"],
             path: "Tests/Support/GridStoreAudit"
         ),
         // One temporary-folder helper and one process runner.
@@ -122,11 +130,15 @@ let package = Package(
         ),
         .testTarget(
             name: "GridStoreTests",
-            dependencies: ["GridStore", "GridStorePostgreSQL", "GridLayout", "GridStoreAudit", "MigrationText", "SeededRandom", "TestSupport"]
+            dependencies: ["GridStore", "GridStoreSQLite", "GridStorePostgreSQL", "GridLayout", "GridStoreAudit", "MigrationText", "SeededRandom", "TestSupport"]
+        ),
+        .testTarget(
+            name: "GridStoreSQLiteTests",
+            dependencies: ["GridStoreSQLite", "GridStore", "GridLayout", "GridStoreAudit", "MigrationText", "SeededRandom", "TestSupport"]
         ),
         .testTarget(
             name: "GridStorePostgreSQLTests",
-            dependencies: ["GridStorePostgreSQL", "GridStore", "GridLayout", "TestSupport"]
+            dependencies: ["GridStorePostgreSQL", "GridStore", "GridStoreSQLite", "GridLayout", "GridStoreAudit", "TestSupport"]
         ),
         .testTarget(
             name: "MigrationTextTests",
@@ -134,7 +146,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GridStoreCLITests",
-            dependencies: ["GridStoreCLI", "GridStore", "GridLayout", "GridStoreAudit", "SeededRandom", "TestSupport"]
+            dependencies: ["GridStoreCLI", "GridStore", "GridStoreSQLite", "GridLayout", "GridStoreAudit", "SeededRandom", "TestSupport"]
         ),
     ]
 )

@@ -1,6 +1,8 @@
 import Foundation
 import GridLayout
 import GridStore
+import GridStoreSQLite
+import GridStoreAudit
 import GridStorePostgreSQL
 import SeededRandom
 import TestSupport

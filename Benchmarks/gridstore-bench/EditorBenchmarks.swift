@@ -1,5 +1,7 @@
 import GridLayout
 import GridStore
+import GridStoreSQLite
+import GridStoreAudit
 import GridStoreCLI
 
 /// How long `gridstore edit` takes from a key press to the next screen, on large grids.

@@ -5,6 +5,8 @@ import Foundation
 import GridLayout
 import SeededRandom
 import GridStore
+import GridStoreSQLite
+import GridStoreAudit
 
 /// gridstore as processes against the floors SQLite and the machine set: the `sqlite3` shell
 /// doing the same row work, and empty programs for each language's start-up, all started in

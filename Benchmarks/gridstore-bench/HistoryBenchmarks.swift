@@ -1,6 +1,8 @@
 import GridLayout
 import SeededRandom
 import GridStore
+import GridStoreSQLite
+import GridStoreAudit
 
 /// What recording the history costs a change, and what undo and older revisions cost.
 enum HistoryBenchmarks {

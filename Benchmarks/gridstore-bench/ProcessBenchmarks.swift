@@ -4,6 +4,8 @@ import Glibc
 import GridLayout
 import SeededRandom
 import GridStore
+import GridStoreSQLite
+import GridStoreAudit
 
 /// `gridstore toggle` as a new process, against the original's UserDefaults storage and an
 /// empty Swift program.

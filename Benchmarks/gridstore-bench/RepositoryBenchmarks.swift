@@ -2,6 +2,8 @@ import Foundation
 import GridLayout
 import SeededRandom
 import GridStore
+import GridStoreSQLite
+import GridStoreAudit
 import SQLiteBaseline
 
 /// Bulk size writes and toggles through the SQLite repository, against Foundation's

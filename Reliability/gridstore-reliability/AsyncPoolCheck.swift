@@ -1,6 +1,8 @@
 import Foundation
 import GridLayout
 import GridStore
+import GridStoreSQLite
+import GridStoreAudit
 import TestSupport
 
 /// `async` calls waiting for another connection's lock must leave Swift's cooperative pool

@@ -4,6 +4,7 @@ import GridStoreAudit
 import SeededRandom
 import GridLayout
 import GridStore
+import GridStoreSQLite
 
 /// `kill -9` in the middle of large writes: afterwards the database opens, passes its
 /// integrity check, and holds exactly a committed state.

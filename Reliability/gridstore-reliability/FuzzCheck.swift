@@ -3,6 +3,7 @@ import TestSupport
 import GridStoreAudit
 import SeededRandom
 import GridStore
+import GridStoreSQLite
 
 /// Generated command lines and import documents: every run ends with 0, 1, 64 or 65, never
 /// with a crash or a hang, and a run that fails leaves the database as it was.

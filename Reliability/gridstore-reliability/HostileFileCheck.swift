@@ -3,6 +3,7 @@ import TestSupport
 import GridStoreAudit
 import SeededRandom
 import GridStore
+import GridStoreSQLite
 
 /// Files that are not gridstore databases, damaged ones, and ones gridstore may not write:
 /// a one-line error with a documented exit status, never a crash, and the file unchanged.

@@ -1,6 +1,8 @@
 import Foundation
 import GridLayout
 import GridStore
+import GridStoreSQLite
+import GridStoreAudit
 import TestSupport
 
 /// Writer threads in one process, as an app's would be: six with a `GridDatabase` of their

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import GridStoreAudit
 import GridStore
+import GridStoreSQLite
 
 /// Grid names with quotes, semicolons, SQL and unicode round-trip exactly; nothing is spliced into SQL.
 enum NameCheck {

@@ -1,5 +1,6 @@
 import GridStore
 import GridStorePostgreSQL
+import GridStoreSQLite
 
 /// Turns the errors commands throw into what the user sees and the exit status.
 enum CommandLineErrorTranslator {

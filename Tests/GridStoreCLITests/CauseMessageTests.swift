@@ -1,5 +1,7 @@
 import Foundation
 import GridStore
+import GridStoreSQLite
+import GridStoreAudit
 import Testing
 
 /// Each failure says its real cause in one line: not a neighbouring one whose remedy would not help.

@@ -1,5 +1,6 @@
 import Foundation
 import GridStore
+import GridStoreSQLite
 import GridStoreAudit
 import Testing
 

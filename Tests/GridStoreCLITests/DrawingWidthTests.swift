@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import GridLayout
 @testable import GridStore
+@testable import GridStoreSQLite
 @testable import GridStoreCLI
 import SeededRandom
 import TestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import GridLayout
 import GridStore
+import GridStoreSQLite
 import GridStoreAudit
 import GridStoreCLI
 import Testing

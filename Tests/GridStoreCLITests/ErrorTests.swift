@@ -1,5 +1,7 @@
 import Foundation
 import GridStore
+import GridStoreSQLite
+import GridStoreAudit
 import Testing
 
 /// Exact error and help text, exit statuses, and that failed commands change nothing.

@@ -1,5 +1,7 @@
 import Foundation
 import GridStore
+import GridStoreSQLite
+import GridStoreAudit
 import Testing
 
 /// What a plain `sqlite3` reading the database sees while `gridstore` processes write to it.

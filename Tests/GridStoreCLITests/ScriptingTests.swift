@@ -1,5 +1,7 @@
 import Foundation
 import GridStore
+import GridStoreSQLite
+import GridStoreAudit
 import Testing
 
 /// What scripts rely on: `--format json` everywhere a grid or values are printed, `--quiet`,

@@ -1,5 +1,7 @@
 import Foundation
 import GridStore
+import GridStoreSQLite
+import GridStoreAudit
 import Testing
 
 @Suite("gridstore export and import")

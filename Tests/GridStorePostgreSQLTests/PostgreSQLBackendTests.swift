@@ -4,6 +4,8 @@ import TestSupport
 import Testing
 @testable import GridStore
 @testable import GridStorePostgreSQL
+import GridStoreAudit
+import GridStoreSQLite
 
 /// What only the PostgreSQL backend has: URIs, its ledger and migrators, server failures.
 @Suite("PostgreSQL backend", .enabled(if: PostgreSQLTestServer.shouldTest))

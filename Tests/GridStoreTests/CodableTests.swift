@@ -2,6 +2,8 @@ import Foundation
 import GridLayout
 import Testing
 @testable import GridStore
+@testable import GridStoreSQLite
+import GridStoreAudit
 
 /// The values an app stores or sends are `Codable` in stable shapes, and decoding checks them.
 @Suite("Codable values")

@@ -1,5 +1,7 @@
 import GridLayout
 import GridStore
+import GridStoreSQLite
+import GridStoreAudit
 import Testing
 
 /// The grid document as public library API: export, import and validate without the CLI.

@@ -2,6 +2,8 @@ import Foundation
 import GridLayout
 import Testing
 @testable import GridStore
+@testable import GridStoreSQLite
+import GridStoreAudit
 
 /// `Grid.item(at:)` and `item(forKey:)`: one item read by its rows alone.
 @Suite("Reading one item")

@@ -4,6 +4,7 @@ import GridStoreAudit
 import Testing
 import GridStorePostgreSQL
 @testable import GridStore
+@testable import GridStoreSQLite
 
 @Suite("Grid")
 struct GridTests {

@@ -4,6 +4,7 @@ import GridStoreAudit
 import SeededRandom
 import Testing
 @testable import GridStore
+@testable import GridStoreSQLite
 
 /// Every change recorded; undo, redo, revert and older revisions, on both backends.
 @Suite("History")

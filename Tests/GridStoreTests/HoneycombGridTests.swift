@@ -2,6 +2,7 @@ import GridLayout
 import GridStoreAudit
 import Testing
 @testable import GridStore
+@testable import GridStoreSQLite
 
 @Suite("Honeycomb grids")
 struct HoneycombGridTests {

@@ -5,6 +5,7 @@ import GridStoreAudit
 import Testing
 import GridStorePostgreSQL
 @testable import GridStore
+@testable import GridStoreSQLite
 
 @Suite("Item keys")
 struct ItemKeyTests {

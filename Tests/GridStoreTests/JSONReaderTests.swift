@@ -1,5 +1,7 @@
 import Testing
 @testable import GridStore
+@testable import GridStoreSQLite
+import GridStoreAudit
 
 @Suite("JSONReader")
 struct JSONReaderTests {

@@ -1,6 +1,8 @@
 import Foundation
 import GridLayout
 @testable import GridStore
+@testable import GridStoreSQLite
+import GridStoreAudit
 import TestSupport
 import Testing
 

@@ -4,6 +4,8 @@ import Synchronization
 import TestSupport
 import Testing
 @testable import GridStore
+@testable import GridStoreSQLite
+import GridStoreAudit
 import GridStorePostgreSQL
 
 /// The library under an app's hands: nested calls, readers beside waiting writers, read-only

@@ -3,6 +3,8 @@ import MigrationText
 import Testing
 import GridStorePostgreSQL
 @testable import GridStore
+@testable import GridStoreSQLite
+import GridStoreAudit
 
 @Suite("Migration files")
 struct MigrationTests {

@@ -3,6 +3,8 @@ import GridLayout
 import Synchronization
 import Testing
 @testable import GridStore
+@testable import GridStoreSQLite
+import GridStoreAudit
 
 /// `changes()` on grids and repositories, and the `async` forms: what changed is listed,
 /// slow consumers are coalesced, observing never creates, and waiting never blocks the pool.

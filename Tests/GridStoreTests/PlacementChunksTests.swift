@@ -2,6 +2,8 @@ import GridLayout
 import SeededRandom
 import Testing
 @testable import GridStore
+@testable import GridStoreSQLite
+import GridStoreAudit
 
 @Suite("PlacementChunks")
 struct PlacementChunksTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import GridStore
+@testable import GridStoreSQLite
+import GridStoreAudit
 
 @Suite("PropertyListReader")
 struct PropertyListReaderTests {

@@ -2,6 +2,8 @@ import Foundation
 import GridLayout
 import Testing
 @testable import GridStore
+@testable import GridStoreSQLite
+import GridStoreAudit
 
 /// The README's library example, kept compiling and true.
 @Suite("README example")

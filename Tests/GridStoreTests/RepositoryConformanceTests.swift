@@ -2,6 +2,8 @@ import GridLayout
 import GridStorePostgreSQL
 import Testing
 @testable import GridStore
+@testable import GridStoreSQLite
+import GridStoreAudit
 
 /// One behaviour, three storages: every test runs against an SQLite file, a PostgreSQL
 /// server and memory.

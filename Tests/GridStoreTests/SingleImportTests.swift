@@ -1,4 +1,6 @@
 import GridStore
+import GridStoreSQLite
+import GridStoreAudit
 import Testing
 
 /// `import GridStore` alone gives the types of the repository's own signatures: this file

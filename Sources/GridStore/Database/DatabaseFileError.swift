@@ -64,7 +64,7 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
         case .foreignDatabase(let path, let applicationID):
             let owner = applicationID == 0
                 ? "it has tables but no gridstore application_id"
-                : "its application_id is \(applicationID), gridstore's is \(GridDatabase.applicationID)"
+                : "its application_id is \(applicationID), gridstore's is \(Self.gridStoreApplicationID)"
             return "\(path) is an SQLite database of another application (\(owner)); choose another path"
         case .cannotCreate(let path, let reason):
             return "cannot create \(path): \(reason)"
@@ -109,4 +109,9 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
             return "'\(path)' cannot name a database file: \(reason)"
         }
     }
+}
+
+extension DatabaseFileError {
+    /// The `PRAGMA application_id` that marks a gridstore SQLite file: the ASCII bytes `GRID`.
+    package static let gridStoreApplicationID: Int32 = 0x4752_4944
 }

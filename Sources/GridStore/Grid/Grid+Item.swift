@@ -56,7 +56,7 @@ extension Grid {
                 let stored: (itemCount: Int?, size: String?, key: String?)
                 do {
                     stored = try transaction.storedItem(gridID: header.id, section: resolved.section, item: resolved.item)
-                } catch let misplaced as MisplacedSizeChunk {
+                } catch let misplaced as any StoredStateInconsistency {
                     throw GridError.corrupted("grid '\(name)' \(misplaced.description)")
                 }
                 guard let count = stored.itemCount, resolved.section >= 0 else {

@@ -29,7 +29,7 @@ public struct GridStorageFailure: Error, Sendable, Hashable, Codable, CustomStri
     /// What went wrong, in words a user can act on.
     public let message: String
     /// The error the database layer reported (``DatabaseFileError``, ``MigrationError``,
-    /// ``SQLiteError``, or the PostgreSQL backend's), for logging; not encoded or compared.
+    /// or the SQLite or PostgreSQL backend's own), for logging; not encoded or compared.
     public let underlying: (any Error)?
 
     /// A failure of `kind` described by `message`.
@@ -40,12 +40,11 @@ public struct GridStorageFailure: Error, Sendable, Hashable, Codable, CustomStri
     }
 
     /// The failure `error` describes.
-    init(_ error: any Error) {
+    package init(_ error: any Error) {
         let underlying: any Error = error
         switch error {
         case let error as DatabaseFileError: self.init(kind: .databaseFile, message: error.description, underlying: underlying)
         case let error as MigrationError: self.init(kind: .migration, message: error.description, underlying: underlying)
-        case let error as SQLiteError: self.init(kind: error.isBusy ? .busy : .database, message: error.description, underlying: underlying)
         case let error as any StorageFailureDescribing:
             self.init(kind: error.storageFailureKind, message: String(describing: error), underlying: underlying)
         default: self.init(kind: .database, message: String(describing: error), underlying: underlying)
@@ -86,7 +85,7 @@ package protocol StorageFailureDescribing: Error {
 extension GridError {
     /// Runs `body`, turning any error but a ``GridError`` into ``GridError/storage(_:)``.
     @inline(__always)
-    static func catching<T>(_ body: () throws -> T) throws(GridError) -> T {
+    package static func catching<T>(_ body: () throws -> T) throws(GridError) -> T {
         do {
             return try body()
         } catch let error as GridError {
@@ -97,7 +96,7 @@ extension GridError {
     }
 
     /// Awaits `body`, turning any error but a ``GridError`` into ``GridError/storage(_:)``.
-    static func catching<T>(_ body: () async throws -> T) async throws(GridError) -> T {
+    package static func catching<T>(_ body: () async throws -> T) async throws(GridError) -> T {
         do {
             return try await body()
         } catch let error as GridError {

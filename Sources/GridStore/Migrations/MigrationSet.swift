@@ -27,9 +27,6 @@ public struct MigrationSet: Sendable, Hashable {
         try self.init(migrations)
     }
 
-    /// gridstore's own SQLite schema: the files of `migrations/sqlite/` this build was compiled with.
-    public static let gridStore = MigrationSet(embedded: embeddedMigrationFiles)
-
     /// The set of files the `MigrationEmbedder` plugin compiled in, with the checksums it
     /// computed when it built them (so no process hashes them at start-up).
     package init(embedded files: [(fileName: String, contents: String, checksum: String, schemaAfter: [SchemaObject]?)]) {

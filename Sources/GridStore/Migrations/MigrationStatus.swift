@@ -40,9 +40,9 @@ public struct MigrationStatus: Sendable, Equatable {
     /// Compares a database's ledger with `migrations`: what is pending and what, if anything,
     /// forbids applying it. The same rules hold for every backend.
     ///
-    /// - Parameter namespace: The namespace `applied` belongs to (see ``MigrationRunner/namespace``).
+    /// - Parameter namespace: The namespace `applied` belongs to (`gridstore` for gridstore's own).
     public init(ledger applied: [AppliedMigration], migrations: MigrationSet,
-                namespace: String = MigrationRunner.gridStoreNamespace) {
+                namespace: String = "gridstore") {
         let appliedVersions = Set(applied.map(\.version))
         let pending = migrations.migrations.filter { !appliedVersions.contains($0.version) }
         self.init(applied: applied, pending: pending,
@@ -54,7 +54,7 @@ public struct MigrationStatus: Sendable, Equatable {
         let unknown = applied.filter { migrations.migration(version: $0.version) == nil }.map(\.version)
         if let highestUnknown = unknown.last {
             guard highestUnknown > migrations.latestVersion else { return .unknownVersions(unknown) }
-            return namespace == MigrationRunner.gridStoreNamespace
+            return namespace == Self.gridStoreNamespace
                 ? .newerDatabase(unknownVersions: unknown, latestKnownVersion: migrations.latestVersion)
                 : .newerNamespace(namespace, unknownVersions: unknown, latestKnownVersion: migrations.latestVersion)
         }
@@ -75,4 +75,9 @@ public struct MigrationStatus: Sendable, Equatable {
 
     /// Whether the database is fully migrated and consistent with the set.
     public var isUpToDate: Bool { pending.isEmpty && problem == nil }
+}
+
+extension MigrationStatus {
+    /// The namespace of gridstore's own migrations in a database's ledger.
+    package static let gridStoreNamespace = "gridstore"
 }

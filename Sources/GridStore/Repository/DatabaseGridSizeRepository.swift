@@ -14,19 +14,6 @@ public final class DatabaseGridSizeRepository: GridSizeRepository {
         grid = try Grid(named: suiteName, in: database, creatingWith: options)
     }
 
-    /// Opens the grid `suiteName` in the database file at `path`, creating both as needed.
-    ///
-    /// - Throws: ``GridError/storage(_:)`` when the file cannot be used (see ``DatabaseFileError``).
-    public convenience init(suiteName: String = "default", path: String) throws(GridError) {
-        let database = try GridError.catching { try GridDatabase(path: path) }
-        try self.init(suiteName: suiteName, database: database)
-    }
-
-    /// The grid `default` in the database at the default location (see ``DatabaseLocation``).
-    public static func standard() throws(GridError) -> DatabaseGridSizeRepository {
-        try DatabaseGridSizeRepository(path: GridError.catching { try DatabaseLocation.standard })
-    }
-
     /// This instance's registration domain (see ``register(defaultSize:)``).
     private let registration = RegisteredDefaultSize()
 

@@ -20,7 +20,7 @@ import GridLayout
 /// implementations in terms of them.
 ///
 /// ```swift
-/// let sizes = try DatabaseGridSizeRepository.standard()
+/// let sizes = try DatabaseGridSizeRepository(path: "/tmp/sizes.sqlite")   // import GridStoreSQLite
 /// try sizes.set(.big, at: GridIndexPath(item: 2))
 /// try sizes.size(at: GridIndexPath(item: 2))        // .big
 /// try sizes.insertItem(at: GridIndexPath(item: 0))  // the big tile is now item 3

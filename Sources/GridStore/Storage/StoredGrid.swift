@@ -87,7 +87,7 @@ extension GridSnapshot {
                     guard let size else { throw inconsistent("has an unknown size for item \(item) of section \(section)") }
                     sizes[firstIndices[section] + item] = size
                 }
-            } catch let misplaced as MisplacedSizeChunk {
+            } catch let misplaced as any StoredStateInconsistency {
                 throw inconsistent(misplaced.description)
             }
         }

@@ -1,7 +1,9 @@
+import GridStore
 import GridStorePostgreSQL
+import GridStoreSQLite
 
-/// The one place the command line tells a server from a file, for `--db`, `$GRIDSTORE_DB`
-/// and `copy`'s databases.
+/// A database the command line names, for `--db`, `$GRIDSTORE_DB` and `copy`'s databases: the
+/// one place it tells a PostgreSQL server from an SQLite file, and opens either.
 ///
 /// `postgresql://…` and `postgres://…` are PostgreSQL connection URIs. Anything else shaped
 /// like a URI, a scheme and a colon followed by `//` (`pg://x/y`, `mysql://u@h/db`), or the colon
@@ -9,12 +11,44 @@ import GridStorePostgreSQL
 /// with a suggestion rather than becoming a file named after the text; a file whose name really
 /// looks like that is given as `./name`. Every other text is a file path, colons and all
 /// (`backup-2026-12-01T10:30:00.sqlite`).
-enum DatabaseArgument {
-    /// Throws unless `location` is a PostgreSQL URI or a path that is not shaped like a URI.
+struct DatabaseArgument {
+    /// The location as given: a file path or a connection URI.
+    let location: String
+    /// The server, when the location is a PostgreSQL connection URI.
+    let server: PostgreSQLLocation?
+
+    /// The database `location` names.
     ///
     /// - Parameter source: Where it came from, as the message names it (`--db`, `$GRIDSTORE_DB`).
-    static func validate(_ location: String, from source: String, command: CommandSpec?) throws(CommandLineError) {
-        guard PostgreSQLLocation(location) == nil, let scheme = scheme(of: location) else { return }
+    /// - Throws: Unless `location` is a PostgreSQL URI or a path that is not shaped like a URI.
+    init(_ location: String, from source: String, command: CommandSpec?) throws(CommandLineError) {
+        self.location = location
+        server = PostgreSQLLocation(location)
+        if server == nil { try Self.validate(path: location, from: source, command: command) }
+    }
+
+    /// Whether the database is there: a server always counts as there; a file must exist.
+    ///
+    /// - Throws: ``DatabaseFileError/isDirectory(path:)`` when the path is a folder.
+    func exists() throws -> Bool {
+        try server != nil || GridDatabase.exists(at: location)
+    }
+
+    /// Opens the database; a missing file is created unless `applyingMigrations` is `false`.
+    func open(applyingMigrations: Bool = true) throws -> GridDatabase {
+        if server != nil { return try GridDatabase(postgreSQL: location, applyingMigrations: applyingMigrations) }
+        return try GridDatabase(path: location, applyingMigrations: applyingMigrations)
+    }
+
+    /// gridstore's own migrations for this kind of database.
+    var knownMigrations: MigrationSet { server == nil ? .gridStore : .gridStorePostgreSQL }
+
+    /// The location as messages show it: a URI without its password.
+    var displayName: String { server?.displayName ?? location }
+
+    /// Throws when `location`, which is not a PostgreSQL URI, is shaped like some URI.
+    private static func validate(path location: String, from source: String, command: CommandSpec?) throws(CommandLineError) {
+        guard let scheme = scheme(of: location) else { return }
         let rest = location.dropFirst(scheme.count + 1)
         guard rest.hasPrefix("//") || knownSchemes.contains(scheme.lowercased()) || scheme.lowercased().hasPrefix("postgres") else {
             return

@@ -52,8 +52,7 @@ extension CommandContext {
     /// missing. A change that would be refused is refused before a missing file is created,
     /// so a refused command leaves no file behind.
     func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
-        let location = try databaseLocation()
-        if PostgreSQLLocation(location) == nil, try !GridDatabase.exists(at: location) {
+        if try !databaseArgument().exists() {
             try GridLimits.validate(name: gridName)
             try GridEditor.tryEdits(on: GridContent(GridOptions()), named: gridName, body)
         }

@@ -26,32 +26,30 @@ struct CopyCommand: GridStoreCommand {
     /// `--no-history`.
     static let noHistory = CommandSpec.Option(name: "no-history", help: "Copy the grids without their history.")
 
-    let source: String
-    let target: String
+    let source: DatabaseArgument
+    let target: DatabaseArgument
     let replacing: Bool
     let history: Bool
     let quiet: Bool
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
-        source = arguments.positionals[0]
-        target = arguments.positionals[1]
-        try DatabaseArgument.validate(source, from: "<from-db>", command: Self.spec)
-        try DatabaseArgument.validate(target, from: "<to-db>", command: Self.spec)
+        source = try DatabaseArgument(arguments.positionals[0], from: "<from-db>", command: Self.spec)
+        target = try DatabaseArgument(arguments.positionals[1], from: "<to-db>", command: Self.spec)
         replacing = arguments.flag(Self.force)
         history = !arguments.flag(Self.noHistory)
         quiet = arguments.flag(QuietOption.option)
     }
 
     func run(in context: CommandContext) throws {
-        guard try PostgreSQLLocation(source) != nil || GridDatabase.exists(at: source) else {
-            throw CommandLineError.failure("\(CommandLineOutput.printable(source)) does not exist")
+        guard try source.exists() else {
+            throw CommandLineError.failure("\(CommandLineOutput.printable(source.location)) does not exist")
         }
-        let from = try GridDatabase(location: source)
+        let from = try source.open()
         // A grid the source lacks is refused before a missing target file is created.
         if let name = context.explicitGridName, try !Grid.exists(named: name, in: from) {
             throw GridError.gridNotFound(name)
         }
-        let to = try GridDatabase(location: target)
+        let to = try target.open()
         let copied = try Grid.copy(from: from, to: to, names: context.explicitGridName.map { [$0] }, replacing: replacing,
                                    history: history)
         if quiet { return }

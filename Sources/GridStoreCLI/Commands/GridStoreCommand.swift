@@ -38,12 +38,11 @@ final class CommandContext {
 
     /// The database: `--db`, else `$GRIDSTORE_DB`, else the XDG default; a file path or a
     /// PostgreSQL connection URI.
-    func databaseLocation() throws -> String {
+    func databaseArgument() throws -> DatabaseArgument {
         let location = try DatabaseLocation.resolve(explicitPath: explicitDatabase, environment: console.environment)
         let source = explicitDatabase?.isEmpty == false ? "--db"
             : console.environment["GRIDSTORE_DB"].map { !$0.isEmpty } == true ? "$GRIDSTORE_DB" : "the default database path"
-        try DatabaseArgument.validate(location, from: source, command: nil)
-        return location
+        return try DatabaseArgument(location, from: source, command: nil)
     }
 
     /// The database, once a command has opened it.
@@ -53,7 +52,7 @@ final class CommandContext {
     /// pending migrations are applied.
     func openDatabase() throws -> GridDatabase {
         if let openedDatabase { return openedDatabase }
-        let database = try GridDatabase(location: databaseLocation())
+        let database = try databaseArgument().open()
         openedDatabase = database
         return database
     }
@@ -64,9 +63,9 @@ final class CommandContext {
     /// - Throws: ``CommandLineError`` (exit 1) when `--db` names a file that does not exist.
     func openExistingDatabase() throws -> GridDatabase {
         if let openedDatabase { return openedDatabase }
-        let location = try databaseLocation()
-        if PostgreSQLLocation(location) == nil, try !GridDatabase.exists(at: location) {
-            throw CommandLineError.failure("no database at '\(CommandLineOutput.printable(location))'; "
+        let database = try databaseArgument()
+        if try !database.exists() {
+            throw CommandLineError.failure("no database at '\(CommandLineOutput.printable(database.location))'; "
                                            + "commands that only read never create one (gridstore init does)")
         }
         return try openDatabase()

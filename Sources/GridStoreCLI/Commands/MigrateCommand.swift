@@ -50,20 +50,19 @@ struct MigrateCommand: GridStoreCommand {
     }
 
     private func printStatus(_ context: CommandContext) throws {
-        let location = try context.databaseLocation()
-        let server = PostgreSQLLocation(location)
-        let known = server == nil ? MigrationSet.gridStore : MigrationSet.gridStorePostgreSQL
+        let database = try context.databaseArgument()
+        let known = database.knownMigrations
         let status: MigrationStatus
-        let exists = try server != nil || GridDatabase.exists(at: location)
+        let exists = try database.exists()
         if exists {
-            status = try GridDatabase(location: location, applyingMigrations: false).migrationStatus()
+            status = try database.open(applyingMigrations: false).migrationStatus()
         } else {
             status = MigrationStatus(applied: [], pending: known.migrations, problem: nil)
         }
         if format == .json {
-            context.console.write(Self.json(status, known: known, location: server?.displayName ?? location, exists: exists))
+            context.console.write(Self.json(status, known: known, location: database.displayName, exists: exists))
         } else {
-            Self.printText(status, known: known, location: server?.displayName ?? location, exists: exists, to: context.console)
+            Self.printText(status, known: known, location: database.displayName, exists: exists, to: context.console)
         }
         if let problem = status.problem {
             throw CommandLineError.failure(problem.description)

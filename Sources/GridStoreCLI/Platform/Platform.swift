@@ -115,6 +115,12 @@ enum Platform {
         return result
     }
 
+    /// The home folder of the account the process runs as, from the password database.
+    static func accountHomeDirectory() -> String? {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
+        return String(cString: directory)
+    }
+
     // MARK: Terminals
 
     /// The size of the terminal on standard output, if it is one.

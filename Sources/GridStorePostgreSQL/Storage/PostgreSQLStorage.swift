@@ -151,25 +151,23 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
 }
 
 extension GridDatabase {
-    /// Opens `location`: a PostgreSQL connection URI (`postgresql://…` or `postgres://…`,
-    /// handed to libpq as it is), or else the path of an SQLite file.
+    /// Opens the PostgreSQL database at `uri`, a connection URI (`postgresql://…` or
+    /// `postgres://…`) handed to libpq as it is, applying pending migrations.
     ///
     /// ```swift
-    /// let server = try GridDatabase(location: "postgresql://app@db.internal/layouts?sslmode=require")
-    /// let file = try GridDatabase(location: "/var/lib/app/grids.sqlite")
+    /// let server = try GridDatabase(postgreSQL: "postgresql://app@db.internal/layouts?sslmode=require")
     /// ```
     ///
-    /// - Parameter applyingMigrations: Whether to apply pending migrations now; when `false`
-    ///   a missing SQLite file is not created.
-    /// - Throws: ``PostgreSQLError`` when the server cannot be reached, ``MigrationError``
-    ///   when the schema cannot be brought up to date, and what ``GridDatabase/init(path:migrations:applyingMigrations:)``
-    ///   throws for a file.
-    public convenience init(location: String, applyingMigrations: Bool = true) throws {
-        if let server = PostgreSQLLocation(location) {
-            self.init(backend: try PostgreSQLStorage(server, applyingMigrations: applyingMigrations))
-        } else {
-            try self.init(path: location, applyingMigrations: applyingMigrations)
+    /// - Parameter applyingMigrations: Whether to apply pending migrations now.
+    /// - Throws: ``DatabaseFileError/unsupported(_:)`` when `uri` is not a PostgreSQL connection
+    ///   URI, ``PostgreSQLError`` when the server cannot be reached, and ``MigrationError``
+    ///   when the schema cannot be brought up to date.
+    public convenience init(postgreSQL uri: String, applyingMigrations: Bool = true) throws {
+        guard let server = PostgreSQLLocation(uri) else {
+            // Not echoed: a mistyped scheme would print a password.
+            throw DatabaseFileError.unsupported("the location is not a PostgreSQL connection URI (postgresql://… or postgres://…)")
         }
+        self.init(backend: try PostgreSQLStorage(server, applyingMigrations: applyingMigrations))
     }
 
     /// The PostgreSQL storage, when the database is on a server: for tests and audits.

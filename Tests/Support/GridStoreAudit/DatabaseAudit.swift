@@ -1,4 +1,5 @@
 import GridStore
+import GridStoreSQLite
 import GridStorePostgreSQL
 
 /// Whole-database checks for tests and the reliability suite.

@@ -1,5 +1,6 @@
 import GridLayout
 import GridStore
+import GridStoreSQLite
 import GridStorePostgreSQL
 
 /// A grid as its tables hold it, read with plain SQL rather than through ``GridStore/Grid``,

@@ -1,5 +1,6 @@
+import GridStore
 /// A value SQLite stores: its five storage classes.
-public enum SQLiteValue: Sendable, Hashable {
+package enum SQLiteValue: Sendable, Hashable {
     /// SQL `NULL`.
     case null
     /// A 64-bit signed integer.
@@ -13,43 +14,43 @@ public enum SQLiteValue: Sendable, Hashable {
 }
 
 /// A Swift value that can be bound to a statement parameter.
-public protocol SQLiteValueConvertible {
+package protocol SQLiteValueConvertible {
     /// The value as SQLite stores it.
     var sqliteValue: SQLiteValue { get }
 }
 
 extension SQLiteValue: SQLiteValueConvertible {
-    public var sqliteValue: SQLiteValue { self }
+    package var sqliteValue: SQLiteValue { self }
 }
 
 extension Int: SQLiteValueConvertible {
-    public var sqliteValue: SQLiteValue { .integer(Int64(self)) }
+    package var sqliteValue: SQLiteValue { .integer(Int64(self)) }
 }
 
 extension Int64: SQLiteValueConvertible {
-    public var sqliteValue: SQLiteValue { .integer(self) }
+    package var sqliteValue: SQLiteValue { .integer(self) }
 }
 
 extension Int32: SQLiteValueConvertible {
-    public var sqliteValue: SQLiteValue { .integer(Int64(self)) }
+    package var sqliteValue: SQLiteValue { .integer(Int64(self)) }
 }
 
 extension Bool: SQLiteValueConvertible {
-    public var sqliteValue: SQLiteValue { .integer(self ? 1 : 0) }
+    package var sqliteValue: SQLiteValue { .integer(self ? 1 : 0) }
 }
 
 extension Double: SQLiteValueConvertible {
-    public var sqliteValue: SQLiteValue { .real(self) }
+    package var sqliteValue: SQLiteValue { .real(self) }
 }
 
 extension String: SQLiteValueConvertible {
-    public var sqliteValue: SQLiteValue { .text(self) }
+    package var sqliteValue: SQLiteValue { .text(self) }
 }
 
 extension Substring: SQLiteValueConvertible {
-    public var sqliteValue: SQLiteValue { .text(String(self)) }
+    package var sqliteValue: SQLiteValue { .text(String(self)) }
 }
 
 extension Optional: SQLiteValueConvertible where Wrapped: SQLiteValueConvertible {
-    public var sqliteValue: SQLiteValue { self?.sqliteValue ?? .null }
+    package var sqliteValue: SQLiteValue { self?.sqliteValue ?? .null }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import GridStore
 
 /// An open connection to an SQLite database file.
 ///
@@ -11,9 +12,9 @@ import CSQLite
 ///     try connection.execute("INSERT INTO notes(text) VALUES (?)", ["hello"])
 /// }
 /// ```
-public final class SQLiteConnection {
+package final class SQLiteConnection {
     /// How a connection opens its file.
-    public enum OpenMode: Sendable {
+    package enum OpenMode: Sendable {
         /// Read and write an existing file; fail if it is missing.
         case readWrite
         /// Read and write, creating the file if it is missing.
@@ -27,13 +28,13 @@ public final class SQLiteConnection {
     private let clock = SQLiteOperationClock()
 
     /// The path the connection was opened with.
-    public let path: String
+    package let path: String
 
     /// Opens the database at `path` (`":memory:"` for a private in-memory database). A path
     /// that starts with `file:` is a file of that name, not an SQLite URI.
     ///
     /// - Throws: ``SQLiteError`` when SQLite cannot open the file.
-    public init(path: String, mode: OpenMode = .readWriteCreate) throws(SQLiteError) {
+    package init(path: String, mode: OpenMode = .readWriteCreate) throws(SQLiteError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch mode {
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
@@ -67,7 +68,7 @@ public final class SQLiteConnection {
     /// file's defaults and indexes may only call harmless functions), and neither triggers nor
     /// views: no trigger in the file fires on this connection's statements, and none of them
     /// reads through a view (creating either still works, for migrations).
-    public func enableDefensiveMode() throws(SQLiteError) {
+    package func enableDefensiveMode() throws(SQLiteError) {
         try SQLiteCall.check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1), handle)
         try SQLiteCall.check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0), handle)
         try SQLiteCall.check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0), handle)
@@ -78,7 +79,7 @@ public final class SQLiteConnection {
     /// with an ``SQLiteError`` whose ``SQLiteError/isInterrupted`` is `true`.
     ///
     /// No file can then hang a caller, whatever SQL it holds.
-    public func withTimeLimit<T>(milliseconds: Int, _ body: () throws -> T) rethrows -> T {
+    package func withTimeLimit<T>(milliseconds: Int, _ body: () throws -> T) rethrows -> T {
         if clock.deadline == .max {
             // Checked every few thousand virtual-machine instructions, not per statement.
             sqlite3_progress_handler(handle, 4_096, { context in
@@ -92,7 +93,7 @@ public final class SQLiteConnection {
     }
 
     /// Sets how long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
-    public func setBusyTimeout(milliseconds: Int32) {
+    package func setBusyTimeout(milliseconds: Int32) {
         sqlite3_busy_timeout(handle, milliseconds)
     }
 
@@ -102,7 +103,7 @@ public final class SQLiteConnection {
     /// A process that opens the database for one change then does not create and delete
     /// the two files each time, and readers can open the database in a folder they cannot
     /// write to.
-    public func persistWriteAheadLog() throws(SQLiteError) {
+    package func persistWriteAheadLog() throws(SQLiteError) {
         var on: Int32 = 1
         try SQLiteCall.check(sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &on), handle)
     }
@@ -113,19 +114,19 @@ public final class SQLiteConnection {
     ///
     /// The log is still moved into the file by passive checkpoints, which never block readers
     /// (see ``checkpointPassively()``).
-    public func skipCheckpointOnClose() throws(SQLiteError) {
+    package func skipCheckpointOnClose() throws(SQLiteError) {
         try SQLiteCall.check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1), handle)
     }
 
     /// Undoes ``skipCheckpointOnClose()``: closing the last connection to the file checkpoints
     /// the log and, unless it is kept (``persistWriteAheadLog()``), removes the `-wal` and `-shm` files.
-    public func checkpointOnClose() throws(SQLiteError) {
+    package func checkpointOnClose() throws(SQLiteError) {
         try SQLiteCall.check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0), handle)
     }
 
     /// Copies committed changes from the write-ahead log into the database file as far as no
     /// reader still needs the log, without waiting for or blocking anyone (`PASSIVE`).
-    public func checkpointPassively() {
+    package func checkpointPassively() {
         _ = sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_PASSIVE, nil, nil)
     }
 
@@ -133,29 +134,29 @@ public final class SQLiteConnection {
     /// reader still uses the log, empties it (`TRUNCATE`), so the next process to open the
     /// database has no log to scan. Waits for nobody: with a reader on the log it stops after
     /// the copy, and it never takes the database-file lock a closing checkpoint takes.
-    public func checkpointAndEmptyLog() {
+    package func checkpointAndEmptyLog() {
         sqlite3_busy_timeout(handle, 0)
         _ = sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
     }
 
     /// Whether the connection can only read, because of its open mode or the file's permissions.
-    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+    package var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     /// Whether no transaction is open.
-    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+    package var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
     /// The number of rows the last `INSERT`, `UPDATE` or `DELETE` changed.
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
 
     /// The row id of the last successful `INSERT`.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     // MARK: Statements
 
     /// Compiles one SQL statement.
     ///
     /// - Throws: ``SQLiteError`` when the SQL does not compile.
-    public func prepare(_ sql: String) throws -> SQLiteStatement {
+    package func prepare(_ sql: String) throws -> SQLiteStatement {
         try prepare(sql, flags: 0)
     }
 
@@ -174,7 +175,7 @@ public final class SQLiteConnection {
     /// A compiled statement for `sql`, kept for reuse by this connection.
     ///
     /// Use it for statements that run often; the statement is reset before it is returned.
-    public func cachedStatement(_ sql: String) throws -> SQLiteStatement {
+    package func cachedStatement(_ sql: String) throws -> SQLiteStatement {
         if let statement = statementCache[sql] {
             statement.reset()
             return statement
@@ -187,7 +188,7 @@ public final class SQLiteConnection {
 
     /// Runs one statement with `arguments`, ignoring any rows it returns; the statement is
     /// compiled for this call only.
-    public func execute(_ sql: String, _ arguments: [any SQLiteValueConvertible] = []) throws {
+    package func execute(_ sql: String, _ arguments: [any SQLiteValueConvertible] = []) throws {
         let statement = try prepare(sql)
         try statement.bind(arguments)
         while try statement.step() {}
@@ -195,7 +196,7 @@ public final class SQLiteConnection {
 
     /// Runs one statement with `arguments` as ``execute(_:_:)`` does, with a statement kept
     /// for reuse (see ``cachedStatement(_:)``): for statements that run often.
-    public func executeCached(_ sql: String, _ arguments: [any SQLiteValueConvertible] = []) throws {
+    package func executeCached(_ sql: String, _ arguments: [any SQLiteValueConvertible] = []) throws {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -206,7 +207,7 @@ public final class SQLiteConnection {
     ///
     /// - Throws: ``SQLiteError`` naming the statement that failed; earlier statements stay applied
     ///   unless the caller's transaction rolls back.
-    public func executeScript(_ script: String) throws {
+    package func executeScript(_ script: String) throws {
         try script.withCString { start in
             var cursor: UnsafePointer<CChar>? = start
             while let current = cursor, current.pointee != 0 {
@@ -231,7 +232,7 @@ public final class SQLiteConnection {
     }
 
     /// Runs a query and returns the first row read by `read`, or `nil` when there is none.
-    public func fetchOne<T>(_ sql: String, _ arguments: [any SQLiteValueConvertible] = [],
+    package func fetchOne<T>(_ sql: String, _ arguments: [any SQLiteValueConvertible] = [],
                             _ read: (SQLiteStatement) throws -> T) throws -> T? {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
@@ -240,7 +241,7 @@ public final class SQLiteConnection {
     }
 
     /// Runs a query and returns every row read by `read`.
-    public func fetchAll<T>(_ sql: String, _ arguments: [any SQLiteValueConvertible] = [],
+    package func fetchAll<T>(_ sql: String, _ arguments: [any SQLiteValueConvertible] = [],
                             _ read: (SQLiteStatement) throws -> T) throws -> [T] {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)

@@ -1,7 +1,8 @@
 import CSQLite
+import GridStore
 
 /// How a transaction takes SQLite's locks.
-public enum SQLiteTransactionKind: Sendable {
+package enum SQLiteTransactionKind: Sendable {
     /// Takes a read lock at the first read and a write lock at the first write (`BEGIN DEFERRED`).
     ///
     /// Use it for transactions that only read.
@@ -29,7 +30,7 @@ extension SQLiteConnection {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or a ``SQLiteError`` when the transaction cannot
     ///   begin or commit (for example when the write lock stays busy past the timeout).
-    public func transaction<T>(_ kind: SQLiteTransactionKind = .deferred, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ kind: SQLiteTransactionKind = .deferred, _ body: () throws -> T) throws -> T {
         if !isAutocommit {
             return try savepoint(body)
         }

@@ -1,3 +1,4 @@
+import GridStore
 /// Applies a ``MigrationSet`` to a database, never leaving it half-upgraded.
 ///
 /// Each pending migration runs in its own `BEGIN IMMEDIATE` transaction together with
@@ -27,7 +28,7 @@ public struct MigrationRunner: Sendable {
     public static let ledgerTable = "schema_migrations"
 
     /// gridstore's own namespace.
-    public static let gridStoreNamespace = "gridstore"
+    public static let gridStoreNamespace = MigrationStatus.gridStoreNamespace
 
     /// The namespace the migrations are recorded under.
     public let namespace: String
@@ -62,7 +63,7 @@ public struct MigrationRunner: Sendable {
     }
 
     /// The namespaces the ledger records migrations for, in name order.
-    public static func namespaces(in connection: SQLiteConnection) throws -> [String] {
+    package static func namespaces(in connection: SQLiteConnection) throws -> [String] {
         switch try ledgerShape(connection) {
         case .missing:
             return []
@@ -74,7 +75,7 @@ public struct MigrationRunner: Sendable {
     }
 
     /// Reads the ledger and compares it with the set, without writing.
-    public func status(of connection: SQLiteConnection) throws -> MigrationStatus {
+    package func status(of connection: SQLiteConnection) throws -> MigrationStatus {
         try connection.transaction(.deferred) { try currentStatus(connection) }
     }
 
@@ -89,7 +90,7 @@ public struct MigrationRunner: Sendable {
     ///   when a migration fails (it is rolled back; earlier ones stay applied), or when
     ///   the database is read-only; ``SQLiteError`` when SQLite fails otherwise.
     @discardableResult
-    public func migrate(_ connection: SQLiteConnection, knownStatus: MigrationStatus? = nil) throws -> [Migration] {
+    package func migrate(_ connection: SQLiteConnection, knownStatus: MigrationStatus? = nil) throws -> [Migration] {
         let initial = try knownStatus ?? status(of: connection)
         if let problem = initial.problem { throw problem }
         guard !initial.pending.isEmpty else { return [] }

@@ -1,4 +1,5 @@
 import GridLayout
+import GridStore
 
 /// The grid rows of one SQLite transaction: the SQL of ``GridStorageTransaction``.
 ///

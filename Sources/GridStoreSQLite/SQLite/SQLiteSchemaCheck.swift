@@ -1,4 +1,5 @@
 import MigrationText
+import GridStore
 
 /// Refuses a database file whose schema is not exactly what gridstore's migrations made.
 ///

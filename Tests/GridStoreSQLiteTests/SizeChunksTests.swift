@@ -2,6 +2,8 @@ import Foundation
 import GridLayout
 import Testing
 @testable import GridStore
+@testable import GridStoreSQLite
+import GridStoreAudit
 
 /// The SQLite file's `size_chunks`: exactly the letters of the explicit sizes, after every kind of change.
 @Suite("Size chunks")

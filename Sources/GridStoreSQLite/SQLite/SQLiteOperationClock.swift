@@ -7,6 +7,7 @@ import Darwin
 #else
 #error("unsupported platform")
 #endif
+import GridStore
 
 /// When the running operation of a connection must end, for SQLite's progress handler.
 final class SQLiteOperationClock {

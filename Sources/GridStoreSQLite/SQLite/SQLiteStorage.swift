@@ -1,5 +1,6 @@
 import CSQLite
 import Synchronization
+import GridStore
 
 /// The SQLite backend: one gridstore database file and one connection to it, shared
 /// safely between threads.
@@ -25,7 +26,7 @@ import Synchronization
 package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     // Sendable because `connection` is only touched while `lock` is held.
     /// The `PRAGMA application_id` that marks a gridstore file: the ASCII bytes `GRID`.
-    package static let applicationID: Int32 = 0x4752_4944
+    package static let applicationID: Int32 = DatabaseFileError.gridStoreApplicationID
 
     /// The page size of new database files: 16 KiB, so that a change's placement chunks
     /// take few pages (measured: a toggle in a 10,000-item grid is about 0.8 ms faster

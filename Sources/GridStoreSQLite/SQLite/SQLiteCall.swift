@@ -1,4 +1,5 @@
 import CSQLite
+import GridStore
 
 /// The one place where SQLite result codes become Swift errors.
 ///

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GridStore
 
 /// The few file-system calls gridstore needs, on top of the C library.
 enum FileSystem {
@@ -214,13 +215,6 @@ enum FileSystem {
         String(cString: strerror(errno))
     }
 
-    /// The value of an environment variable, treating an empty value as unset.
-    /// The home folder of the account the process runs as, from the password database.
-    static func accountHomeDirectory() -> String? {
-        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
-        return String(cString: directory)
-    }
-
     /// Removes the files in `folder` whose names are `prefix`, a process id and `-` (and any
     /// suffix), when that process no longer runs: what a process killed while creating a
     /// database left behind.
@@ -238,12 +232,6 @@ enum FileSystem {
             stale.append(name)
         }
         for name in stale { removeFile(folder + "/" + name) }
-    }
-
-    static func environment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        let string = String(cString: value)
-        return string.isEmpty ? nil : string
     }
 }
 

@@ -1,4 +1,5 @@
 import CSQLite
+import GridStore
 
 /// An error reported by SQLite.
 ///
@@ -66,4 +67,8 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
         guard joined.count > limit else { return joined }
         return String(joined.prefix(limit)) + "…"
     }
+}
+
+extension SQLiteError: StorageFailureDescribing {
+    package var storageFailureKind: GridStorageFailure.Kind { isBusy ? .busy : .database }
 }

@@ -1,4 +1,5 @@
 import GridLayout
+import GridStore
 
 /// The stored form of a section's explicit sizes in SQLite (`size_chunks`, schema version 7):
 /// chunks of up to ``size`` consecutive items from a multiple of ``size``, each a text with one
@@ -67,7 +68,7 @@ package enum SizeChunks {
 
 /// A stored size chunk that does not start at a multiple of ``SizeChunks/size`` or holds
 /// more letters than a chunk has items: it would overlap its neighbours.
-package struct MisplacedSizeChunk: Error, Sendable, Equatable {
+package struct MisplacedSizeChunk: StoredStateInconsistency, Equatable {
     /// The chunk's section.
     package var section: Int
     /// The item its text starts at.

@@ -1,3 +1,4 @@
+import GridStore
 /// An app's own tables beside gridstore's, in one SQLite file.
 ///
 /// An app keeps its migrations under its own namespace in the file's ledger; gridstore looks

@@ -2,6 +2,8 @@ import Foundation
 import GridLayout
 import Testing
 @testable import GridStore
+@testable import GridStoreSQLite
+import GridStoreAudit
 
 /// An app's own tables and migrations in the same SQLite file as gridstore's.
 @Suite("App migrations")

@@ -1,4 +1,5 @@
 import CSQLite
+import GridStore
 
 /// A prepared SQL statement: bind parameters, step through rows, read columns.
 ///
@@ -12,11 +13,11 @@ import CSQLite
 ///     print(statement.string(at: 0))
 /// }
 /// ```
-public final class SQLiteStatement {
+package final class SQLiteStatement {
     let handle: OpaquePointer
 
     /// The SQL text the statement was prepared from.
-    public let sql: String
+    package let sql: String
 
     init(handle: OpaquePointer, sql: String) {
         self.handle = handle
@@ -33,7 +34,7 @@ public final class SQLiteStatement {
     /// Resets the statement and binds `arguments` to its parameters, in order.
     ///
     /// - Throws: ``SQLiteError`` when the count does not match the statement's parameters.
-    public func bind(_ arguments: [any SQLiteValueConvertible]) throws {
+    package func bind(_ arguments: [any SQLiteValueConvertible]) throws {
         reset()
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard arguments.count == expected else {
@@ -48,7 +49,7 @@ public final class SQLiteStatement {
     }
 
     /// Binds `value` to the parameter at a 1-based `index`.
-    public func bind(_ value: SQLiteValue, at index: Int32) throws {
+    package func bind(_ value: SQLiteValue, at index: Int32) throws {
         let code: Int32
         switch value {
         case .null:
@@ -71,13 +72,13 @@ public final class SQLiteStatement {
 
     /// Binds an integer to the parameter at a 1-based `index`, without boxing.
     @inline(__always)
-    public func bind(_ value: Int, at index: Int32) throws {
+    package func bind(_ value: Int, at index: Int32) throws {
         try SQLiteCall.check(sqlite3_bind_int64(handle, index, Int64(value)), sqlite3_db_handle(handle), sql: sql)
     }
 
     /// Binds constant text to the parameter at a 1-based `index`, without copying it.
     @inline(__always)
-    public func bind(_ text: StaticString, at index: Int32) throws {
+    package func bind(_ text: StaticString, at index: Int32) throws {
         let code = text.withUTF8Buffer { bytes in
             // SQLITE_STATIC (a null destructor): the string lives as long as the program.
             sqlite3_bind_text64(handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
@@ -87,7 +88,7 @@ public final class SQLiteStatement {
     }
 
     /// Binds UTF-8 bytes as text to the parameter at a 1-based `index`.
-    public func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+    package func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
         try SQLiteCall.check(bindTextCode(bytes, at: index), sqlite3_db_handle(handle), sql: sql)
     }
 
@@ -107,7 +108,7 @@ public final class SQLiteStatement {
     ///
     /// - Returns: `true` when a row is available, `false` when the statement is done.
     @discardableResult
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
@@ -121,13 +122,13 @@ public final class SQLiteStatement {
     }
 
     /// Runs the statement to completion, ignoring any rows.
-    public func run() throws {
+    package func run() throws {
         while try step() {}
         reset()
     }
 
     /// Rewinds the statement so it can run again; bindings are kept.
-    public func reset() {
+    package func reset() {
         // Resetting returns the last step's error, which step() already reported.
         _ = sqlite3_reset(handle)
     }
@@ -135,31 +136,31 @@ public final class SQLiteStatement {
     // MARK: Reading columns
 
     /// The number of columns in each row.
-    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    package var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
     /// The name of the column at a 0-based `index`.
-    public func columnName(at index: Int32) -> String {
+    package func columnName(at index: Int32) -> String {
         String(cString: sqlite3_column_name(handle, index))
     }
 
     /// Whether the current row's column at a 0-based `index` is `NULL`.
-    public func isNull(at index: Int32) -> Bool {
+    package func isNull(at index: Int32) -> Bool {
         sqlite3_column_type(handle, index) == SQLITE_NULL
     }
 
     /// The current row's column at a 0-based `index` as an integer.
     @inline(__always)
-    public func int(at index: Int32) -> Int {
+    package func int(at index: Int32) -> Int {
         Int(sqlite3_column_int64(handle, index))
     }
 
     /// The current row's column at a 0-based `index` as a floating point number.
-    public func double(at index: Int32) -> Double {
+    package func double(at index: Int32) -> Double {
         sqlite3_column_double(handle, index)
     }
 
     /// The current row's column at a 0-based `index` as text (empty for `NULL`).
-    public func string(at index: Int32) -> String {
+    package func string(at index: Int32) -> String {
         guard let text = sqlite3_column_text(handle, index) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
@@ -169,14 +170,14 @@ public final class SQLiteStatement {
     ///
     /// The bytes are valid only inside `body`.
     @inline(__always)
-    public func withUTF8<T>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+    package func withUTF8<T>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         let text = sqlite3_column_text(handle, index)
         let count = Int(sqlite3_column_bytes(handle, index))
         return try body(UnsafeBufferPointer(start: text, count: text == nil ? 0 : count))
     }
 
     /// The current row's column at a 0-based `index` as a value of its storage class.
-    public func value(at index: Int32) -> SQLiteValue {
+    package func value(at index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(handle, index) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))

@@ -1,12 +1,14 @@
+import GridStore
+
 /// Where gridstore keeps its database when no path is given.
 ///
 /// In order: an explicit path (the CLI's `--db`), then `$GRIDSTORE_DB`, then
 /// `$XDG_DATA_HOME/gridstore/gridstore.sqlite`, with `$XDG_DATA_HOME` defaulting to
 /// `~/.local/share` as the XDG Base Directory specification says (which also says to
 /// ignore a relative `$XDG_DATA_HOME`). Missing folders are created when the database is.
-public enum DatabaseLocation {
+package enum DatabaseLocation {
     /// The file name inside the data folder.
-    public static let fileName = "gridstore.sqlite"
+    package static let fileName = "gridstore.sqlite"
 
     /// The database path to use.
     ///
@@ -18,10 +20,10 @@ public enum DatabaseLocation {
     ///     is unset or empty; the process's own by default.
     /// - Throws: ``DatabaseFileError/noHomeDirectory`` when neither gives a home folder: a
     ///   database is never created under the working directory by accident.
-    public static func resolve(explicitPath: String? = nil, environment: [String: String]? = nil,
+    package static func resolve(explicitPath: String? = nil, environment: [String: String]? = nil,
                                accountHome: () -> String? = DatabaseLocation.accountHomeDirectory) throws(DatabaseFileError) -> String {
         let lookup: (String) -> String? = { name in
-            guard let environment else { return FileSystem.environment(name) }
+            guard let environment else { return Platform.environment([name])[name].flatMap { $0.isEmpty ? nil : $0 } }
             return environment[name].flatMap { $0.isEmpty ? nil : $0 }
         }
         if let explicitPath, !explicitPath.isEmpty { return explicitPath }
@@ -36,12 +38,12 @@ public enum DatabaseLocation {
     }
 
     /// The home folder of the account the process runs as, from the password database.
-    public static func accountHomeDirectory() -> String? {
-        FileSystem.accountHomeDirectory()
+    package static func accountHomeDirectory() -> String? {
+        Platform.accountHomeDirectory()
     }
 
     /// The default database path, from the process's environment.
-    public static var standard: String {
+    package static var standard: String {
         get throws(DatabaseFileError) { try resolve() }
     }
 }

@@ -1,0 +1,54 @@
+import GridStore
+
+/// Opening SQLite files.
+///
+/// `GridDatabase(path:)` opens an SQLite file, creating it if it is missing, refusing files
+/// that are not gridstore's own (leaving them untouched), and applying pending migrations.
+/// The file is in WAL mode with `synchronous=FULL`: readers never wait for the writer, and
+/// a committed change survives a power loss. A new file is built complete under a
+/// temporary name and then linked into place with mode 0600.
+///
+/// ```swift
+/// let database = try GridDatabase(path: "/tmp/grids.sqlite")
+/// let grids = try Grid.list(in: database)
+/// ```
+extension GridDatabase {
+    /// The `PRAGMA application_id` that marks a gridstore SQLite file: the ASCII bytes `GRID`.
+    public static let applicationID: Int32 = SQLiteStorage.applicationID
+
+    /// How long a write waits for another connection's lock: 10 seconds.
+    public static let busyTimeoutMilliseconds: Int32 = SQLiteStorage.busyTimeoutMilliseconds
+
+    /// Opens the SQLite database at `path`, creating it if it does not exist.
+    ///
+    /// - Parameters:
+    ///   - path: The file; missing parent folders are created with mode 0700.
+    ///   - migrations: The schema to bring the database to; gridstore's own by default.
+    ///   - applyingMigrations: Whether to apply pending migrations now. When `false`, an
+    ///     existing file is opened as it is and a missing one is not created.
+    /// - Throws: ``DatabaseFileError`` for a path that is not a gridstore database,
+    ///   ``MigrationError`` when the schema cannot be brought up to date, and
+    ///   ``SQLiteError`` for other SQLite failures.
+    public convenience init(path: String, migrations: MigrationSet = .gridStore, applyingMigrations: Bool = true) throws {
+        self.init(backend: try SQLiteStorage(path: path, migrations: migrations, applyingMigrations: applyingMigrations))
+    }
+
+    /// Whether an SQLite database file exists at `path`.
+    ///
+    /// - Throws: ``DatabaseFileError/isDirectory(path:)`` when `path` is a directory.
+    public static func exists(at path: String) throws -> Bool {
+        switch FileSystem.entry(at: path) {
+        case .missing: return false
+        case .directory: throw DatabaseFileError.isDirectory(path: path)
+        case .file, .other: return true
+        }
+    }
+
+    /// The SQLite storage, when the database is an SQLite file: for tests and audits that read the tables.
+    package var sqlite: SQLiteStorage? { backend as? SQLiteStorage }
+}
+
+extension MigrationSet {
+    /// gridstore's own SQLite schema: the files of `migrations/sqlite/` this build was compiled with.
+    public static let gridStore = MigrationSet(embedded: embeddedMigrationFiles)
+}

@@ -1,0 +1,2 @@
+@_exported import GridStoreAudit
+@_exported import TestSupport

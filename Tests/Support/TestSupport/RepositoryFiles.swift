@@ -1,0 +1,18 @@
+import Foundation
+
+/// The bytes of a file, or `nil` when it cannot be read.
+public func fileBytes(_ path: String) -> Data? {
+    FileManager.default.contents(atPath: path)
+}
+
+/// The repository's top-level folder.
+public let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    while url.path != "/" {
+        url.deleteLastPathComponent()
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            return url.path
+        }
+    }
+    fatalError("Package.swift not found above \(#filePath)")
+}()
