@@ -18,7 +18,7 @@ struct HistoryTests {
         let grid = try Grid(named: "default", in: GridDatabase(location: try backend.database(in: directory)))
         try grid.toggle(at: GridIndexPath(item: 3))
         try grid.update { try $0.insertItem(at: GridIndexPath(item: 0), size: .big) }
-        try grid.update(assumingDefaultSize: nil, operation: "items 20") { try $0.setItemCount(20, inSection: 0) }
+        try grid.update(operation: "items 20") { try $0.setItemCount(20, inSection: 0) }
         // A change that changes nothing writes no entry.
         try grid.update { try $0.setType(.more) }
         let history = try grid.history()

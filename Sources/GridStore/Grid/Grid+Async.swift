@@ -14,10 +14,10 @@ extension Grid {
         try await GridError.catching { try await BlockingWork.run { try self.currentRevision() } }
     }
 
-    /// Applies the edits `body` makes, in one transaction, as one revision (see ``update(_:)``).
+    /// Applies the edits `body` makes, in one transaction, as one revision (see ``update(operation:_:)``).
     @discardableResult
-    public func update(_ body: @escaping @Sendable (inout GridEditor) throws -> Void) async throws -> GridSnapshot {
-        try await BlockingWork.run { try self.update(body) }
+    public func update(operation: String? = nil, _ body: @escaping @Sendable (inout GridEditor) throws -> Void) async throws -> GridSnapshot {
+        try await BlockingWork.run { try self.update(operation: operation, body) }
     }
 
     /// Cycles the item's size small → middle → big → small.

@@ -189,22 +189,19 @@ public final class Grid: Sendable {
     ///   refusals, and ``GridError/storage(_:)`` when the write fails, for example when another
     ///   process holds the lock past the timeout.
     @discardableResult
-    public func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
-        try update(assumingDefaultSize: nil, body)
+    public func update(operation: String? = nil, _ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
+        try update(seenBy: nil, operation: operation, body)
     }
 
-    /// ``update(_:)`` as an instance with the registered default size `assumed` sees the grid
-    /// (see ``GridSizeRepository/register(defaultSize:)``); the stored default is kept.
-    ///
-    /// - Parameter operation: The operation as the history records it (`toggle 3`); `nil` to
-    ///   describe it from the edits.
+    /// ``update(operation:_:)`` as an instance with the registration domain `registration`
+    /// sees the grid (see ``GridSizeRepository/register(defaultSize:)``); the stored default is kept.
     @discardableResult
-    package func update(assumingDefaultSize assumed: TileSize?, operation: String? = nil,
-                        _ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
+    func update(seenBy registration: RegisteredDefaultSize?, operation: String? = nil,
+                _ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
         // What `body` threw passes through as it is; any other failure is a GridError.
         var bodyError: (any Error)?
         do {
-            return try perform(assumingDefaultSize: assumed, record: HistoryRecord(operation: operation),
+            return try perform(seenBy: registration, record: HistoryRecord(operation: operation),
                                { (editor: inout GridEditor, _, _) in
                 do {
                     try body(&editor)
@@ -225,7 +222,7 @@ public final class Grid: Sendable {
     ///
     /// A change of another kind than ``GridHistoryEntry/Kind/change`` (an undo, a redo, a
     /// revert) is written even when it leaves the grid as it was, so the history moves on.
-    func perform(assumingDefaultSize assumed: TileSize?, record initial: HistoryRecord,
+    func perform(seenBy registration: RegisteredDefaultSize? = nil, record initial: HistoryRecord,
                  _ body: (inout GridEditor, GridHistoryReader, inout HistoryRecord) throws -> Void) throws -> GridSnapshot {
         let thread = ConnectionGate.currentThread
         let nested = database.gridsBeingChanged.withLock { changing in
@@ -240,15 +237,19 @@ public final class Grid: Sendable {
                 if changing[name]?.isEmpty == true { changing[name] = nil }
             }
         }
+        var seen: GridSnapshot?
         let result = try database.backend.write { transaction -> (Int64, GridSnapshot) in
             let (id, old, keep) = try currentWithHeader(transaction, creatingIfMissing: true)!
             var record = initial
             let reader = GridHistoryReader(transaction: transaction, gridID: id, grid: name, revision: old.revision)
-            let edited = try GridEditor.edit(old, assumingDefaultSize: assumed) { try body(&$0, reader, &record) }
+            let edited = try GridEditor.edit(old, seenAs: registration?.apply(to: old)) { try body(&$0, reader, &record) }
             var new = edited.snapshot
             new.revision = old.revision + 1
+            seen = nil
             var changes = GridChangeSet(old: old, new: new, changes: edited.changes)
             if changes.leavesUnchanged(old) && record.kind == .change { return (id, old) }
+            seen = edited.seen
+            seen?.revision = new.revision
             // Only chunks that differ are written, which is right only while the stored chunks
             // are what `old` says: when their keys or lengths say otherwise (a hand edit), all
             // are rewritten, so a change always leaves placements equal to a fresh pack.
@@ -265,6 +266,7 @@ public final class Grid: Sendable {
         }
         // Only a committed state may serve later calls.
         cache.withLock { $0 = result }
+        if let seen, let registration { registration.remember(stored: result.1, seen: seen) }
         return result.1
     }
 
@@ -286,8 +288,8 @@ public final class Grid: Sendable {
         try changing { try $0.replaceContent(content) }
     }
 
-    /// ``update(_:)`` for a `body` that throws only ``GridError`` (the editor's refusals), as typed throws.
+    /// ``update(operation:_:)`` for a `body` that throws only ``GridError`` (the editor's refusals), as typed throws.
     package func changing(_ body: (inout GridEditor) throws -> Void) throws(GridError) -> GridSnapshot {
-        try GridError.catching { try update(assumingDefaultSize: nil, body) }
+        try GridError.catching { try update(seenBy: nil, body) }
     }
 }

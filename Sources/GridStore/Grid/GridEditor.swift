@@ -2,7 +2,7 @@ import GridLayout
 
 /// The changes one transaction makes to a grid.
 ///
-/// ``Grid/update(_:)`` hands an editor to a closure; every edit checks its input and
+/// ``Grid/update(operation:_:)`` hands an editor to a closure; every edit checks its input and
 /// throws ``GridError`` before changing anything, and the tiles are re-packed from the
 /// first item each edit affects. When the closure returns, everything it did is saved
 /// in one transaction and the revision grows by one.
@@ -19,9 +19,6 @@ public struct GridEditor: Sendable {
 
     /// What the edits touched.
     private(set) var changes = GridChanges()
-
-    /// Whether the edits set the default size.
-    private(set) var setsDefaultSize = false
 
     /// Every edit made, in order, with what it replaced: what the history keeps.
     private(set) var edits: [GridEdit] = []
@@ -100,7 +97,6 @@ public struct GridEditor: Sendable {
         snapshot.defaultSize = size
         relayout()
         changes.markSettings()
-        setsDefaultSize = true
     }
 
     /// Exchanges the sizes of two items, as the original's drag and drop did.
@@ -524,26 +520,28 @@ extension GridEditor {
 }
 
 extension GridEditor {
-    /// Applies `body` to `stored` as an instance with the registered default size `assumed`
-    /// sees it (items without a size of their own have that size, so a toggle cycles from it),
-    /// and returns the state to store: with the stored default size again, unless `body` set one.
-    static func edit(_ stored: GridSnapshot, assumingDefaultSize assumed: TileSize?,
-                             _ body: (inout GridEditor) throws -> Void)
-        throws -> (snapshot: GridSnapshot, changes: GridChanges, edits: [GridEdit]) {
-        guard let assumed, assumed != stored.defaultSize, stored.kind == .tiles else {
+    /// What `body` makes of `stored`, and of `seen`: the stored state as an instance with a
+    /// registered default size sees it (items without a size of their own have that size, so a
+    /// toggle cycles from it; see ``GridSizeRepository/register(defaultSize:)``).
+    ///
+    /// `body` edits `seen`; its edits are then made again, through another editor, on
+    /// `stored`, so both re-pack only from the items the edits touch, and the state to store
+    /// and its history hold what the edits did to the stored grid.
+    ///
+    /// - Returns: The state to store, what changed, the edits; and `seen` after the edits,
+    ///   unless they set a default size of their own (the registered one then no longer shows).
+    static func edit(_ stored: GridSnapshot, seenAs seen: GridSnapshot?, _ body: (inout GridEditor) throws -> Void)
+        throws -> (snapshot: GridSnapshot, changes: GridChanges, edits: [GridEdit], seen: GridSnapshot?) {
+        guard let seen, seen.defaultSize != stored.defaultSize, stored.kind == .tiles else {
             var editor = GridEditor(stored)
             try body(&editor)
-            return (editor.snapshot, editor.changes, editor.edits)
+            return (editor.snapshot, editor.changes, editor.edits, nil)
         }
-        var editor = GridEditor(stored.withDefaultSize(assumed))
-        try body(&editor)
-        let edited = editor.snapshot
-        // The first default size the edits replaced is the stored one, not the one assumed.
-        var edits = editor.edits
-        if let first = edits.firstIndex(where: { if case .defaultSize = $0 { true } else { false } }),
-           case .defaultSize(_, let to) = edits[first] {
-            edits[first] = .defaultSize(from: stored.defaultSize, to: to)
-        }
-        return (editor.setsDefaultSize ? edited : edited.withDefaultSize(stored.defaultSize), editor.changes, edits)
+        var seenEditor = GridEditor(seen)
+        try body(&seenEditor)
+        var editor = GridEditor(stored)
+        for edit in seenEditor.edits { try edit.apply(to: &editor) }
+        let stillSeen = seenEditor.snapshot.defaultSize == seen.defaultSize
+        return (editor.snapshot, editor.changes, editor.edits, stillSeen ? seenEditor.snapshot : nil)
     }
 }

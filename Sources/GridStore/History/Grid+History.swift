@@ -70,7 +70,7 @@ extension Grid {
     @discardableResult
     public func revert(to revision: Int) throws(GridError) -> GridSnapshot {
         try GridError.catching {
-            try perform(assumingDefaultSize: nil, record: HistoryRecord(kind: .revert, operation: "revert --to \(revision)")) {
+            try perform(record: HistoryRecord(kind: .revert, operation: "revert --to \(revision)")) {
                 editor, reader, _ in
                 try GridHistory.takeBack(to: revision, from: reader.revision, with: reader, into: &editor)
             }
@@ -109,7 +109,7 @@ extension Grid {
     private func moveThroughHistory(_ count: Int, kind: GridHistoryEntry.Kind) throws(GridError) -> GridSnapshot {
         guard count >= 1 else { throw .invalidItemCount(count) }
         return try GridError.catching {
-            try perform(assumingDefaultSize: nil, record: HistoryRecord(kind: kind, operation: "\(kind.rawValue) \(count)")) {
+            try perform(record: HistoryRecord(kind: kind, operation: "\(kind.rawValue) \(count)")) {
                 editor, reader, record in
                 record.targets = try GridHistory.move(count, kind: kind, through: reader, editor: &editor)
             }

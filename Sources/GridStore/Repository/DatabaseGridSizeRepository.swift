@@ -23,7 +23,7 @@ public final class DatabaseGridSizeRepository: GridSizeRepository {
 
     @discardableResult
     public func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
-        registration.apply(to: try grid.update(assumingDefaultSize: registration.size, body))
+        registration.apply(to: try grid.update(seenBy: registration, body))
     }
 
     public func history(limit: Int?) throws(GridError) -> [GridHistoryEntry] {

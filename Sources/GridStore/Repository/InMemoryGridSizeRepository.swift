@@ -36,7 +36,7 @@ public final class InMemoryGridSizeRepository: GridSizeRepository {
 
     @discardableResult
     public func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
-        registration.apply(to: try perform(HistoryRecord(), assumingDefaultSize: registration.size) { editor, _, _ in
+        registration.apply(to: try perform(HistoryRecord(), seenBy: registration) { editor, _, _ in
             try body(&editor)
         })
     }
@@ -68,8 +68,7 @@ public final class InMemoryGridSizeRepository: GridSizeRepository {
     @discardableResult
     public func revert(to revision: Int) throws(GridError) -> GridSnapshot {
         try GridError.catching {
-            registration.apply(to: try perform(HistoryRecord(kind: .revert, operation: "revert --to \(revision)"),
-                                               assumingDefaultSize: nil) { editor, history, _ in
+            registration.apply(to: try perform(HistoryRecord(kind: .revert, operation: "revert --to \(revision)")) { editor, history, _ in
                 try GridHistory.takeBack(to: revision, from: history.revision, with: history, into: &editor)
             })
         }
@@ -92,21 +91,20 @@ public final class InMemoryGridSizeRepository: GridSizeRepository {
     private func moveThroughHistory(_ count: Int, kind: GridHistoryEntry.Kind) throws(GridError) -> GridSnapshot {
         guard count >= 1 else { throw .invalidItemCount(count) }
         return try GridError.catching {
-            registration.apply(to: try perform(HistoryRecord(kind: kind, operation: "\(kind.rawValue) \(count)"),
-                                               assumingDefaultSize: nil) { editor, history, record in
+            registration.apply(to: try perform(HistoryRecord(kind: kind, operation: "\(kind.rawValue) \(count)")) { editor, history, record in
                 record.targets = try GridHistory.move(count, kind: kind, through: history, editor: &editor)
             })
         }
     }
 
     /// Applies `body` as one change and records it, as ``Grid`` does in a database.
-    private func perform(_ initial: HistoryRecord, assumingDefaultSize assumed: TileSize?,
+    private func perform(_ initial: HistoryRecord, seenBy registration: RegisteredDefaultSize? = nil,
                          _ body: (inout GridEditor, MemoryHistory, inout HistoryRecord) throws -> Void) throws -> GridSnapshot {
         try state.withLock { state in
             let current = state.snapshot
             var record = initial
             let history = MemoryHistory(state)
-            let edited = try GridEditor.edit(current, assumingDefaultSize: assumed) { try body(&$0, history, &record) }
+            let edited = try GridEditor.edit(current, seenAs: registration?.apply(to: current)) { try body(&$0, history, &record) }
             var new = edited.snapshot
             // As in a database: a change that changes nothing adds no revision.
             if GridChangeSet(old: current, new: new, changes: edited.changes).leavesUnchanged(current) && record.kind == .change {
@@ -114,6 +112,10 @@ public final class InMemoryGridSizeRepository: GridSizeRepository {
             }
             new.revision = current.revision + 1
             state.snapshot = new
+            if var seen = edited.seen, let registration {
+                seen.revision = new.revision
+                registration.remember(stored: new, seen: seen)
+            }
             if state.keep > 0 {
                 let row = record.entry(revision: new.revision, edits: edited.edits, from: current, to: new)
                 let entry = GridHistoryEntry(revision: new.revision, madeAt: HistoryClock.now(), kind: record.kind,

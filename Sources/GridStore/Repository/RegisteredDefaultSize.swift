@@ -39,4 +39,13 @@ final class RegisteredDefaultSize: Sendable {
             return derived
         }
     }
+
+    /// Keeps `seen` as what ``apply(to:)`` returns for `stored`: a change made both, each
+    /// re-packed only from the items it touched.
+    func remember(stored: GridSnapshot, seen: GridSnapshot) {
+        state.withLock { state in
+            guard state.size == seen.defaultSize else { return }
+            state.cache = (stored, seen)
+        }
+    }
 }

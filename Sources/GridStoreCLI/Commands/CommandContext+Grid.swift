@@ -56,7 +56,7 @@ extension CommandContext {
             try GridLimits.validate(name: gridName)
             try GridEditor.tryEdits(on: GridContent(GridOptions()), named: gridName, body)
         }
-        return try openGrid().update(assumingDefaultSize: nil, operation: operation, body)
+        return try openGrid().update(operation: operation, body)
     }
 
     /// Prints a grid a command just changed, as ``edit(focus:output:_:)`` does.

@@ -59,7 +59,7 @@ struct ImportCommand: GridStoreCommand {
             let database = try context.openDatabase()
             let count = decoded.content.sections.reduce(0) { $0 + $1.count }
             snapshot = try Grid(named: name, in: database, creatingWith: GridOptions())
-                .update(assumingDefaultSize: nil, operation: "import \(count) items") { try $0.replaceContent(decoded.content) }
+                .update(operation: "import \(count) items") { try $0.replaceContent(decoded.content) }
         } catch let error as GridError {
             throw CommandLineError.badInput("\(InputFile.displayName(source)) cannot be imported: \(error)")
         }

@@ -179,7 +179,7 @@ package final class EditorModel {
         pending = nil
         let shown = snapshot
         do {
-            snapshot = try grid.update(assumingDefaultSize: nil, operation: change.operation, change.body)
+            snapshot = try grid.update(operation: change.operation, change.body)
         } catch let error as GridError {
             snapshot = change.shownOver
             message = error.description
