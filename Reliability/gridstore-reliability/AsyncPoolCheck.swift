@@ -16,6 +16,7 @@ enum AsyncPoolCheck {
         Task.detached {
             do {
                 try await check(path: path, report: report)
+                try await manyOnOneRepository(path: scratch + "/async-many.sqlite", report: report)
             } catch {
                 report.fail("async pool: \(error)")
             }
@@ -41,7 +42,7 @@ enum AsyncPoolCheck {
         // A task that needs the pool: it must finish while the writers still wait.
         let probe = Task { () -> Int in
             for _ in 0..<10 { try await Task.sleep(for: .milliseconds(10)) }
-            return BlockingWork.waiting
+            return ConnectionExecutor.running
         }
         let waitingWhenProbeFinished = try await probe.value
         holder.waitUntilExit()
@@ -52,5 +53,45 @@ enum AsyncPoolCheck {
         report.check(try await grids[0].currentRevision() == count, "async pool: a write was lost")
         print("async pool: \(count) writers waited on another process's lock, \(waitingWhenProbeFinished) at once, "
               + "while a pool task ran")
+    }
+
+    /// 2,000 `async` changes of one repository at once queue on its connection's executor: the
+    /// process's threads stay bounded (they were one a call), and every change is acknowledged.
+    static func manyOnOneRepository(path: String, report: Report) async throws {
+        let count = 2_000
+        let repository = try DatabaseGridSizeRepository(path: path)
+        try await repository.setItemCount(64, inSection: 0)
+        let start = try await repository.snapshot().revision
+        let threadsBefore = threadCount()
+        let sampling = Task.detached { () -> Int in
+            var peak = 0
+            while !Task.isCancelled {
+                peak = max(peak, threadCount())
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+            return peak
+        }
+        let began = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for call in 0..<count {
+                group.addTask { _ = try await repository.toggle(at: GridIndexPath(item: call % 64)) }
+            }
+            try await group.waitForAll()
+        }
+        let elapsed = ContinuousClock.now - began
+        sampling.cancel()
+        let peak = await sampling.value
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        // The executors' two threads, and the cooperative pool's, which may start now.
+        report.check(peak <= threadsBefore + cores + 2,
+                     "async pool: \(count) calls on one repository ran on up to \(peak) threads (\(threadsBefore) before)")
+        report.check(try await repository.snapshot().revision == start + count, "async pool: a change of the \(count) was lost")
+        print("async pool: \(count) async changes of one repository at once, all acknowledged in \(elapsed), "
+              + "on at most \(peak) threads of the process (\(threadsBefore) before)")
+    }
+
+    /// The threads of this process now.
+    private static func threadCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
     }
 }

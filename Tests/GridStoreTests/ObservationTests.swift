@@ -85,9 +85,15 @@ struct ObservationTests {
     @Test("async calls do their database work on a thread of gridstore's own, not the caller's")
     func offThePool() async throws {
         let grid = try Grid(named: "g", in: GridDatabase(path: directory.file("g.sqlite")))
-        let caller = ConnectionGate.currentThread
-        let worker = try await BlockingWork.run { ConnectionGate.currentThread }
+        let caller = Platform.currentThread
+        let worker = try await grid.database.changes.run { Platform.currentThread }
         #expect(worker != caller)
+        // Calls queued at once run on the executor's thread, never the caller's.
+        let workers = try await withThrowingTaskGroup(of: UInt.self) { group in
+            for _ in 0..<50 { group.addTask { try await grid.database.reads.run { Platform.currentThread } } }
+            return try await group.reduce(into: [UInt]()) { $0.append($1) }
+        }
+        #expect(workers.count == 50 && !workers.contains(caller))
         #expect(try await grid.toggle(at: GridIndexPath(item: 0)).revision == 1)
         // Many waiting at once, more than the pool has threads, is checked by the reliability
         // suite ("async pool"), in a process of its own: here other tests keep the pool busy.

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 
 /// The lock that gives one thread at a time a database connection, and knows which thread
@@ -12,60 +5,41 @@ import Synchronization
 /// connection (an `update {}` that reads or changes another grid of the same database) joins
 /// the running transaction, or is refused with ``GridError/reentrantCall``, instead of trapping
 /// on a lock its own thread holds.
-package final class ConnectionGate: @unchecked Sendable {
-    // @unchecked: `mutex` is a pthread mutex (which ThreadSanitizer understands, where the
-    // futex of Synchronization's Mutex is invisible to it); `owner` and `use` are atomics.
-
+package final class ConnectionGate: Sendable {
     /// What the holder does with the connection.
     package enum Use: Int, Sendable {
         case read = 1, write = 2
     }
 
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let lock = PlatformLock()
     private let owner = Atomic<UInt>(0)
     private let use = Atomic<Int>(0)
 
-    package init() {
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    package init() {}
 
     /// How the calling thread holds the gate, or `nil` when it does not.
     package var heldByCurrentThread: Use? {
-        owner.load(ordering: .acquiring) == Self.currentThread ? Use(rawValue: use.load(ordering: .relaxed)) : nil
+        owner.load(ordering: .acquiring) == Platform.currentThread ? Use(rawValue: use.load(ordering: .relaxed)) : nil
     }
 
     /// Runs `body` holding the gate for `use`, waiting for it if another thread holds it.
     package func withLock<T>(for use: Use, _ body: () throws -> T) throws -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         return try holding(use, body)
     }
 
     /// Runs `body` holding the gate for `use` if no thread holds it; `nil` without running it otherwise.
     package func withLockIfAvailable<T>(for use: Use, _ body: () throws -> T) throws -> T? {
-        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
-        defer { pthread_mutex_unlock(mutex) }
+        guard lock.tryLock() else { return nil }
+        defer { lock.unlock() }
         return try holding(use, body)
     }
 
     private func holding<T>(_ use: Use, _ body: () throws -> T) throws -> T {
         self.use.store(use.rawValue, ordering: .relaxed)
-        owner.store(Self.currentThread, ordering: .releasing)
+        owner.store(Platform.currentThread, ordering: .releasing)
         defer { owner.store(0, ordering: .releasing) }
         return try body()
-    }
-
-    /// The calling thread's identity.
-    package static var currentThread: UInt {
-        #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
-        #else
-        UInt(pthread_self())
-        #endif
     }
 }

@@ -21,9 +21,22 @@ public final class GridDatabase: Sendable {
     /// runtime's conformance records when it is first made.)
     package let gridsBeingChanged = Locked<[String: [UInt]]>([:])
 
+    /// Where `async` changes queue and run, one at a time, on one thread.
+    package let changes: ConnectionExecutor
+    /// Where `async` reads queue and run, one at a time, on one thread: never behind a change
+    /// that waits for another process's lock.
+    package let reads: ConnectionExecutor
+
+    /// How long an `async` call waits for this process's earlier calls on the same connection
+    /// before it fails, having done nothing: 10 seconds, as long as a write waits for another
+    /// connection's lock.
+    public static let queueWaitLimitMilliseconds = 10_000
+
     /// Opens the database of `backend`.
     package init(backend: any GridStorageBackend) {
         self.backend = backend
+        changes = ConnectionExecutor(location: backend.location, waitLimitMilliseconds: Self.queueWaitLimitMilliseconds)
+        reads = ConnectionExecutor(location: backend.location, waitLimitMilliseconds: Self.queueWaitLimitMilliseconds)
     }
 
     /// Where the database is: a file path, or a PostgreSQL connection URI without its password.

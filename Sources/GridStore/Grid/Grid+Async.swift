@@ -1,45 +1,47 @@
 import GridLayout
 
-/// `async` forms of ``Grid``'s reads and changes. They do the same work, on a thread of
-/// gridstore's own (see ``GridChangeSequence``), so a caller on Swift's cooperative pool is
-/// suspended, not blocked, while SQLite waits for another process's lock.
+/// `async` forms of ``Grid``'s reads and changes. They do the same work, queued in arrival
+/// order on the database's executor for reads or for changes, each one thread of gridstore's
+/// own, so a caller on Swift's cooperative pool is suspended, not blocked, while the database
+/// waits for a lock; a call waits at most ``GridDatabase/queueWaitLimitMilliseconds`` for this
+/// process's calls ahead of it.
 extension Grid {
     /// The grid's current state.
     public func snapshot() async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await BlockingWork.run { try self.snapshot() } }
+        try await GridError.catching { try await database.reads.run { try self.snapshot() } }
     }
 
     /// The grid's current revision, never creating the grid.
     public func currentRevision() async throws(GridError) -> Int {
-        try await GridError.catching { try await BlockingWork.run { try self.currentRevision() } }
+        try await GridError.catching { try await database.reads.run { try self.currentRevision() } }
     }
 
     /// Applies the edits `body` makes, in one transaction, as one revision (see ``update(operation:_:)``).
     @discardableResult
     public func update(operation: String? = nil, _ body: @escaping @Sendable (inout GridEditor) throws -> Void) async throws -> GridSnapshot {
-        try await BlockingWork.run { try self.update(operation: operation, body) }
+        try await database.changes.run { try self.update(operation: operation, body) }
     }
 
     /// Cycles the item's size small → middle → big → small.
     @discardableResult
     public func toggle(at path: GridIndexPath) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await BlockingWork.run { try self.toggle(at: path) } }
+        try await GridError.catching { try await database.changes.run { try self.toggle(at: path) } }
     }
 
     /// Sets the item's size; `nil` returns it to the default size.
     @discardableResult
     public func setSize(_ size: TileSize?, at path: GridIndexPath) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await BlockingWork.run { try self.setSize(size, at: path) } }
+        try await GridError.catching { try await database.changes.run { try self.setSize(size, at: path) } }
     }
 
     /// Replaces the grid's settings and sizes with `content`, as an import does.
     @discardableResult
     public func replaceContent(_ content: GridContent) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await BlockingWork.run { try self.replaceContent(content) } }
+        try await GridError.catching { try await database.changes.run { try self.replaceContent(content) } }
     }
 
     /// Every grid in the database, by name.
     public static func list(in database: GridDatabase) async throws(GridError) -> [GridSummary] {
-        try await GridError.catching { try await BlockingWork.run { try list(in: database) } }
+        try await GridError.catching { try await database.reads.run { try list(in: database) } }
     }
 }

@@ -25,18 +25,18 @@ extension Grid {
     /// Cycles the size of the item with the key `key`.
     @discardableResult
     public func toggle(forKey key: String) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await BlockingWork.run { try self.toggle(forKey: key) } }
+        try await GridError.catching { try await database.changes.run { try self.toggle(forKey: key) } }
     }
 
     /// Sets the size of the item with the key `key`; `nil` returns it to the default size.
     @discardableResult
     public func setSize(_ size: TileSize?, forKey key: String) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await BlockingWork.run { try self.setSize(size, forKey: key) } }
+        try await GridError.catching { try await database.changes.run { try self.setSize(size, forKey: key) } }
     }
 
     /// Makes `section` hold exactly the items with `keys`, in that order, as one revision.
     @discardableResult
     public func setItems(keys: [String], inSection section: Int) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await BlockingWork.run { try self.setItems(keys: keys, inSection: section) } }
+        try await GridError.catching { try await database.changes.run { try self.setItems(keys: keys, inSection: section) } }
     }
 }

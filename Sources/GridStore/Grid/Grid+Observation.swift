@@ -22,7 +22,7 @@ extension Grid {
     /// ```
     public func changes(pollingEvery interval: Duration = .milliseconds(100)) -> GridChangeSequence {
         GridChangeSequence(
-            interval: interval,
+            interval: interval, executor: database.reads,
             token: { GridChangeSequence.Token(revision: try self.currentRevision(), registeredDefault: nil) },
             load: {
                 let snapshot = try self.storedSnapshot()

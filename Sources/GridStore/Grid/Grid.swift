@@ -224,7 +224,7 @@ public final class Grid: Sendable {
     /// revert) is written even when it leaves the grid as it was, so the history moves on.
     func perform(seenBy registration: RegisteredDefaultSize? = nil, record initial: HistoryRecord,
                  _ body: (inout GridEditor, GridHistoryReader, inout HistoryRecord) throws -> Void) throws -> GridSnapshot {
-        let thread = ConnectionGate.currentThread
+        let thread = Platform.currentThread
         let nested = database.gridsBeingChanged.withLock { changing in
             if changing[name, default: []].contains(thread) { return true }
             changing[name, default: []].append(thread)

@@ -21,6 +21,8 @@ public struct GridChangeSequence: AsyncSequence, Sendable {
     }
 
     let interval: Duration
+    /// Where the checks and reads run; `nil` to run them in the iterating task (memory).
+    var executor: ConnectionExecutor? = nil
     /// The cheap check.
     let token: @Sendable () throws -> Token
     /// The whole state, as the observer sees it, and its token.
@@ -37,7 +39,7 @@ public struct GridChangeSequence: AsyncSequence, Sendable {
 
         public mutating func next() async throws -> GridChange? {
             guard let previous = last else {
-                let (first, token) = try await BlockingWork.run(sequence.load)
+                let (first, token) = try await sequence.run(sequence.load)
                 last = (first, token)
                 return GridChange(initial: first)
             }
@@ -47,12 +49,18 @@ public struct GridChangeSequence: AsyncSequence, Sendable {
                 } catch {
                     return nil
                 }
-                if try await BlockingWork.run(sequence.token) != previous.token {
-                    let (current, token) = try await BlockingWork.run(sequence.load)
+                if try await sequence.run(sequence.token) != previous.token {
+                    let (current, token) = try await sequence.run(sequence.load)
                     last = (current, token)
                     return GridChange(from: previous.snapshot, to: current)
                 }
             }
         }
+    }
+
+    /// The result of `body`, on the executor if there is one.
+    private func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        guard let executor else { return try body() }
+        return try await executor.run(body)
     }
 }

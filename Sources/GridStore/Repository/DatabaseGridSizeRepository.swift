@@ -59,7 +59,7 @@ public final class DatabaseGridSizeRepository: GridSizeRepository {
     public func changes(pollingEvery interval: Duration = .milliseconds(100)) -> GridChangeSequence {
         let grid = grid, registration = registration
         return GridChangeSequence(
-            interval: interval,
+            interval: interval, executor: grid.database.reads,
             token: { GridChangeSequence.Token(revision: try grid.currentRevision(), registeredDefault: registration.size) },
             load: {
                 let registered = registration.size
@@ -71,3 +71,7 @@ public final class DatabaseGridSizeRepository: GridSizeRepository {
 
 /// The earlier name of ``DatabaseGridSizeRepository``, from when gridstore stored only SQLite files.
 public typealias SQLiteGridSizeRepository = DatabaseGridSizeRepository
+
+extension DatabaseGridSizeRepository: DatabaseBackedRepository {
+    package var database: GridDatabase { grid.database }
+}

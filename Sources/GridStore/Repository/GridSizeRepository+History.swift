@@ -21,30 +21,30 @@ extension GridSizeRepository {
 
     /// The grid's history entries, newest first, at most `limit`.
     public func history(limit: Int?) async throws(GridError) -> [GridHistoryEntry] {
-        try await GridError.catching { try await BlockingWork.run { try self.history(limit: limit) } }
+        try await GridError.catching { try await runAsync(reading: true) { try self.history(limit: limit) } }
     }
 
     /// Takes back the last `count` changes not undone yet, as one new revision.
     @discardableResult
     public func undo(_ count: Int = 1) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await BlockingWork.run { try self.undo(count) } }
+        try await GridError.catching { try await runAsync(reading: false) { try self.undo(count) } }
     }
 
     /// Re-applies the last `count` changes undone since the last change.
     @discardableResult
     public func redo(_ count: Int = 1) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await BlockingWork.run { try self.redo(count) } }
+        try await GridError.catching { try await runAsync(reading: false) { try self.redo(count) } }
     }
 
     /// The grid as it was at `revision`.
     public func snapshot(at revision: Int) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await BlockingWork.run { try self.snapshot(at: revision) } }
+        try await GridError.catching { try await runAsync(reading: true) { try self.snapshot(at: revision) } }
     }
 
     /// Makes the state at `revision` current, as one new revision.
     @discardableResult
     public func revert(to revision: Int) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await BlockingWork.run { try self.revert(to: revision) } }
+        try await GridError.catching { try await runAsync(reading: false) { try self.revert(to: revision) } }
     }
 }
 
@@ -52,29 +52,29 @@ extension GridSizeRepository {
 extension Grid {
     /// The grid's history entries, newest first.
     public func history(limit: Int? = nil) async throws(GridError) -> [GridHistoryEntry] {
-        try await GridError.catching { try await BlockingWork.run { try self.history(limit: limit) } }
+        try await GridError.catching { try await database.reads.run { try self.history(limit: limit) } }
     }
 
     /// Takes back the last `count` changes not undone yet, as one new revision.
     @discardableResult
     public func undo(_ count: Int = 1) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await BlockingWork.run { try self.undo(count) } }
+        try await GridError.catching { try await database.changes.run { try self.undo(count) } }
     }
 
     /// Re-applies the last `count` changes undone since the last change.
     @discardableResult
     public func redo(_ count: Int = 1) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await BlockingWork.run { try self.redo(count) } }
+        try await GridError.catching { try await database.changes.run { try self.redo(count) } }
     }
 
     /// The grid as it was at `revision`.
     public func snapshot(at revision: Int) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await BlockingWork.run { try self.snapshot(at: revision) } }
+        try await GridError.catching { try await database.reads.run { try self.snapshot(at: revision) } }
     }
 
     /// Makes the state at `revision` current, as one new revision.
     @discardableResult
     public func revert(to revision: Int) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await BlockingWork.run { try self.revert(to: revision) } }
+        try await GridError.catching { try await database.changes.run { try self.revert(to: revision) } }
     }
 }

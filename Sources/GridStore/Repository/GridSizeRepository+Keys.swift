@@ -68,42 +68,42 @@ extension GridSizeRepository {
 
     /// The size of the item with the key `key`.
     public func size(forKey key: String) async throws(GridError) -> TileSize {
-        try await GridError.catching { try await BlockingWork.run { try self.size(forKey: key) } }
+        try await GridError.catching { try await runAsync(reading: true) { try self.size(forKey: key) } }
     }
 
     /// Sets the size of the item with the key `key`.
     public func set(_ size: TileSize, forKey key: String) async throws(GridError) {
-        try await GridError.catching { try await BlockingWork.run { try self.set(size, forKey: key) } }
+        try await GridError.catching { try await runAsync(reading: false) { try self.set(size, forKey: key) } }
     }
 
     /// Cycles the size of the item with the key `key`.
     @discardableResult
     public func toggle(forKey key: String) async throws(GridError) -> TileSize {
-        try await GridError.catching { try await BlockingWork.run { try self.toggle(forKey: key) } }
+        try await GridError.catching { try await runAsync(reading: false) { try self.toggle(forKey: key) } }
     }
 
     /// Gives the item with the key `key` the default size again.
     public func removeSize(forKey key: String) async throws(GridError) {
-        try await GridError.catching { try await BlockingWork.run { try self.removeSize(forKey: key) } }
+        try await GridError.catching { try await runAsync(reading: false) { try self.removeSize(forKey: key) } }
     }
 
     /// The index path of the item with the key `key`, or `nil` when no item has it.
     public func indexPath(forKey key: String) async throws(GridError) -> GridIndexPath? {
-        try await GridError.catching { try await BlockingWork.run { try self.indexPath(forKey: key) } }
+        try await GridError.catching { try await runAsync(reading: true) { try self.indexPath(forKey: key) } }
     }
 
     /// The keys of the items of `section`, one per item.
     public func keys(inSection section: Int) async throws(GridError) -> [String?] {
-        try await GridError.catching { try await BlockingWork.run { try self.keys(inSection: section) } }
+        try await GridError.catching { try await runAsync(reading: true) { try self.keys(inSection: section) } }
     }
 
     /// Makes `section` hold exactly the items with `keys`, in that order, as one change.
     public func setItems(keys: [String], inSection section: Int) async throws(GridError) {
-        try await GridError.catching { try await BlockingWork.run { try self.setItems(keys: keys, inSection: section) } }
+        try await GridError.catching { try await runAsync(reading: false) { try self.setItems(keys: keys, inSection: section) } }
     }
 
     /// Gives the item at `indexPath` the key `key`, or takes its key away with `nil`.
     public func setKey(_ key: String?, at indexPath: GridIndexPath) async throws(GridError) {
-        try await GridError.catching { try await BlockingWork.run { try self.setKey(key, at: indexPath) } }
+        try await GridError.catching { try await runAsync(reading: false) { try self.setKey(key, at: indexPath) } }
     }
 }

@@ -241,3 +241,16 @@ private extension String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
+
+/// Which file a path names: its device and inode, unchanged by renames of other paths to it.
+package struct FileIdentity: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// The identity of the file at `path` now, following symbolic links; `nil` when there is none.
+    package static func of(_ path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+}

@@ -1,12 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("unsupported platform")
-#endif
 import GridStore
 
 /// When the running operation of a connection must end, for SQLite's progress handler.
@@ -18,9 +9,5 @@ final class SQLiteOperationClock {
     var isPastDeadline: Bool { deadline != .max && Self.now() > deadline }
 
     /// A monotonic clock, in milliseconds.
-    static func now() -> Int {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return time.tv_sec * 1_000 + time.tv_nsec / 1_000_000
-    }
+    static func now() -> Int { Platform.monotonicMilliseconds() }
 }

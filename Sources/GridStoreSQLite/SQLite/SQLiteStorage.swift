@@ -24,7 +24,8 @@ import GridStore
 /// no process ever sees a half-created database; it has mode 0600, like the property
 /// lists of Foundation's `UserDefaults`.
 package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
-    // Sendable because `connection` is only touched while `lock` is held.
+    // @unchecked: `connection` is only touched while `gate` is held; the reader connection is behind
+    // its own lock and only used while `readerGate` is held.
     /// The `PRAGMA application_id` that marks a gridstore file: the ASCII bytes `GRID`.
     package static let applicationID: Int32 = DatabaseFileError.gridStoreApplicationID
 
@@ -56,7 +57,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     private let gate = ConnectionGate()
     /// A second connection, opened the first time a read finds the main one busy (a change
     /// waiting for another process's lock), so reads never queue behind a waiting change.
-    private nonisolated(unsafe) var readerConnection: SQLiteConnection?
+    private let readerConnection = Locked<SQLiteConnection?>(nil)
     private let readerGate = ConnectionGate()
     /// The file the connection opened, to notice it being deleted or replaced.
     private let identity: FileIdentity?
@@ -128,6 +129,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// takes the database-file lock and so locks readers out.
     deinit {
         if hasWritten.load(ordering: .relaxed) { connection.checkpointAndEmptyLog() }
+        if let writers { WriterQueue.release(writers) }
     }
 
     /// Runs `body` with a connection in a read transaction: it sees one consistent state of
@@ -138,7 +140,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// it never waits for a change that waits for another process.
     package func readConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         if gate.heldByCurrentThread != nil { return try body(connection) }
-        if readerGate.heldByCurrentThread != nil, let readerConnection { return try body(readerConnection) }
+        if readerGate.heldByCurrentThread != nil, let reader = readerConnection.withLock({ $0 }) { return try body(reader) }
         if let result = try gate.withLockIfAvailable(for: .read, { try readTransaction(on: connection, body) }) {
             return result
         }
@@ -178,11 +180,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
             }
         }
         guard let writers else { return try write(waitingAtMost: Self.busyTimeoutMilliseconds) }
-        guard let result = try writers.inTurn(timeoutMilliseconds: Self.busyTimeoutMilliseconds, { try write(waitingAtMost: $0) }) else {
-            throw SQLiteError(extendedResultCode: SQLITE_BUSY, message: "database is locked",
-                              sql: "(waiting for this process's earlier writers of the file)")
-        }
-        return result
+        return try writers.inTurn(timeoutMilliseconds: Self.busyTimeoutMilliseconds, location: path) { try write(waitingAtMost: $0) }
     }
 
     /// Runs `body` with the main connection outside any transaction.
@@ -203,9 +201,9 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
 
     /// The second connection, opened on first use (holding ``readerGate``).
     private func openReader() throws -> SQLiteConnection {
-        if let readerConnection { return readerConnection }
+        if let reader = readerConnection.withLock({ $0 }) { return reader }
         let opened = try Self.openExisting(at: path, changingFile: false, verifyingOwnership: ownership == .gridStoreFile) { _ in }
-        readerConnection = opened
+        readerConnection.withLock { $0 = opened }
         return opened
     }
 
@@ -265,11 +263,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
             }
         }
         guard let writers else { return try apply(Self.busyTimeoutMilliseconds) }
-        guard let applied = try writers.inTurn(timeoutMilliseconds: Self.busyTimeoutMilliseconds, apply) else {
-            throw SQLiteError(extendedResultCode: SQLITE_BUSY, message: "database is locked",
-                              sql: "(waiting for this process's earlier writers of the file)")
-        }
-        return applied
+        return try writers.inTurn(timeoutMilliseconds: Self.busyTimeoutMilliseconds, location: path, apply)
     }
 
     /// Where the database stands against an app's migrations, read without writing.

@@ -1,0 +1,119 @@
+import Synchronization
+
+/// The serial executor of a database's connection: `async` calls queue here in the order they
+/// arrive and run one at a time on one thread of gridstore's own, so a caller on Swift's
+/// cooperative pool is suspended, not blocked, while its call waits for a lock or a server.
+///
+/// A ``GridDatabase`` has two, one for changes and one for reads, as it has a connection for
+/// each: however many calls are waiting, the database uses at most two threads. A thread
+/// lingers for a moment after its queue empties, then ends; the next call starts another.
+///
+/// A queued call waits at most ``GridDatabase/queueWaitLimitMilliseconds`` for the calls
+/// ahead of it: one that has not started by then fails with a
+/// ``GridStorageFailure/Kind/busy`` failure saying it waited behind this process's own calls,
+/// having done nothing. (It learns so when the call ahead of it ends, so a single call running
+/// longer than the limit, a large import, delays that.)
+package final class ConnectionExecutor: @unchecked Sendable {
+    // @unchecked: `jobs`, `head` and `isWorking` are only touched while `lock` is held.
+
+    /// One queued call.
+    private struct Job {
+        /// When it was queued, in monotonic milliseconds.
+        let queuedAt: Int
+        /// How many calls were ahead of it then.
+        let ahead: Int
+        /// Runs the call, or fails it with the timeout it met instead.
+        let run: @Sendable (_ expired: QueueWaitTimeout?) -> Void
+    }
+
+    /// The database, as a timeout's message names it.
+    private let location: String
+    /// How long a call may wait for the calls ahead of it.
+    private let waitLimitMilliseconds: Int
+    private let lock = PlatformLock()
+    private var jobs: [Job] = []
+    private var head = 0
+    /// Whether a thread serves the queue now.
+    private var isWorking = false
+
+    /// How long a thread waits for more work before it ends.
+    private static let lingerMilliseconds = 50
+
+    /// How many calls run now on every executor of the process: for tests and diagnostics.
+    package static var running: Int { runningCount.load(ordering: .relaxed) }
+    /// How many executor threads there are now in the process.
+    package static var threads: Int { threadCount.load(ordering: .relaxed) }
+    private static let runningCount = Atomic(0)
+    private static let threadCount = Atomic(0)
+
+    package init(location: String, waitLimitMilliseconds: Int) {
+        self.location = location
+        self.waitLimitMilliseconds = waitLimitMilliseconds
+    }
+
+    /// The result of `body`, run on this executor's thread after the calls queued before it,
+    /// while the caller is suspended.
+    ///
+    /// - Throws: What `body` throws, or ``QueueWaitTimeout`` when it did not start in time.
+    package func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            enqueue { expired in
+                if let expired {
+                    continuation.resume(throwing: expired)
+                } else {
+                    continuation.resume(with: Result { try body() })
+                }
+            }
+        }
+    }
+
+    private func enqueue(_ run: @escaping @Sendable (_ expired: QueueWaitTimeout?) -> Void) {
+        let startsThread = lock.withLock { () -> Bool in
+            jobs.append(Job(queuedAt: Platform.monotonicMilliseconds(), ahead: jobs.count - head + (isWorking ? 1 : 0), run: run))
+            lock.broadcast()
+            if isWorking { return false }
+            isWorking = true
+            return true
+        }
+        guard startsThread else { return }
+        if !Platform.startThread({ self.serve() }) {
+            // No thread could be made (the process is at its limit): serve the queue here rather than fail.
+            serve()
+        }
+    }
+
+    /// Runs queued calls until the queue stays empty for a moment.
+    private func serve() {
+        Self.threadCount.add(1, ordering: .relaxed)
+        defer { Self.threadCount.subtract(1, ordering: .relaxed) }
+        lock.lock()
+        while true {
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+                if !lock.wait(milliseconds: Self.lingerMilliseconds) && head == jobs.count {
+                    isWorking = false
+                    lock.unlock()
+                    return
+                }
+                continue
+            }
+            let job = jobs[head]
+            head += 1
+            if head > 1_024 && head * 2 > jobs.count {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            lock.unlock()
+            let waited = Platform.monotonicMilliseconds() - job.queuedAt
+            if waited > waitLimitMilliseconds {
+                job.run(QueueWaitTimeout(waitedMilliseconds: waited, ahead: job.ahead, location: location))
+            } else {
+                Self.runningCount.add(1, ordering: .relaxed)
+                job.run(nil)
+                Self.runningCount.subtract(1, ordering: .relaxed)
+            }
+            lock.lock()
+        }
+    }
+}

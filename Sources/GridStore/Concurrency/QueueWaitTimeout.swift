@@ -1,0 +1,30 @@
+/// A call that waited its whole limit behind this process's own earlier calls on the same
+/// database, and gave up before it started: nothing of it was done.
+///
+/// gridstore serves a process's calls on one connection in the order they arrive, and its
+/// writers of one SQLite file in the order they arrive, each waiting at most the busy timeout
+/// (``GridDatabase/busyTimeoutMilliseconds`` on SQLite, `lock_timeout` on PostgreSQL). A
+/// ``GridStorageFailure`` of kind ``GridStorageFailure/Kind/busy`` carries it: trying again
+/// later may succeed, and fewer calls at once will.
+package struct QueueWaitTimeout: Error, Sendable, CustomStringConvertible, StorageFailureDescribing {
+    /// How long the call waited, in milliseconds.
+    package var waitedMilliseconds: Int
+    /// How many of this process's calls were ahead of it when it gave up.
+    package var ahead: Int
+    /// The database, as messages name it.
+    package var location: String
+
+    package init(waitedMilliseconds: Int, ahead: Int, location: String) {
+        self.waitedMilliseconds = waitedMilliseconds
+        self.ahead = ahead
+        self.location = location
+    }
+
+    package var storageFailureKind: GridStorageFailure.Kind { .busy }
+
+    package var description: String {
+        let seconds = waitedMilliseconds % 1_000 == 0 ? "\(waitedMilliseconds / 1_000) s" : "\(waitedMilliseconds) ms"
+        return "gave up after waiting \(seconds) behind this process's \(ahead) earlier call(s) on \(location); "
+            + "nothing was written (each call waits at most the busy timeout for the calls before it)"
+    }
+}

@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("unsupported platform")
+#endif
+
+/// The C library calls the engine makes, in one place: threads, clocks and who runs the process.
+package enum Platform {
+    /// The calling thread's identity.
+    package static var currentThread: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
+
+    /// A monotonic clock, in milliseconds.
+    package static func monotonicMilliseconds() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return time.tv_sec * 1_000 + time.tv_nsec / 1_000_000
+    }
+
+    /// The time of day in UTC, to the millisecond.
+    package static func utcNow() -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int) {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        var seconds = time_t(time.tv_sec)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min),
+                Int(parts.tm_sec), Int(time.tv_nsec / 1_000_000))
+    }
+
+    /// The login name of the user the process runs as, from the password database, and its id.
+    package static func user() -> (name: String?, id: UInt32) {
+        let id = geteuid()
+        guard let entry = getpwuid(id), let login = entry.pointee.pw_name else { return (nil, UInt32(id)) }
+        return (String(cString: login), UInt32(id))
+    }
+
+    /// The process's id.
+    package static var processID: Int32 { getpid() }
+
+    /// Starts a detached thread running `body`; `false` when none could be made.
+    package static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+        final class Box: Sendable {
+            let body: @Sendable () -> Void
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        guard pthread_create(&thread, nil, { context in
+            #if canImport(Darwin)
+            let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
+            #else
+            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+            #endif
+            box.body()
+            return nil
+        }, context) == 0 else {
+            Unmanaged<Box>.fromOpaque(context).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+}
+
+/// A mutex with a condition, for the few places threads wait for each other.
+///
+/// A pthread mutex rather than Synchronization's `Mutex`: on Linux that one waits in a
+/// priority-inheriting futex, whose handover ThreadSanitizer cannot see, so every contended
+/// use of it was reported as a race, hiding real ones. CI runs the library's tests under
+/// ThreadSanitizer.
+package final class PlatformLock: @unchecked Sendable {
+    // @unchecked: a pthread mutex and condition are made to be shared between threads.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    package init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Takes the lock, waiting for it.
+    package func lock() { pthread_mutex_lock(mutex) }
+
+    /// Takes the lock if no thread holds it.
+    package func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+
+    /// Gives the lock back.
+    package func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// Runs `body` holding the lock.
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// Gives the lock back until the condition is signalled or `milliseconds` pass (`nil`: no
+    /// limit), then takes it again. Call it holding the lock, in a loop that checks what it waits for.
+    ///
+    /// - Returns: `false` when the time ran out.
+    package func wait(milliseconds: Int? = nil) -> Bool {
+        guard let milliseconds else { return pthread_cond_wait(condition, mutex) == 0 }
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        deadline.tv_sec += milliseconds / 1_000
+        deadline.tv_nsec += (milliseconds % 1_000) * 1_000_000
+        if deadline.tv_nsec >= 1_000_000_000 { deadline.tv_sec += 1; deadline.tv_nsec -= 1_000_000_000 }
+        return pthread_cond_timedwait(condition, mutex, &deadline) != ETIMEDOUT
+    }
+
+    /// Wakes every thread waiting in ``wait(milliseconds:)``.
+    package func broadcast() { pthread_cond_broadcast(condition) }
+}
