@@ -1,0 +1,266 @@
+import GridLayout
+
+/// A ``GridStorageBackend`` that keeps its grids in memory, gone with the process: what
+/// ``InMemoryGridSizeRepository`` stores in, through the same pipeline as a database.
+///
+/// Its rows mirror a database's tables (a section's item count, an item's explicit size or
+/// key, a placement chunk's text, a history entry), so every change, check and history
+/// operation works on it as on SQLite or PostgreSQL. A write works on a copy of the rows and
+/// replaces them only when it succeeds, so a failed change leaves nothing behind.
+final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
+    // @unchecked: `grids`, `nextID` and `active` are only touched while `gate` is held.
+
+    /// One grid's rows.
+    struct Rows {
+        var row: StoredGridRow
+        var updatedAt: String
+        var itemCounts: [Int: Int] = [:]
+        var sizes: [Int: [Int: TileSize]] = [:]
+        var keys: [Int: [Int: String]] = [:]
+        var keyHolders: [String: (section: Int, item: Int)] = [:]
+        var chunks: [Int: [Int: [UInt8]]] = [:]
+        /// Oldest first.
+        var history: [StoredHistoryEntry] = []
+    }
+
+    /// Every grid, by name, and the next grid id.
+    struct Contents {
+        var grids: [String: Rows] = [:]
+        var nextID: Int64 = 1
+    }
+
+    private let gate = ConnectionGate()
+    private var contents = Contents()
+    /// The transaction of the call running now, which calls inside its closure join.
+    private var active: MemoryTransaction?
+
+    init() {}
+
+    var location: String { "memory" }
+    var migrationsAppliedOnOpen: [Migration] { [] }
+
+    func migrationStatus() throws -> MigrationStatus {
+        MigrationStatus(applied: [], pending: [], problem: nil)
+    }
+
+    func read<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
+        if gate.heldByCurrentThread != nil, let active { return try body(active) }
+        return try gate.withLock(for: .read) {
+            let transaction = MemoryTransaction(contents)
+            active = transaction
+            defer { active = nil }
+            return try body(transaction)
+        }
+    }
+
+    func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
+        switch gate.heldByCurrentThread {
+        case .write?: return try body(active!)
+        case .read?: throw GridError.reentrantCall
+        case nil: break
+        }
+        return try gate.withLock(for: .write) {
+            let transaction = MemoryTransaction(contents)
+            active = transaction
+            defer { active = nil }
+            let result = try body(transaction)
+            contents = transaction.contents
+            return result
+        }
+    }
+
+    func isSameDatabase(as other: any GridStorageBackend) throws -> Bool {
+        other === self
+    }
+}
+
+/// The rows of one transaction of a ``MemoryStorage``: a copy, committed whole.
+final class MemoryTransaction: GridStorageTransaction {
+    private(set) var contents: MemoryStorage.Contents
+    /// Grid names by id.
+    private var names: [Int64: String]
+
+    init(_ contents: MemoryStorage.Contents) {
+        self.contents = contents
+        names = Dictionary(uniqueKeysWithValues: contents.grids.map { ($0.value.row.id, $0.key) })
+    }
+
+    private func rows(_ id: Int64) -> MemoryStorage.Rows {
+        contents.grids[names[id]!]!
+    }
+
+    private func change(_ id: Int64, _ body: (inout MemoryStorage.Rows) -> Void) {
+        body(&contents.grids[names[id]!]!)
+    }
+
+    // MARK: Reading
+
+    func header(named name: String) throws -> StoredGridRow? {
+        contents.grids[name]?.row
+    }
+
+    func sectionItemCounts(gridID: Int64) throws -> [(section: Int, count: Int)] {
+        rows(gridID).itemCounts.sorted { $0.key < $1.key }.map { (section: $0.key, count: $0.value) }
+    }
+
+    func forEachExplicitSize(gridID: Int64, _ body: (Int, Int, TileSize?) throws -> Void) throws {
+        for (section, sizes) in rows(gridID).sizes {
+            for (item, size) in sizes { try body(section, item, size) }
+        }
+    }
+
+    func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: String?, key: String?) {
+        let grid = rows(gridID)
+        return (grid.itemCounts[section], grid.sizes[section]?[item]?.rawValue, grid.keys[section]?[item])
+    }
+
+    func storedIndexPath(gridID: Int64, key: String) throws -> (section: Int, item: Int)? {
+        rows(gridID).keyHolders[key]
+    }
+
+    func sectionCount(gridID: Int64) throws -> Int {
+        rows(gridID).itemCounts.count
+    }
+
+    func forEachItemKey(gridID: Int64, _ body: (Int, Int, String) throws -> Void) throws {
+        for (section, keys) in rows(gridID).keys {
+            for (item, key) in keys { try body(section, item, key) }
+        }
+    }
+
+    func listGrids() throws -> [GridSummary] {
+        contents.grids.values.sorted { Array($0.row.name.utf8).lexicographicallyPrecedes(Array($1.row.name.utf8)) }.map { grid in
+            GridSummary(name: grid.row.name, columns: Int(grid.row.columns),
+                        direction: grid.row.direction == "horizontal" ? .horizontal : .vertical,
+                        sectionCount: grid.itemCounts.count, itemCount: grid.itemCounts.values.reduce(0, +),
+                        revision: Int(grid.row.revision), updatedAt: grid.updatedAt,
+                        kind: grid.row.kind == "honeycomb" ? .honeycomb : .tiles)
+        }
+    }
+
+    func placementChunkSizes(gridID: Int64) throws -> [(section: Int, firstItem: Int, byteCount: Int)] {
+        rows(gridID).chunks.flatMap { section, chunks in chunks.map { (section: section, firstItem: $0.key, byteCount: $0.value.count) } }
+    }
+
+    func placementChunks(gridID: Int64) throws -> [(section: Int, firstItem: Int, cells: [UInt8])] {
+        rows(gridID).chunks.flatMap { section, chunks in chunks.map { (section: section, firstItem: $0.key, cells: $0.value) } }
+    }
+
+    func historyEntries(gridID: Int64, limit: Int?, deltas: Bool) throws -> [StoredHistoryEntry] {
+        rows(gridID).history.reversed().prefix(limit ?? Int.max).map { entry in
+            var entry = entry
+            if !deltas { entry.delta = "" }
+            return entry
+        }
+    }
+
+    func historyDelta(gridID: Int64, revision: Int) throws -> String? {
+        rows(gridID).history.last { $0.revision == Int64(revision) }?.delta
+    }
+
+    // MARK: Writing
+
+    func appendHistory(_ entry: StoredHistoryEntry, gridID: Int64, keep: Int) throws {
+        var entry = entry
+        if entry.madeAt.isEmpty { entry.madeAt = HistoryClock.now() }
+        change(gridID) { grid in
+            grid.history.removeAll { $0.revision == entry.revision || $0.revision <= entry.revision - Int64(keep) }
+            grid.history.append(entry)
+            grid.history.sort { $0.revision < $1.revision }
+        }
+    }
+
+    func setUpdatedAt(_ time: String, gridID: Int64) throws {
+        change(gridID) { $0.updatedAt = time }
+    }
+
+    func setHistoryKeep(_ keep: Int, gridID: Int64, revision: Int) throws {
+        change(gridID) { grid in
+            grid.row.historyKeep = Int64(keep)
+            grid.history.removeAll { $0.revision <= Int64(revision - keep) }
+        }
+    }
+
+    func replacePlacements(with changes: GridChangeSet, gridID: Int64) throws {
+        change(gridID) { grid in
+            grid.chunks = [:]
+            Self.writeChunks(changes, to: &grid)
+        }
+    }
+
+    func deleteGrid(named name: String) throws -> Bool {
+        guard let grid = contents.grids.removeValue(forKey: name) else { return false }
+        names[grid.row.id] = nil
+        return true
+    }
+
+    func insertGrid(named name: String, _ changes: GridChangeSet) throws -> Int64 {
+        let id = contents.nextID
+        contents.nextID += 1
+        names[id] = name
+        contents.grids[name] = MemoryStorage.Rows(
+            row: StoredGridRow(id: id, name: name, revision: 0, columns: 0, direction: "", defaultSize: "", kind: "", honeycomb: nil),
+            updatedAt: HistoryClock.now())
+        try write(changes, gridID: id)
+        return id
+    }
+
+    func write(_ changes: GridChangeSet, gridID: Int64) throws {
+        change(gridID) { grid in
+            let settings = changes.settings
+            grid.row.columns = Int64(settings.columns)
+            grid.row.direction = settings.direction.rawValue
+            grid.row.defaultSize = settings.defaultSize.rawValue
+            grid.row.revision = Int64(settings.revision)
+            grid.row.kind = settings.kind.rawValue
+            grid.updatedAt = HistoryClock.now()
+            if changes.removesAllChunks { grid.chunks = [:] }
+            if let first = changes.firstRemovedSection {
+                for section in grid.itemCounts.keys where section >= first {
+                    grid.itemCounts[section] = nil
+                    grid.sizes[section] = nil
+                    Self.removeKeys(ofSection: section, from: 0, in: &grid)
+                    grid.chunks[section] = nil
+                }
+            }
+            for (section, count) in changes.itemCounts { grid.itemCounts[section] = count }
+            for (section, item) in changes.sizeDeletions { grid.sizes[section]?[item] = nil }
+            for (section, item) in changes.sizeTruncations {
+                grid.sizes[section] = grid.sizes[section]?.filter { $0.key < item }
+            }
+            for row in changes.sizeUpserts { grid.sizes[row.section, default: [:]][row.item] = row.size }
+            for (section, item) in changes.keyTruncations { Self.removeKeys(ofSection: section, from: item, in: &grid) }
+            for row in changes.keyInserts {
+                grid.keys[row.section, default: [:]][row.item] = row.key
+                grid.keyHolders[row.key] = (row.section, row.item)
+            }
+            for (section, firstItem) in changes.chunkTruncations {
+                grid.chunks[section] = grid.chunks[section]?.filter { $0.key < firstItem }
+            }
+            Self.writeChunks(changes, to: &grid)
+            switch changes.honeycomb {
+            case .set(let honeycomb):
+                grid.row.honeycomb = StoredHoneycombRow(
+                    elementWidth: honeycomb.elementWidth, itemSpacing: honeycomb.itemSpacing,
+                    orientation: honeycomb.orientation.rawValue, centerItem: honeycomb.centerItem.rawValue,
+                    ringOrder: honeycomb.ringOrder.rawValue, scaling: honeycomb.scalingCurve.rawValue)
+            case .remove: grid.row.honeycomb = nil
+            case nil: break
+            }
+            // A honeycomb's placements are derived from its item count and geometry alone, which
+            // are stored: no reader asks for them from memory.
+        }
+    }
+
+    private static func writeChunks(_ changes: GridChangeSet, to grid: inout MemoryStorage.Rows) {
+        for chunk in changes.chunkUpserts {
+            grid.chunks[chunk.section, default: [:]][chunk.firstItem] = changes.text(of: chunk)
+        }
+    }
+
+    private static func removeKeys(ofSection section: Int, from item: Int, in grid: inout MemoryStorage.Rows) {
+        guard let keys = grid.keys[section] else { return }
+        for (held, key) in keys where held >= item { grid.keyHolders[key] = nil }
+        grid.keys[section] = keys.filter { $0.key < item }
+    }
+}
