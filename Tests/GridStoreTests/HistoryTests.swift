@@ -234,11 +234,12 @@ struct HistoryTests {
     @Test("replaying edits never grows a grid past the limits, even when each edit is within them")
     func replayBounded() throws {
         let snapshot = try GridSnapshot(name: "g", revision: 5, content: GridContent(columns: 6, sections: [[nil]]))
-        var replay = GridStateReplay(snapshot)
+        var replay = GridEditor(packingOnceAtTheEnd: snapshot)
         let million = GridEdit.SectionContents(sizes: Array(repeating: nil, count: 999_999), keys: [])
-        try replay.apply(.itemCount(section: 0, from: 1, to: 1_000_000, tail: million))
-        #expect(throws: GridStateReplay.Mismatch.self) {
-            try replay.apply(.insertSection(1, GridEdit.SectionContents(sizes: [nil], keys: [])))
+        try GridEdit.itemCount(section: 0, from: 1, to: 1_000_000, tail: million).apply(to: &replay)
+        #expect(throws: GridError.self) {
+            try GridEdit.insertSection(1, GridEdit.SectionContents(sizes: [nil], keys: [])).apply(to: &replay)
         }
+        #expect(replay.packedSnapshot.itemCounts == [1_000_000])
     }
 }

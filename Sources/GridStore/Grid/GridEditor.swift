@@ -23,8 +23,30 @@ public struct GridEditor: Sendable {
     /// Every edit made, in order, with what it replaced: what the history keeps.
     private(set) var edits: [GridEdit] = []
 
+    /// Whether each edit re-packs the layout; when `false`, ``snapshot``'s layout is left
+    /// empty and ``packedSnapshot`` packs once at the end.
+    private let packs: Bool
+
     init(_ snapshot: GridSnapshot) {
         self.snapshot = snapshot
+        packs = true
+    }
+
+    /// An editor of `snapshot` that packs once, when asked for ``packedSnapshot``, rather than
+    /// at every edit: for replaying many edits, as rebuilding an older revision does.
+    init(packingOnceAtTheEnd snapshot: GridSnapshot) {
+        var unpacked = snapshot
+        unpacked.layout = TileGrid(configuration: snapshot.configuration, sections: [])
+        self.snapshot = unpacked
+        packs = false
+    }
+
+    /// The edited grid, packed.
+    var packedSnapshot: GridSnapshot {
+        guard !packs else { return snapshot }
+        return GridSnapshot(name: snapshot.name, revision: snapshot.revision, configuration: snapshot.configuration,
+                            defaultSize: snapshot.defaultSize, explicitSizes: snapshot.explicitSizes,
+                            keys: snapshot.itemKeys, honeycomb: snapshot.honeycomb)
     }
 
     // MARK: Sizes
@@ -48,7 +70,7 @@ public struct GridEditor: Sendable {
         edits.append(.size(path, from: snapshot.explicitSizes[path.section][path.item], to: size))
         snapshot.explicitSizes[path.section][path.item] = size
         let effective = size ?? snapshot.defaultSize
-        if snapshot.layout.size(at: path) != effective {
+        if packs && snapshot.layout.size(at: path) != effective {
             snapshot.layout.setSize(effective, at: path)
         }
         changes.markItems(from: path.item, inSection: path.section)
@@ -70,7 +92,7 @@ public struct GridEditor: Sendable {
         }
         for (section, first) in firstChanged {
             let effective = snapshot.explicitSizes[section][first...].map { $0 ?? snapshot.defaultSize }
-            snapshot.layout.replaceItems(first..<snapshot.explicitSizes[section].count, inSection: section, with: effective)
+            if packs { snapshot.layout.replaceItems(first..<snapshot.explicitSizes[section].count, inSection: section, with: effective) }
             changes.markItems(from: first, inSection: section)
         }
     }
@@ -192,7 +214,7 @@ public struct GridEditor: Sendable {
         }
         if count < current {
             snapshot.explicitSizes[section].removeSubrange(count...)
-            snapshot.layout.replaceItems(count..<current, inSection: section, with: [])
+            if packs { snapshot.layout.replaceItems(count..<current, inSection: section, with: []) }
         } else if count > current, let tail {
             snapshot.explicitSizes[section].append(contentsOf: tail.sizes)
             if !tail.keys.isEmpty {
@@ -200,11 +222,11 @@ public struct GridEditor: Sendable {
                 snapshot.itemKeys[section].replaceSubrange(current..<count, with: tail.keys)
                 changes.markKeys(from: current, inSection: section)
             }
-            snapshot.layout.replaceItems(current..<current, inSection: section, with: tail.sizes.map { $0 ?? snapshot.defaultSize })
+            if packs { snapshot.layout.replaceItems(current..<current, inSection: section, with: tail.sizes.map { $0 ?? snapshot.defaultSize }) }
         } else if count > current {
             snapshot.explicitSizes[section].append(contentsOf: repeatElement(nil, count: count - current))
-            snapshot.layout.replaceItems(current..<current, inSection: section,
-                                         with: Array(repeating: snapshot.defaultSize, count: count - current))
+            if packs { snapshot.layout.replaceItems(current..<current, inSection: section,
+                                         with: Array(repeating: snapshot.defaultSize, count: count - current)) }
         }
         changes.markItems(from: min(count, current), inSection: section)
     }
@@ -231,7 +253,7 @@ public struct GridEditor: Sendable {
             changes.markKeys(from: path.item, inSection: path.section)
         }
         snapshot.explicitSizes[path.section].insert(size, at: path.item)
-        snapshot.layout.insertItem(size ?? snapshot.defaultSize, at: path)
+        if packs { snapshot.layout.insertItem(size ?? snapshot.defaultSize, at: path) }
         changes.markItems(from: path.item, inSection: path.section)
     }
 
@@ -244,7 +266,7 @@ public struct GridEditor: Sendable {
             changes.markKeys(from: path.item, inSection: path.section)
         }
         snapshot.explicitSizes[path.section].remove(at: path.item)
-        snapshot.layout.removeItem(at: path)
+        if packs { snapshot.layout.removeItem(at: path) }
         changes.markItems(from: path.item, inSection: path.section)
     }
 
@@ -269,7 +291,7 @@ public struct GridEditor: Sendable {
         }
         let size = snapshot.explicitSizes[source.section].remove(at: source.item)
         snapshot.explicitSizes[destination.section].insert(size, at: destination.item)
-        snapshot.layout.moveItem(from: source, to: destination)
+        if packs { snapshot.layout.moveItem(from: source, to: destination) }
         if source.section == destination.section {
             changes.markItems(from: min(source.item, destination.item), inSection: source.section)
         } else {
@@ -295,7 +317,7 @@ public struct GridEditor: Sendable {
         edits.append(.insertSection(index, .plain(itemCount)))
         snapshot.explicitSizes.append(Array(repeating: nil, count: itemCount))
         snapshot.itemKeys.append([])
-        snapshot.layout.insertSection(Array(repeating: snapshot.defaultSize, count: itemCount), at: index)
+        if packs { snapshot.layout.insertSection(Array(repeating: snapshot.defaultSize, count: itemCount), at: index) }
         changes.markSections(from: index)
         return index
     }
@@ -308,7 +330,7 @@ public struct GridEditor: Sendable {
                                                                       keys: snapshot.normalizedItemKeys[section])))
         snapshot.explicitSizes.remove(at: section)
         snapshot.itemKeys.remove(at: section)
-        snapshot.layout.removeSection(at: section)
+        if packs { snapshot.layout.removeSection(at: section) }
         changes.markSections(from: section)
     }
 
@@ -377,8 +399,8 @@ public struct GridEditor: Sendable {
                               to: GridEdit.SectionContents(sizes: sizes, keys: keys)))
         snapshot.explicitSizes[section] = sizes
         snapshot.itemKeys[section] = keys
-        snapshot.layout.replaceItems(first..<current, inSection: section,
-                                     with: sizes[first...].map { $0 ?? snapshot.defaultSize })
+        if packs { snapshot.layout.replaceItems(first..<current, inSection: section,
+                                     with: sizes[first...].map { $0 ?? snapshot.defaultSize }) }
         changes.markItems(from: first, inSection: section)
         changes.markKeys(from: first, inSection: section)
     }
@@ -415,7 +437,7 @@ public struct GridEditor: Sendable {
         edits.append(.insertSection(index, contents))
         snapshot.explicitSizes.insert(contents.sizes, at: index)
         snapshot.itemKeys.insert(contents.keys.contains { $0 != nil } ? contents.keys : [], at: index)
-        snapshot.layout.insertSection(contents.sizes.map { $0 ?? snapshot.defaultSize }, at: index)
+        if packs { snapshot.layout.insertSection(contents.sizes.map { $0 ?? snapshot.defaultSize }, at: index) }
         changes.markSections(from: index)
     }
 
@@ -436,7 +458,7 @@ public struct GridEditor: Sendable {
         edits.append(.section(index, from: previous, to: contents))
         snapshot.explicitSizes[index] = contents.sizes
         snapshot.itemKeys[index] = contents.keys.contains { $0 != nil } ? contents.keys : []
-        snapshot.layout.replaceItems(0..<current, inSection: index, with: contents.sizes.map { $0 ?? snapshot.defaultSize })
+        if packs { snapshot.layout.replaceItems(0..<current, inSection: index, with: contents.sizes.map { $0 ?? snapshot.defaultSize }) }
         changes.markItems(from: 0, inSection: index)
         changes.markKeys(from: 0, inSection: index)
     }
@@ -474,6 +496,7 @@ public struct GridEditor: Sendable {
     }
 
     private mutating func relayout() {
+        guard packs else { return }
         let defaultSize = snapshot.defaultSize
         for (section, sizes) in snapshot.explicitSizes.enumerated() {
             let effective = sizes.map { $0 ?? defaultSize }

@@ -130,21 +130,22 @@ extension GridHistory {
         guard revision < current.revision else { return current }
         let oldest = try history.oldestReachableRevision()
         guard revision >= oldest else { throw GridError.historyTrimmed(oldestKept: oldest, grid: history.grid) }
-        var replay = GridStateReplay(current)
+        // Through an editor, as every edit is made, packed once at the end rather than at each edit.
+        var editor = GridEditor(packingOnceAtTheEnd: current)
         for changed in stride(from: current.revision, to: revision, by: -1) {
             let edits = try history.edits(of: changed)
             do {
-                for edit in edits.reversed() { try replay.apply(edit.inverse) }
+                // The editor refuses an edit that would grow the grid past its limits, as for any
+                // change, so no entry can grow a replayed grid without bound.
+                for edit in edits.reversed() { try edit.inverse.apply(to: &editor) }
             } catch {
                 throw GridError.corrupted("grid '\(history.grid)' has a history entry for revision \(changed) that does not fit "
-                                          + "the grid: \(error.reason)")
+                                          + "the grid: \(error)")
             }
         }
-        do {
-            return try GridSnapshot(name: current.name, revision: revision, content: replay.result)
-        } catch {
-            throw GridError.corrupted("grid '\(history.grid)' cannot be rebuilt at revision \(revision) from its history: \(error)")
-        }
+        var then = editor.packedSnapshot
+        then.revision = revision
+        return then
     }
 
     /// Makes, through `editor`, the grid as it was at `revision` (see ``state(at:from:with:)``).
