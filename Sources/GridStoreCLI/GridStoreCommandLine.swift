@@ -86,7 +86,7 @@ public enum GridStoreCommandLine {
             return
         }
         let instance = try command.init(parsing: parsed)
-        let context = CommandContext(console: console, global: parsed.global, operation: operationText(name: name, rest))
+        let context = CommandContext(console: console, global: parsed.global, command: (name, rest))
         do {
             try instance.run(in: context)
         } catch {
@@ -117,20 +117,23 @@ public enum GridStoreCommandLine {
     /// The command as typed, for the history: without `--db`, `--grid`, `--format` and
     /// `--quiet`, each word quoted for a shell where it needs it.
     static func operationText(name: String, _ tokens: [String]) -> String {
-        var words = [name]
+        // Built by appending: `[String].joined(separator:)` costs every change 120,000
+        // instructions of generic code the first time.
+        var text = name
         var index = 0
         while index < tokens.count {
             let token = tokens[index]
             index += 1
             let option = ArgumentScanner.isOption(token) ? ArgumentScanner.optionName(token) : nil
             if let option, ["db", "grid", "format"].contains(option) {
-                if !token.contains("=") { index += 1 }
+                if !token.utf8.contains(UInt8(ascii: "=")) { index += 1 }
                 continue
             }
             if option == "quiet" || token == "-q" { continue }
-            words.append(ShellWord.quoted(token))
+            text += " "
+            text += ShellWord.quoted(token)
         }
-        return words.joined(separator: " ")
+        return text
     }
 
     private static func isGlobalOption(_ token: String) -> Bool {

@@ -162,12 +162,18 @@ package struct GridChangeSet: Sendable {
     }
 
     /// Calls `body` with the JSON text of one chunk to write, valid only during the call.
-    package func withText<Result>(of chunk: ChunkRow, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    ///
+    /// Not generic, so that a backend in another module calls the packed-grid code specialized here.
+    package func withText(of chunk: ChunkRow, _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         try PlacementChunks.withText(chunk.firstItem / PlacementChunks.size, of: chunkSections[chunk.section]!, body)
     }
 
     /// The JSON text of one chunk to write.
-    package func text(of chunk: ChunkRow) -> [UInt8] { withText(of: chunk) { Array($0) } }
+    package func text(of chunk: ChunkRow) -> [UInt8] {
+        var text: [UInt8] = []
+        withText(of: chunk) { text = Array($0) }
+        return text
+    }
 
     /// The explicit sizes of `section` after the change, for a section the change gives sizes to
     /// (empty for any other): what a backend that stores a section's sizes together writes.

@@ -22,15 +22,21 @@ final class CommandContext {
     /// The grid's name, if `--grid` was given.
     let explicitGridName: String?
 
-    /// The operation as the grid's history records it: the command as typed, without the
-    /// options that choose the database and grid or shape the output (`toggle 3`).
-    var operation: String?
+    /// The command's name and arguments as typed, for ``operation``.
+    private let command: (name: String, arguments: [String])?
 
-    init(console: Console, global: GlobalOptions, operation: String? = nil) {
+    /// The operation as the grid's history records it: the command as typed, without the
+    /// options that choose the database and grid or shape the output (`toggle 3`). Worked out
+    /// only when a change records it.
+    var operation: String? {
+        command.map { GridStoreCommandLine.operationText(name: $0.name, $0.arguments) }
+    }
+
+    init(console: Console, global: GlobalOptions, command: (name: String, arguments: [String])? = nil) {
         self.console = console
         self.explicitDatabase = global.databasePath
         self.explicitGridName = global.gridName
-        self.operation = operation
+        self.command = command
     }
 
     /// The grid's name: `--grid`, else `default`.

@@ -9,8 +9,8 @@ import GridStore
 /// ``maximumAttempts`` times with a growing random pause. A server that is down or went
 /// away gives a one-line error naming it; the next call reconnects.
 package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
-    // @unchecked: `connection` is only touched while `gate` is held; the reader connection is behind
-    // its own lock and only used while `readerGate` is held.
+    // @unchecked: `connection` is only used while `gate` is held, `readerConnection` only while
+    // `readerGate` is (it is read and set by the thread holding it).
 
     /// How many times a change is tried when the server reports a serialization failure or a deadlock.
     package static let maximumAttempts = 8
@@ -24,7 +24,7 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
     private let server: PostgreSQLLocation
     /// A second connection, made the first time a read finds the main one busy (a change
     /// waiting for a row lock), so reads never queue behind a waiting change.
-    private let readerConnection = Locked<PostgreSQLConnection?>(nil)
+    private var readerConnection: PostgreSQLConnection?
     private let readerGate = ConnectionGate()
 
     /// Connects to `location`, applying pending migrations unless `applyingMigrations` is `false`.
@@ -53,8 +53,8 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
         if let held = gate.heldByCurrentThread {
             return try body(PostgreSQLGridTransaction(connection, locksGrids: held == .write))
         }
-        if readerGate.heldByCurrentThread != nil, let reader = readerConnection.withLock({ $0 }) {
-            return try body(PostgreSQLGridTransaction(reader, locksGrids: false))
+        if readerGate.heldByCurrentThread != nil, let readerConnection {
+            return try body(PostgreSQLGridTransaction(readerConnection, locksGrids: false))
         }
         func read(_ connection: PostgreSQLConnection) throws -> T {
             if !connection.isOpen { try connection.reconnect() }
@@ -65,10 +65,8 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
         if let result = try gate.withLockIfAvailable(for: .read, { try read(connection) }) { return result }
         // The main connection is busy (a change may be waiting for a row lock): read through a second one.
         return try readerGate.withLock(for: .read) {
-            if let reader = readerConnection.withLock({ $0 }) { return try read(reader) }
-            let reader = try PostgreSQLConnection(server)
-            readerConnection.withLock { $0 = reader }
-            return try read(reader)
+            if readerConnection == nil { readerConnection = try PostgreSQLConnection(server) }
+            return try read(readerConnection!)
         }
     }
 

@@ -24,8 +24,8 @@ import GridStore
 /// no process ever sees a half-created database; it has mode 0600, like the property
 /// lists of Foundation's `UserDefaults`.
 package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
-    // @unchecked: `connection` is only touched while `gate` is held; the reader connection is behind
-    // its own lock and only used while `readerGate` is held.
+    // @unchecked: `connection` is only used while `gate` is held, `readerConnection` only while
+    // `readerGate` is (it is read and set by the thread holding it).
     /// The `PRAGMA application_id` that marks a gridstore file: the ASCII bytes `GRID`.
     package static let applicationID: Int32 = DatabaseFileError.gridStoreApplicationID
 
@@ -57,7 +57,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     private let gate = ConnectionGate()
     /// A second connection, opened the first time a read finds the main one busy (a change
     /// waiting for another process's lock), so reads never queue behind a waiting change.
-    private let readerConnection = Locked<SQLiteConnection?>(nil)
+    private var readerConnection: SQLiteConnection?
     private let readerGate = ConnectionGate()
     /// The file the connection opened, to notice it being deleted or replaced.
     private let identity: FileIdentity?
@@ -140,7 +140,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// it never waits for a change that waits for another process.
     package func readConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         if gate.heldByCurrentThread != nil { return try body(connection) }
-        if readerGate.heldByCurrentThread != nil, let reader = readerConnection.withLock({ $0 }) { return try body(reader) }
+        if readerGate.heldByCurrentThread != nil, let readerConnection { return try body(readerConnection) }
         if let result = try gate.withLockIfAvailable(for: .read, { try readTransaction(on: connection, body) }) {
             return result
         }
@@ -201,9 +201,9 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
 
     /// The second connection, opened on first use (holding ``readerGate``).
     private func openReader() throws -> SQLiteConnection {
-        if let reader = readerConnection.withLock({ $0 }) { return reader }
+        if let readerConnection { return readerConnection }
         let opened = try Self.openExisting(at: path, changingFile: false, verifyingOwnership: ownership == .gridStoreFile) { _ in }
-        readerConnection.withLock { $0 = opened }
+        readerConnection = opened
         return opened
     }
 

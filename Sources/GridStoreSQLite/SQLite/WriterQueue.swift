@@ -61,31 +61,46 @@ package final class WriterQueue: @unchecked Sendable {
 
     /// The queues, one per file (its device and inode), shared by every ``GridDatabase`` of the
     /// process while one of them has the file open.
-    private static let registry = Locked<[(identity: FileIdentity, queue: WriterQueue, users: Int)]>([])
+    private static let registry = Registry()
 
     /// The queue of the file `identity`, for one more user; give it back with ``release(_:)``.
-    ///
-    /// A list searched in order rather than a dictionary: a process opens few files, and a
-    /// dictionary keyed by ``FileIdentity`` costs every process a search of the runtime's
-    /// conformance records when it is first made.
     package static func forFile(_ identity: FileIdentity) -> WriterQueue {
-        registry.withLock { queues in
-            if let index = queues.firstIndex(where: { $0.identity == identity }) {
-                queues[index].users += 1
-                return queues[index].queue
-            }
-            let queue = WriterQueue()
-            queues.append((identity, queue, 1))
-            return queue
-        }
+        registry.queue(for: identity)
     }
 
     /// Gives back a queue from ``forFile(_:)``: the last user's leaving removes it.
     package static func release(_ queue: WriterQueue) {
-        registry.withLock { queues in
-            guard let index = queues.firstIndex(where: { $0.queue === queue }) else { return }
-            queues[index].users -= 1
-            if queues[index].users == 0 { queues.remove(at: index) }
+        registry.release(queue)
+    }
+
+    /// The queues by file, with how many connections use each.
+    ///
+    /// A list searched in order rather than a dictionary: a process opens few files, and a
+    /// dictionary keyed by ``FileIdentity`` costs every process a search of the runtime's
+    /// conformance records when it is first made.
+    private final class Registry: @unchecked Sendable {
+        // @unchecked: `queues` is only touched while `lock` is held.
+        private let lock = PlatformLock()
+        private var queues: [(identity: FileIdentity, queue: WriterQueue, users: Int)] = []
+
+        func queue(for identity: FileIdentity) -> WriterQueue {
+            lock.withLock {
+                if let index = queues.firstIndex(where: { $0.identity == identity }) {
+                    queues[index].users += 1
+                    return queues[index].queue
+                }
+                let queue = WriterQueue()
+                queues.append((identity, queue, 1))
+                return queue
+            }
+        }
+
+        func release(_ queue: WriterQueue) {
+            lock.withLock {
+                guard let index = queues.firstIndex(where: { $0.queue === queue }) else { return }
+                queues[index].users -= 1
+                if queues[index].users == 0 { queues.remove(at: index) }
+            }
         }
     }
 }
