@@ -25,11 +25,11 @@ struct DatabaseLocationTests {
     func noHome() throws {
         #expect(try DatabaseLocation.resolve(environment: ["HOME": ""], accountHome: { "/home/account" })
                 == "/home/account/.local/share/gridstore/gridstore.sqlite")
-        #expect(throws: DatabaseFileError.noHomeDirectory) {
+        #expect(throws: DatabaseLocation.noHomeDirectory) {
             try DatabaseLocation.resolve(environment: [:], accountHome: { nil })
         }
-        #expect(DatabaseFileError.noHomeDirectory.description.hasSuffix("name a database with --db or GRIDSTORE_DB"))
-        #expect(throws: DatabaseFileError.noHomeDirectory) {
+        #expect(DatabaseLocation.noHomeDirectory.message.hasSuffix("name a database with --db or GRIDSTORE_DB"))
+        #expect(throws: DatabaseLocation.noHomeDirectory) {
             try DatabaseLocation.resolve(environment: [:], accountHome: { "" })
         }
     }

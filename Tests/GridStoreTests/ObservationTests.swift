@@ -56,7 +56,7 @@ struct ObservationTests {
         try await grid.toggle(at: GridIndexPath(item: 0))
         var changes = grid.changes(pollingEvery: .milliseconds(5)).makeAsyncIterator()
         _ = try await changes.next()
-        try Grid.drop(named: "g", in: database)
+        try await Grid.drop(named: "g", in: database)
         await #expect(throws: GridError.gridNotFound("g")) { _ = try await changes.next() }
         #expect(try await Grid.list(in: database).isEmpty)
     }

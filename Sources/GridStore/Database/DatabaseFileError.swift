@@ -40,9 +40,6 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
     /// replay into the file; gridstore does not, and changed nothing.
     case hotJournal(path: String)
 
-    /// No database was named and there is no home folder to keep the default one in.
-    case noHomeDirectory
-
     /// A statement ran past gridstore's time limit and was stopped; nothing was changed.
     case timeLimitExceeded(path: String, seconds: Int)
     /// The file was deleted, or another file put at its path, while the database was open.
@@ -94,9 +91,6 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
         case .hotJournal(let path):
             return "\(path)-journal holds an interrupted write that opening would replay into \(path); gridstore replays nothing "
                 + "and changed nothing; roll it back with sqlite3 \(path) 'PRAGMA integrity_check', then try again"
-        case .noHomeDirectory:
-            return "there is no home folder for the default database (HOME is unset and the account has none); "
-                + "name a database with --db or GRIDSTORE_DB"
         case .timeLimitExceeded(let path, let seconds):
             return "a statement on \(path) ran longer than \(seconds) seconds and was stopped, changing nothing; "
                 + "the file may hold SQL that gridstore did not write"

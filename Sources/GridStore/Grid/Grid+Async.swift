@@ -44,4 +44,29 @@ extension Grid {
     public static func list(in database: GridDatabase) async throws(GridError) -> [GridSummary] {
         try await GridError.catching { try await database.reads.run { try list(in: database) } }
     }
+
+    /// Whether the grid changed since `revision`, never creating it.
+    public func hasChanged(since revision: Int) async throws(GridError) -> Bool {
+        try await GridError.catching { try await database.reads.run { try self.hasChanged(since: revision) } }
+    }
+
+    /// The item at `path`: its size, whether the size is its own, and its key.
+    public func item(at path: GridIndexPath) async throws(GridError) -> GridItem {
+        try await GridError.catching { try await database.reads.run { try self.item(at: path) } }
+    }
+
+    /// The item with the key `key`.
+    public func item(forKey key: String) async throws(GridError) -> GridItem {
+        try await GridError.catching { try await database.reads.run { try self.item(forKey: key) } }
+    }
+
+    /// Whether a grid named `name` exists.
+    public static func exists(named name: String, in database: GridDatabase) async throws(GridError) -> Bool {
+        try await GridError.catching { try await database.reads.run { try exists(named: name, in: database) } }
+    }
+
+    /// Deletes the grid named `name` with its sections, sizes and placements.
+    public static func drop(named name: String, in database: GridDatabase) async throws(GridError) {
+        try await GridError.catching { try await database.changes.run { try drop(named: name, in: database) } }
+    }
 }

@@ -53,7 +53,7 @@ extension Grid {
                     }
                     resolved = GridIndexPath(item: found.item, section: found.section)
                 }
-                let stored: (itemCount: Int?, size: String?, key: String?)
+                let stored: (itemCount: Int?, size: StoredSize, key: String?)
                 do {
                     stored = try transaction.storedItem(gridID: header.id, section: resolved.section, item: resolved.item)
                 } catch let misplaced as any StoredStateInconsistency {
@@ -68,12 +68,12 @@ extension Grid {
                 guard resolved.item >= 0, resolved.item < count else {
                     throw GridError.itemOutOfRange(resolved, itemCount: count, allowsEnd: false)
                 }
-                var own: TileSize?
-                if let text = stored.size {
-                    guard let size = TileSize(rawValue: text) else {
-                        throw GridError.corrupted("grid '\(name)' has an unknown size for item \(resolved.item) of section \(resolved.section)")
-                    }
-                    own = size
+                let own: TileSize?
+                switch stored.size {
+                case .none: own = nil
+                case .known(let size): own = size
+                case .unknown:
+                    throw GridError.corrupted("grid '\(name)' has an unknown size for item \(resolved.item) of section \(resolved.section)")
                 }
                 if let key = stored.key {
                     do {

@@ -141,4 +141,10 @@ extension GridSizeRepository {
     public func importLegacyDefaults(_ defaults: LegacyDefaults) throws(GridError) -> GridSnapshot {
         try changing { editor in _ = try defaults.apply(to: &editor) }
     }
+
+    /// Sets the sizes `defaults` holds, as the synchronous form does.
+    @discardableResult
+    public func importLegacyDefaults(_ defaults: LegacyDefaults) async throws(GridError) -> GridSnapshot {
+        try await GridError.catching { try await runAsync(reading: false) { try self.importLegacyDefaults(defaults) } }
+    }
 }

@@ -77,4 +77,14 @@ extension Grid {
     public func revert(to revision: Int) async throws(GridError) -> GridSnapshot {
         try await GridError.catching { try await database.changes.run { try self.revert(to: revision) } }
     }
+
+    /// How many history entries the grid keeps.
+    public func historyRetention() async throws(GridError) -> Int {
+        try await GridError.catching { try await database.reads.run { try self.historyRetention() } }
+    }
+
+    /// Sets how many history entries the grid keeps, deleting older ones now.
+    public func setHistoryRetention(_ keep: Int) async throws(GridError) {
+        try await GridError.catching { try await database.changes.run { try self.setHistoryRetention(keep) } }
+    }
 }

@@ -50,10 +50,9 @@ package protocol GridStorageTransaction: AnyObject {
     /// text is not a size name.
     func forEachExplicitSize(gridID: Int64, _ body: (_ section: Int, _ item: Int, _ size: TileSize?) throws -> Void) throws
 
-    /// One item's stored row values: its section's item count (`nil` when the section does not
-    /// exist), its explicit size text (`nil` when it has none) and its key. Every value is
-    /// checked by the caller.
-    func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: String?, key: String?)
+    /// One item's stored values: its section's item count (`nil` when the section does not
+    /// exist), its explicit size, and its key. The count and key are checked by the caller.
+    func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: StoredSize, key: String?)
 
     /// The index path stored for `key`, if an item has it.
     func storedIndexPath(gridID: Int64, key: String) throws -> (section: Int, item: Int)?
@@ -105,6 +104,16 @@ package protocol GridStorageTransaction: AnyObject {
 
     /// Every grid, by name.
     func listGrids() throws -> [GridSummary]
+}
+
+/// An item's explicit size as a backend found it.
+package enum StoredSize: Sendable, Equatable {
+    /// The item has no size of its own: it has the default.
+    case none
+    /// The item's own size.
+    case known(TileSize)
+    /// A stored value that names no size: the grid is corrupted.
+    case unknown
 }
 
 /// A grid's row as stored: the values are checked by ``StoredGridRow/header()`` before use.

@@ -109,9 +109,9 @@ final class MemoryTransaction: GridStorageTransaction {
         }
     }
 
-    func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: String?, key: String?) {
+    func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: StoredSize, key: String?) {
         let grid = rows(gridID)
-        return (grid.itemCounts[section], grid.sizes[section]?[item]?.rawValue, grid.keys[section]?[item])
+        return (grid.itemCounts[section], grid.sizes[section]?[item].map { .known($0) } ?? .none, grid.keys[section]?[item])
     }
 
     func storedIndexPath(gridID: Int64, key: String) throws -> (section: Int, item: Int)? {

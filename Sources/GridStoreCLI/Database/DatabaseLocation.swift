@@ -6,9 +6,14 @@ import GridStore
 /// `$XDG_DATA_HOME/gridstore/gridstore.sqlite`, with `$XDG_DATA_HOME` defaulting to
 /// `~/.local/share` as the XDG Base Directory specification says (which also says to
 /// ignore a relative `$XDG_DATA_HOME`). Missing folders are created when the database is.
-package enum DatabaseLocation {
+enum DatabaseLocation {
+    /// No database was named and there is no home folder to keep the default one in.
+    static let noHomeDirectory = CommandLineError.failure(
+        "there is no home folder for the default database (HOME is unset and the account has none); "
+            + "name a database with --db or GRIDSTORE_DB")
+
     /// The file name inside the data folder.
-    package static let fileName = "gridstore.sqlite"
+    static let fileName = "gridstore.sqlite"
 
     /// The database path to use.
     ///
@@ -18,10 +23,10 @@ package enum DatabaseLocation {
     ///     Empty values count as unset.
     ///   - accountHome: The account's home folder from the password database, for when `HOME`
     ///     is unset or empty; the process's own by default.
-    /// - Throws: ``DatabaseFileError/noHomeDirectory`` when neither gives a home folder: a
-    ///   database is never created under the working directory by accident.
-    package static func resolve(explicitPath: String? = nil, environment: [String: String]? = nil,
-                               accountHome: () -> String? = DatabaseLocation.accountHomeDirectory) throws(DatabaseFileError) -> String {
+    /// - Throws: ``noHomeDirectory`` when neither gives a home folder: a database is never
+    ///   created under the working directory by accident.
+    static func resolve(explicitPath: String? = nil, environment: [String: String]? = nil,
+                        accountHome: () -> String? = DatabaseLocation.accountHomeDirectory) throws(CommandLineError) -> String {
         let lookup: (String) -> String? = { name in
             guard let environment else { return Platform.environment([name])[name].flatMap { $0.isEmpty ? nil : $0 } }
             return environment[name].flatMap { $0.isEmpty ? nil : $0 }
@@ -32,18 +37,13 @@ package enum DatabaseLocation {
             return dataHome + "/gridstore/" + fileName
         }
         guard let home = lookup("HOME") ?? accountHome().flatMap({ $0.isEmpty ? nil : $0 }) else {
-            throw .noHomeDirectory
+            throw noHomeDirectory
         }
         return home + "/.local/share/gridstore/" + fileName
     }
 
     /// The home folder of the account the process runs as, from the password database.
-    package static func accountHomeDirectory() -> String? {
+    static func accountHomeDirectory() -> String? {
         Platform.accountHomeDirectory()
-    }
-
-    /// The default database path, from the process's environment.
-    package static var standard: String {
-        get throws(DatabaseFileError) { try resolve() }
     }
 }

@@ -53,15 +53,16 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
     }
 
-    func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: String?, key: String?) {
+    func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: StoredSize, key: String?) {
         let rows = try connection.execute("""
             SELECT item_count,
                    (SELECT size FROM item_sizes WHERE grid_id = $1 AND section = $2 AND item = $3),
                    (SELECT key FROM item_keys WHERE grid_id = $1 AND section = $2 AND item = $3)
             FROM sections WHERE grid_id = $1 AND section = $2
             """, [String(gridID), String(section), String(item)])
-        guard rows.count == 1 else { return (nil, nil, nil) }
-        return (Int(rows.int(0, 0)), rows.isNull(0, 1) ? nil : rows.string(0, 1), rows.isNull(0, 2) ? nil : rows.string(0, 2))
+        guard rows.count == 1 else { return (nil, .none, nil) }
+        let size: StoredSize = rows.isNull(0, 1) ? .none : TileSize(rawValue: rows.string(0, 1)).map { .known($0) } ?? .unknown
+        return (Int(rows.int(0, 0)), size, rows.isNull(0, 2) ? nil : rows.string(0, 2))
     }
 
     func storedIndexPath(gridID: Int64, key: String) throws -> (section: Int, item: Int)? {

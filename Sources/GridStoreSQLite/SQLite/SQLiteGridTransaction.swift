@@ -61,7 +61,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         }
     }
 
-    func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: String?, key: String?) {
+    func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: StoredSize, key: String?) {
         let count = try connection.fetchOne("SELECT item_count FROM sections WHERE grid_id = ? AND section = ?",
                                             [gridID, section]) { $0.int(at: 0) }
         let first = SizeChunks.firstItem(ofChunkHolding: item)
@@ -76,12 +76,12 @@ final class SQLiteGridTransaction: GridStorageTransaction {
                 return letters[item - first]
             }
         } ?? nil
-        var size: String?
+        var size = StoredSize.none
         if let letter {
             switch SizeChunks.read(letter) {
-            case .defaultSize: size = nil
-            case .size(let known): size = known.rawValue
-            case .unknown: size = String(decoding: [letter], as: UTF8.self)
+            case .defaultSize: size = .none
+            case .size(let known): size = .known(known)
+            case .unknown: size = .unknown
             }
         }
         let key = try connection.fetchOne("SELECT key FROM item_keys WHERE grid_id = ? AND section = ? AND item = ?",
