@@ -518,16 +518,6 @@ public struct GridEditor: Sendable {
 }
 
 extension GridEditor {
-    /// Applies `body` in memory to a grid made from `content`, to learn whether a change to a
-    /// grid that is not stored yet would be refused, before anything (a database file) is created.
-    ///
-    /// - Throws: What `body` throws, or ``GridError`` when `content` is not a valid grid.
-    package static func tryEdits(on content: GridContent, named name: String,
-                                 _ body: (inout GridEditor) throws -> Void) throws {
-        var editor = GridEditor(try GridSnapshot(name: name, revision: 0, content: content))
-        try body(&editor)
-    }
-
     /// An editor of `snapshot` in memory only, to show a change before it is made.
     package static func previewEditor(_ snapshot: GridSnapshot) -> GridEditor {
         GridEditor(snapshot)

@@ -54,7 +54,8 @@ extension CommandContext {
     func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
         if try !databaseArgument().exists() {
             try GridLimits.validate(name: gridName)
-            try GridEditor.tryEdits(on: GridContent(GridOptions()), named: gridName, body)
+            // In memory, with what a missing grid is created with.
+            _ = try InMemoryGridSizeRepository(name: gridName, options: GridOptions()).update(body)
         }
         return try openGrid().update(operation: operation, body)
     }

@@ -55,7 +55,7 @@ struct ImportCommand: GridStoreCommand {
         do {
             try GridLimits.validate(name: name)
             // Checked before a missing database file is created, so a refused import leaves none.
-            try GridEditor.tryEdits(on: decoded.content, named: name) { _ in }
+            try decoded.validate()
             let database = try context.openDatabase()
             let count = decoded.content.sections.reduce(0) { $0 + $1.count }
             snapshot = try Grid(named: name, in: database, creatingWith: GridOptions())
