@@ -60,7 +60,7 @@ extension Grid {
                     throw GridError.corrupted("grid '\(name)' \(misplaced.description)")
                 }
                 guard let count = stored.itemCount, resolved.section >= 0 else {
-                    throw GridError.sectionOutOfRange(resolved.section, sectionCount: try transaction.sectionCount(gridID: header.id))
+                    throw GridError.sectionOutOfRange(resolved.section, sectionCount: try transaction.sectionItemCounts(gridID: header.id).count)
                 }
                 guard count >= 0, count <= GridLimits.maximumItems else {
                     throw GridError.corrupted("grid '\(name)' has \(count) items in section \(resolved.section)")

@@ -57,8 +57,6 @@ package protocol GridStorageTransaction: AnyObject {
     /// The index path stored for `key`, if an item has it.
     func storedIndexPath(gridID: Int64, key: String) throws -> (section: Int, item: Int)?
 
-    /// The number of sections the grid has.
-    func sectionCount(gridID: Int64) throws -> Int
 
     /// Calls `body` with every item key of the grid.
     func forEachItemKey(gridID: Int64, _ body: (_ section: Int, _ item: Int, _ key: String) throws -> Void) throws

@@ -118,10 +118,6 @@ final class MemoryTransaction: GridStorageTransaction {
         rows(gridID).keyHolders[key]
     }
 
-    func sectionCount(gridID: Int64) throws -> Int {
-        rows(gridID).itemCounts.count
-    }
-
     func forEachItemKey(gridID: Int64, _ body: (Int, Int, String) throws -> Void) throws {
         for (section, keys) in rows(gridID).keys {
             for (item, key) in keys { try body(section, item, key) }

@@ -70,11 +70,6 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         return rows.count == 1 ? (Int(rows.int(0, 0)), Int(rows.int(0, 1))) : nil
     }
 
-    func sectionCount(gridID: Int64) throws -> Int {
-        let rows = try connection.execute("SELECT count(*) FROM sections WHERE grid_id = $1", [String(gridID)])
-        return Int(rows.int(0, 0))
-    }
-
     func forEachItemKey(gridID: Int64, _ body: (Int, Int, String) throws -> Void) throws {
         let rows = try connection.execute("SELECT section, item, key FROM item_keys WHERE grid_id = $1", [String(gridID)])
         for row in 0..<rows.count {

@@ -95,10 +95,6 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         }
     }
 
-    func sectionCount(gridID: Int64) throws -> Int {
-        try connection.fetchOne("SELECT count(*) FROM sections WHERE grid_id = ?", [gridID]) { $0.int(at: 0) } ?? 0
-    }
-
     func forEachItemKey(gridID: Int64, _ body: (Int, Int, String) throws -> Void) throws {
         let keys = try connection.cachedStatement("SELECT section, item, key FROM item_keys WHERE grid_id = ?")
         try keys.bind([gridID])
