@@ -33,6 +33,18 @@ struct DatabaseArgumentTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
+    @Test("a password in a refused URI of any scheme is never printed", arguments: [
+        "pg://app:s3cret@db/x", "mysql://root:s3cret@h/db", "postgresq://app:s3cret@db:5432/layouts?sslmode=require",
+    ])
+    func refusedPassword(location: String) throws {
+        let result = try CommandRunner.shell("cd '\(directory.path)' && \"$GRIDSTORE\" --db '\(location)' toggle 1")
+        #expect(result.status == 64)
+        #expect(!result.standardError.contains("s3cret") && result.standardError.contains(":***@"), "\(result.standardError)")
+        #expect(DatabaseArgument.withoutPassword("pg://a:b@c@h/x") == "pg://a:***@h/x")
+        #expect(DatabaseArgument.withoutPassword("pg://a@h/x?Password=z&b=1&password=") == "pg://a@h/x?Password=***&b=1&password=***")
+        #expect(DatabaseArgument.withoutPassword("notes:today.sqlite") == "notes:today.sqlite")
+    }
+
     @Test("paths stay paths: absolute, relative, ./name with a colon, and names without one")
     func paths() throws {
         for path in [directory.file("a.sqlite"), "./b:c.sqlite", "d.sqlite", "sub/dir:e.sqlite", "9pm:grids.sqlite",

@@ -16,7 +16,8 @@ struct LibraryRobustnessTests {
 
     @Test("a change of another grid inside a change's closure joins its transaction and commits with it", arguments: Backend.all)
     func nestedChanges(backend: Backend) throws {
-        let database = try GridDatabase(location: backend.database(in: directory))
+        let location = try backend.database(in: directory)
+        let database = try GridDatabase(location: location)
         let phone = try Grid(named: "phone", in: database), tablet = try Grid(named: "tablet", in: database)
         try phone.setSize(.big, at: GridIndexPath(item: 0))
         _ = try tablet.snapshot()
@@ -39,6 +40,19 @@ struct LibraryRobustnessTests {
         }
         #expect(try tablet.snapshot().size(at: GridIndexPath(item: 5)) == .small)
         #expect(try tablet.snapshot().revision == 1)
+        // The rolled-back state never serves a later call, even once another connection brings
+        // the grid to the revision it had.
+        #expect(throws: Refused.self) {
+            try phone.update { _ in
+                try tablet.update { try $0.toggle(at: GridIndexPath(item: 7)) }
+                throw Refused()
+            }
+        }
+        let elsewhere = try Grid(named: "tablet", in: GridDatabase(location: location), creatingWith: nil)
+        try elsewhere.setSize(.big, at: GridIndexPath(item: 8))
+        #expect(try tablet.snapshot().revision == 2)
+        #expect(try tablet.snapshot().size(at: GridIndexPath(item: 7)) == .small)
+        #expect(try tablet.snapshot().size(at: GridIndexPath(item: 8)) == .big)
     }
 
     @Test("a change of the same grid inside its own change is refused, never trapped or lost", arguments: Backend.all)

@@ -8,11 +8,11 @@ import Synchronization
 /// each: however many calls are waiting, the database uses at most two threads. A thread
 /// lingers for a moment after its queue empties, then ends; the next call starts another.
 ///
-/// A queued call waits at most ``GridDatabase/queueWaitLimitMilliseconds`` for the calls
-/// ahead of it: one that has not started by then fails with a
-/// ``GridStorageFailure/Kind/busy`` failure saying it waited behind this process's own calls,
-/// having done nothing. (It learns so when the call ahead of it ends, so a single call running
-/// longer than the limit, a large import, delays that.)
+/// A queued call that has not started within ``GridDatabase/queueWaitLimitMilliseconds`` fails
+/// with a ``GridStorageFailure/Kind/busy`` failure saying it waited behind this process's own
+/// calls, having done nothing. The limit is checked when the calls ahead of it end, so a single
+/// call running past it (a large import, itself bounded by the statement limit) delays the
+/// failure until it ends. A call that was queued runs even if its task is cancelled meanwhile.
 package final class ConnectionExecutor: @unchecked Sendable {
     // @unchecked: `jobs`, `head` and `isWorking` are only touched while `lock` is held.
 
@@ -54,12 +54,13 @@ package final class ConnectionExecutor: @unchecked Sendable {
     /// The result of `body`, run on this executor's thread after the calls queued before it,
     /// while the caller is suspended.
     ///
-    /// - Throws: What `body` throws, or ``QueueWaitTimeout`` when it did not start in time.
+    /// - Throws: What `body` throws, or ``GridError/storage(_:)`` of kind `busy` (a
+    ///   ``QueueWaitTimeout``) when it did not start in time.
     package func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             enqueue { expired in
                 if let expired {
-                    continuation.resume(throwing: expired)
+                    continuation.resume(throwing: GridError.storage(GridStorageFailure(expired)))
                 } else {
                     continuation.resume(with: Result { try body() })
                 }

@@ -23,8 +23,8 @@ package struct QueueWaitTimeout: Error, Sendable, CustomStringConvertible, Stora
     package var storageFailureKind: GridStorageFailure.Kind { .busy }
 
     package var description: String {
-        let seconds = waitedMilliseconds % 1_000 == 0 ? "\(waitedMilliseconds / 1_000) s" : "\(waitedMilliseconds) ms"
-        return "gave up after waiting \(seconds) behind this process's \(ahead) earlier call(s) on \(location); "
-            + "nothing was written (each call waits at most the busy timeout for the calls before it)"
+        let seconds = "\(waitedMilliseconds / 1_000).\(waitedMilliseconds % 1_000 / 100) s"
+        return "gave up after waiting \(seconds) behind this process's \(ahead) earlier call(s) on \(location), "
+            + "having done nothing (a call waits at most 10 s for this process's calls before it)"
     }
 }

@@ -27,9 +27,9 @@ public final class GridDatabase: Sendable {
     /// that waits for another process's lock.
     package let reads: ConnectionExecutor
 
-    /// How long an `async` call waits for this process's earlier calls on the same connection
-    /// before it fails, having done nothing: 10 seconds, as long as a write waits for another
-    /// connection's lock.
+    /// How long an `async` call may wait for this process's earlier calls on the same connection:
+    /// one that has not started by then fails, having done nothing (checked when the call ahead
+    /// of it ends). 10 seconds, as long as a write waits for another connection's lock.
     public static let queueWaitLimitMilliseconds = 10_000
 
     /// Opens the database of `backend`.

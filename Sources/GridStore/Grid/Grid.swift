@@ -111,12 +111,13 @@ public final class Grid: Sendable {
 
     /// The grid's current state.
     public func snapshot() throws(GridError) -> GridSnapshot {
-        try GridError.catching {
-            if let snapshot = try database.backend.read({ try current($0, creatingIfMissing: false)?.snapshot }) {
+        let caching = mayCache
+        return try GridError.catching {
+            if let snapshot = try database.backend.read({ try current($0, creatingIfMissing: false, caching: caching)?.snapshot }) {
                 return snapshot
             }
             // The grid is missing: create it, if allowed, with the write lock held.
-            return try database.backend.write { try current($0, creatingIfMissing: true)!.snapshot }
+            return try database.backend.write { try current($0, creatingIfMissing: true, caching: caching)!.snapshot }
         }
     }
 
@@ -139,7 +140,8 @@ public final class Grid: Sendable {
     ///
     /// - Throws: ``GridError/gridNotFound(_:)`` when the grid does not exist.
     package func storedSnapshot() throws -> GridSnapshot {
-        guard let snapshot = try database.backend.read({ try current($0, creatingIfMissing: false)?.snapshot }) else {
+        let caching = mayCache
+        guard let snapshot = try database.backend.read({ try current($0, creatingIfMissing: false, caching: caching)?.snapshot }) else {
             throw GridError.gridNotFound(name)
         }
         return snapshot
@@ -149,13 +151,19 @@ public final class Grid: Sendable {
     ///
     /// - Returns: `nil` when the grid is missing and `creatingIfMissing` is `false`.
     /// - Throws: ``GridError/gridNotFound(_:)`` when the grid is missing and may not be created.
-    private func current(_ transaction: any GridStorageTransaction, creatingIfMissing: Bool) throws
+    private func current(_ transaction: any GridStorageTransaction, creatingIfMissing: Bool, caching: Bool) throws
         -> (id: Int64, snapshot: GridSnapshot)? {
-        try currentWithHeader(transaction, creatingIfMissing: creatingIfMissing).map { ($0.id, $0.snapshot) }
+        try currentWithHeader(transaction, creatingIfMissing: creatingIfMissing, caching: caching).map { ($0.id, $0.snapshot) }
     }
 
+    /// Whether a state read now may serve later calls: not inside another call's transaction,
+    /// which may still roll back. Asked before the transaction starts.
+    var mayCache: Bool { !database.backend.isInTransactionOnCurrentThread }
+
     /// ``current(_:creatingIfMissing:)`` with how many history entries the grid keeps.
-    func currentWithHeader(_ transaction: any GridStorageTransaction, creatingIfMissing: Bool) throws
+    ///
+    /// - Parameter caching: Whether a state read now may serve later calls (see ``mayCache``).
+    func currentWithHeader(_ transaction: any GridStorageTransaction, creatingIfMissing: Bool, caching: Bool) throws
         -> (id: Int64, snapshot: GridSnapshot, historyKeep: Int)? {
         guard let header = try transaction.header(named: name)?.header() else {
             guard let creationContent else { throw GridError.gridNotFound(name) }
@@ -168,7 +176,7 @@ public final class Grid: Sendable {
             return (cached.id, cached.snapshot, header.historyKeep)
         }
         let loaded = (id: header.id, snapshot: try GridSnapshot.load(header, name: name, from: transaction))
-        cache.withLock { $0 = loaded }
+        if caching { cache.withLock { $0 = loaded } }
         return (loaded.id, loaded.snapshot, header.historyKeep)
     }
 
@@ -238,8 +246,9 @@ public final class Grid: Sendable {
             }
         }
         var seen: GridSnapshot?
+        let caching = mayCache
         let result = try database.backend.write { transaction -> (Int64, GridSnapshot) in
-            let (id, old, keep) = try currentWithHeader(transaction, creatingIfMissing: true)!
+            let (id, old, keep) = try currentWithHeader(transaction, creatingIfMissing: true, caching: caching)!
             var record = initial
             let reader = GridHistoryReader(transaction: transaction, gridID: id, grid: name, revision: old.revision)
             let edited = try GridEditor.edit(old, seenAs: registration?.apply(to: old)) { try body(&$0, reader, &record) }
@@ -264,8 +273,9 @@ public final class Grid: Sendable {
             }
             return (id, new)
         }
-        // Only a committed state may serve later calls.
-        cache.withLock { $0 = result }
+        // Only a committed state may serve later calls: a change that joined another's
+        // transaction is not committed yet.
+        if caching { cache.withLock { $0 = result } }
         if let seen, let registration { registration.remember(stored: result.1, seen: seen) }
         return result.1
     }

@@ -21,8 +21,9 @@ public struct GridChangeSequence: AsyncSequence, Sendable {
     }
 
     let interval: Duration
-    /// Where the checks and reads run; `nil` to run them in the iterating task (memory).
-    var executor: ConnectionExecutor? = nil
+    /// Where the checks and reads run: the database's executor for reads, or the one shared by
+    /// repositories without a database.
+    var executor: ConnectionExecutor = otherRepositories
     /// The cheap check.
     let token: @Sendable () throws -> Token
     /// The whole state, as the observer sees it, and its token.
@@ -58,9 +59,8 @@ public struct GridChangeSequence: AsyncSequence, Sendable {
         }
     }
 
-    /// The result of `body`, on the executor if there is one.
+    /// The result of `body`, on the executor.
     private func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        guard let executor else { return try body() }
-        return try await executor.run(body)
+        try await executor.run(body)
     }
 }

@@ -41,6 +41,12 @@ public struct GridEditor: Sendable {
         packs = false
     }
 
+    /// Keeps `edit` for the history; an editor that packs once at the end rebuilds a state and
+    /// keeps none.
+    private mutating func record(_ edit: GridEdit) {
+        if packs { edits.append(edit) }
+    }
+
     /// The edited grid, packed.
     var packedSnapshot: GridSnapshot {
         guard !packs else { return snapshot }
@@ -67,7 +73,7 @@ public struct GridEditor: Sendable {
     public mutating func setSize(_ size: TileSize?, at path: GridIndexPath) throws(GridError) {
         try requireTiles("have sizes")
         try snapshot.validate(path)
-        edits.append(.size(path, from: snapshot.explicitSizes[path.section][path.item], to: size))
+        record(.size(path, from: snapshot.explicitSizes[path.section][path.item], to: size))
         snapshot.explicitSizes[path.section][path.item] = size
         let effective = size ?? snapshot.defaultSize
         if packs && snapshot.layout.size(at: path) != effective {
@@ -87,7 +93,7 @@ public struct GridEditor: Sendable {
             firstChanged[path.section] = min(firstChanged[path.section] ?? path.item, path.item)
         }
         for (path, size) in updates {
-            edits.append(.size(path, from: snapshot.explicitSizes[path.section][path.item], to: size))
+            record(.size(path, from: snapshot.explicitSizes[path.section][path.item], to: size))
             snapshot.explicitSizes[path.section][path.item] = size
         }
         for (section, first) in firstChanged {
@@ -102,7 +108,7 @@ public struct GridEditor: Sendable {
         try requireTiles("reset sizes")
         for (section, sizes) in snapshot.explicitSizes.enumerated() {
             for (item, size) in sizes.enumerated() where size != nil {
-                edits.append(.size(GridIndexPath(item: item, section: section), from: size, to: nil))
+                record(.size(GridIndexPath(item: item, section: section), from: size, to: nil))
             }
         }
         for section in snapshot.explicitSizes.indices {
@@ -115,7 +121,7 @@ public struct GridEditor: Sendable {
     /// Sets the size of items that have none of their own.
     public mutating func setDefaultSize(_ size: TileSize) throws(GridError) {
         try requireTiles("have a default size")
-        edits.append(.defaultSize(from: snapshot.defaultSize, to: size))
+        record(.defaultSize(from: snapshot.defaultSize, to: size))
         snapshot.defaultSize = size
         relayout()
         changes.markSettings()
@@ -144,7 +150,7 @@ public struct GridEditor: Sendable {
         } catch {
             throw .invalidConfiguration(error)
         }
-        edits.append(.columns(from: snapshot.columns, to: columns))
+        record(.columns(from: snapshot.columns, to: columns))
         snapshot.layout.reconfigure(configuration)
         changes.markSettings()
     }
@@ -175,7 +181,7 @@ public struct GridEditor: Sendable {
         } catch {
             throw .invalidConfiguration(error)
         }
-        edits.append(.direction(from: previous, to: direction))
+        record(.direction(from: previous, to: direction))
         changes.markSettings()
     }
 
@@ -203,7 +209,7 @@ public struct GridEditor: Sendable {
             ? GridEdit.SectionContents(sizes: Array(snapshot.explicitSizes[section][count...]),
                                        keys: keysBefore.isEmpty ? [] : Array(keysBefore[count...]))
             : tail ?? .plain(count - current)
-        edits.append(.itemCount(section: section, from: current, to: count, tail: removed))
+        record(.itemCount(section: section, from: current, to: count, tail: removed))
         if !snapshot.itemKeys[section].isEmpty {
             if count < current {
                 snapshot.itemKeys[section].removeSubrange(count...)
@@ -246,7 +252,7 @@ public struct GridEditor: Sendable {
         guard path.item >= 0, path.item <= count else { throw .itemOutOfRange(path, itemCount: count, allowsEnd: true) }
         try checkTotal(adding: 1)
         if let key { try checkNewKey(key) }
-        edits.append(.insert(path, size: size, key: key))
+        record(.insert(path, size: size, key: key))
         if key != nil || !snapshot.itemKeys[path.section].isEmpty {
             materializeKeys(inSection: path.section)
             snapshot.itemKeys[path.section].insert(key, at: path.item)
@@ -260,7 +266,7 @@ public struct GridEditor: Sendable {
     /// Deletes the item at `path`, moving later items of the section down by one.
     public mutating func deleteItem(at path: GridIndexPath) throws(GridError) {
         try snapshot.validate(path)
-        edits.append(.delete(path, size: snapshot.explicitSizes[path.section][path.item], key: try snapshot.key(at: path)))
+        record(.delete(path, size: snapshot.explicitSizes[path.section][path.item], key: try snapshot.key(at: path)))
         if !snapshot.itemKeys[path.section].isEmpty {
             snapshot.itemKeys[path.section].remove(at: path.item)
             changes.markKeys(from: path.item, inSection: path.section)
@@ -280,7 +286,7 @@ public struct GridEditor: Sendable {
         guard destination.item >= 0, destination.item <= last else {
             throw .itemOutOfRange(destination, itemCount: count, allowsEnd: source.section != destination.section)
         }
-        edits.append(.move(from: source, to: destination))
+        record(.move(from: source, to: destination))
         if !snapshot.itemKeys[source.section].isEmpty || !snapshot.itemKeys[destination.section].isEmpty {
             materializeKeys(inSection: source.section)
             materializeKeys(inSection: destination.section)
@@ -314,7 +320,7 @@ public struct GridEditor: Sendable {
         }
         try checkTotal(adding: itemCount)
         let index = snapshot.explicitSizes.count
-        edits.append(.insertSection(index, .plain(itemCount)))
+        record(.insertSection(index, .plain(itemCount)))
         snapshot.explicitSizes.append(Array(repeating: nil, count: itemCount))
         snapshot.itemKeys.append([])
         if packs { snapshot.layout.insertSection(Array(repeating: snapshot.defaultSize, count: itemCount), at: index) }
@@ -326,7 +332,7 @@ public struct GridEditor: Sendable {
     public mutating func removeSection(at section: Int) throws(GridError) {
         try requireTiles("have its section removed")
         try snapshot.validate(section: section)
-        edits.append(.removeSection(section, GridEdit.SectionContents(sizes: snapshot.explicitSizes[section],
+        record(.removeSection(section, GridEdit.SectionContents(sizes: snapshot.explicitSizes[section],
                                                                       keys: snapshot.normalizedItemKeys[section])))
         snapshot.explicitSizes.remove(at: section)
         snapshot.itemKeys.remove(at: section)
@@ -336,8 +342,8 @@ public struct GridEditor: Sendable {
 
     /// Replaces the settings and every section's sizes, as an import does.
     public mutating func replaceContent(_ content: GridContent) throws(GridError) {
-        let replacement = try GridSnapshot(name: snapshot.name, revision: snapshot.revision, content: content)
-        edits.append(.content(from: snapshot.content, to: replacement.content))
+        let replacement = try GridSnapshot(name: snapshot.name, revision: snapshot.revision, content: content, packing: packs)
+        record(.content(from: snapshot.content, to: replacement.content))
         snapshot = replacement
         changes.markSettings()
     }
@@ -356,7 +362,7 @@ public struct GridEditor: Sendable {
         }
         let previous = try snapshot.key(at: path)
         guard previous != key else { return }
-        edits.append(.key(path, from: previous, to: key))
+        record(.key(path, from: previous, to: key))
         materializeKeys(inSection: path.section)
         snapshot.itemKeys[path.section][path.item] = key
         if !snapshot.itemKeys[path.section].contains(where: { $0 != nil }) { snapshot.itemKeys[path.section] = [] }
@@ -394,7 +400,7 @@ public struct GridEditor: Sendable {
         while first < min(current, keys.count), !oldKeys.isEmpty, oldKeys[first] == keys[first] { first += 1 }
         guard first < max(current, keys.count) else { return }
         let sizes: [TileSize?] = keys.map { sizeByKey[$0] ?? nil }
-        edits.append(.section(section, from: GridEdit.SectionContents(sizes: snapshot.explicitSizes[section],
+        record(.section(section, from: GridEdit.SectionContents(sizes: snapshot.explicitSizes[section],
                                                                       keys: snapshot.normalizedItemKeys[section]),
                               to: GridEdit.SectionContents(sizes: sizes, keys: keys)))
         snapshot.explicitSizes[section] = sizes
@@ -434,7 +440,7 @@ public struct GridEditor: Sendable {
         }
         try checkTotal(adding: contents.sizes.count)
         try checkContents(contents)
-        edits.append(.insertSection(index, contents))
+        record(.insertSection(index, contents))
         snapshot.explicitSizes.insert(contents.sizes, at: index)
         snapshot.itemKeys.insert(contents.keys.contains { $0 != nil } ? contents.keys : [], at: index)
         if packs { snapshot.layout.insertSection(contents.sizes.map { $0 ?? snapshot.defaultSize }, at: index) }
@@ -455,7 +461,7 @@ public struct GridEditor: Sendable {
             snapshot.itemKeys[index] = previous.keys
             throw error
         }
-        edits.append(.section(index, from: previous, to: contents))
+        record(.section(index, from: previous, to: contents))
         snapshot.explicitSizes[index] = contents.sizes
         snapshot.itemKeys[index] = contents.keys.contains { $0 != nil } ? contents.keys : []
         if packs { snapshot.layout.replaceItems(0..<current, inSection: index, with: contents.sizes.map { $0 ?? snapshot.defaultSize }) }
@@ -553,7 +559,7 @@ extension GridEditor {
         var seenEditor = GridEditor(seen)
         try body(&seenEditor)
         var editor = GridEditor(stored)
-        for edit in seenEditor.edits { try edit.apply(to: &editor) }
+        try editor.apply(seenEditor.edits)
         let stillSeen = seenEditor.snapshot.defaultSize == seen.defaultSize
         return (editor.snapshot, editor.changes, editor.edits, stillSeen ? seenEditor.snapshot : nil)
     }

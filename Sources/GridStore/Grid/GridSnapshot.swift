@@ -29,8 +29,10 @@ public struct GridSnapshot: Sendable {
     /// The honeycomb's geometry, for a honeycomb grid; `nil` for a grid of tiles.
     public internal(set) var honeycomb: HoneycombConfiguration?
 
+    /// - Parameter packing: Whether to pack the tiles; when `false` the layout has no sections
+    ///   (an editor that packs once at the end, see ``GridEditor/packedSnapshot``).
     init(name: String, revision: Int, configuration: GridConfiguration, defaultSize: TileSize, explicitSizes: [[TileSize?]],
-         keys: [[String?]] = [], honeycomb: HoneycombConfiguration? = nil) {
+         keys: [[String?]] = [], honeycomb: HoneycombConfiguration? = nil, packing: Bool = true) {
         self.name = name
         self.revision = revision
         self.defaultSize = defaultSize
@@ -40,16 +42,16 @@ public struct GridSnapshot: Sendable {
         }
         self.honeycomb = honeycomb
         layout = TileGrid(configuration: configuration,
-                          sections: explicitSizes.map { $0.map { $0 ?? defaultSize } })
+                          sections: packing ? explicitSizes.map { $0.map { $0 ?? defaultSize } } : [])
     }
 
     /// A new grid's state: `content` at revision `revision`.
     ///
     /// - Throws: ``GridError`` when the content breaks a limit or its configuration is invalid.
-    init(name: String, revision: Int, content: GridContent) throws(GridError) {
+    init(name: String, revision: Int, content: GridContent, packing: Bool = true) throws(GridError) {
         self.init(name: name, revision: revision, configuration: try content.validatedConfiguration(),
                   defaultSize: content.defaultSize, explicitSizes: content.sections, keys: content.keys,
-                  honeycomb: content.honeycomb)
+                  honeycomb: content.honeycomb, packing: packing)
     }
 
     /// The same grid with `size` for the items that have no size of their own, re-packed.

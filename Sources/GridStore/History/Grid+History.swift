@@ -52,9 +52,10 @@ extension Grid {
     /// - Throws: ``GridError/revisionOutOfRange(_:current:)``, or
     ///   ``GridError/historyTrimmed(oldestKept:grid:)`` when the history no longer reaches back to it.
     public func snapshot(at revision: Int) throws(GridError) -> GridSnapshot {
-        try GridError.catching {
+        let caching = mayCache
+        return try GridError.catching {
             try database.backend.read { transaction in
-                guard let (id, current, _) = try currentWithHeader(transaction, creatingIfMissing: false) else {
+                guard let (id, current, _) = try currentWithHeader(transaction, creatingIfMissing: false, caching: caching) else {
                     throw GridError.gridNotFound(name)
                 }
                 let reader = GridHistoryReader(transaction: transaction, gridID: id, grid: name, revision: current.revision)
@@ -94,9 +95,10 @@ extension Grid {
         guard (0...GridHistory.maximumKeep).contains(keep) else {
             throw .limitExceeded("a grid keeps 0 to \(GridHistory.maximumKeep) history entries, not \(keep)")
         }
+        let caching = mayCache
         try GridError.catching {
             try database.backend.write { transaction in
-                guard let (id, current, _) = try currentWithHeader(transaction, creatingIfMissing: true) else {
+                guard let (id, current, _) = try currentWithHeader(transaction, creatingIfMissing: true, caching: caching) else {
                     throw GridError.gridNotFound(name)
                 }
                 try transaction.setHistoryKeep(keep, gridID: id, revision: current.revision)

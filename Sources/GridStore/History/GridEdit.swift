@@ -84,3 +84,24 @@ enum GridEdit: Sendable, Equatable {
         }
     }
 }
+
+extension GridEditor {
+    /// Makes `edits` through this editor, as their own calls would, with each run of size
+    /// edits made as one ``setSizes(_:)``: a section is re-packed once a run, not once a size
+    /// (a `removeAll()` made again item by item re-packed the section from each item on).
+    mutating func apply(_ edits: some Sequence<GridEdit>) throws(GridError) {
+        var run: [(GridIndexPath, TileSize?)] = []
+        for edit in edits {
+            if case .size(let path, _, let to) = edit {
+                run.append((path, to))
+                continue
+            }
+            if !run.isEmpty {
+                try setSizes(run)
+                run.removeAll(keepingCapacity: true)
+            }
+            try edit.apply(to: &self)
+        }
+        if !run.isEmpty { try setSizes(run) }
+    }
+}

@@ -144,7 +144,7 @@ extension GridHistory {
             do {
                 // The editor refuses an edit that would grow the grid past its limits, as for any
                 // change, so no entry can grow a replayed grid without bound.
-                for edit in edits.reversed() { try edit.inverse.apply(to: &editor) }
+                try editor.apply(edits.reversed().lazy.map(\.inverse))
             } catch {
                 throw GridError.corrupted("grid '\(history.grid)' has a history entry for revision \(changed) that does not fit "
                                           + "the grid: \(error)")
@@ -168,7 +168,7 @@ extension GridHistory {
     /// - Throws: ``GridError/corrupted(_:)`` when they do not fit the grid: the history and the grid disagree.
     private static func apply(_ edits: [GridEdit], of revision: Int, grid: String, to editor: inout GridEditor) throws {
         do {
-            for edit in edits { try edit.apply(to: &editor) }
+            try editor.apply(edits)
         } catch {
             throw GridError.corrupted("grid '\(grid)' has a history entry for revision \(revision) that does not fit "
                                       + "the grid: \(error)")

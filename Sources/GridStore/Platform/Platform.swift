@@ -85,7 +85,17 @@ package final class PlatformLock: @unchecked Sendable {
 
     package init() {
         pthread_mutex_init(mutex, nil)
+        #if canImport(Darwin)
         pthread_cond_init(condition, nil)
+        #else
+        // Timed waits count on the monotonic clock, so a step of the wall clock neither
+        // stretches nor cuts them.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+        #endif
     }
 
     deinit {
@@ -118,7 +128,11 @@ package final class PlatformLock: @unchecked Sendable {
     package func wait(milliseconds: Int? = nil) -> Bool {
         guard let milliseconds else { return pthread_cond_wait(condition, mutex) == 0 }
         var deadline = timespec()
+        #if canImport(Darwin)
         clock_gettime(CLOCK_REALTIME, &deadline)
+        #else
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        #endif
         deadline.tv_sec += milliseconds / 1_000
         deadline.tv_nsec += (milliseconds % 1_000) * 1_000_000
         if deadline.tv_nsec >= 1_000_000_000 { deadline.tv_sec += 1; deadline.tv_nsec -= 1_000_000_000 }

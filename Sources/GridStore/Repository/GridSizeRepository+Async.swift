@@ -82,10 +82,14 @@ package protocol DatabaseBackedRepository {
 }
 
 extension GridSizeRepository {
-    /// The result of `body`, run on the database's executor for reads or for changes when the
-    /// repository is database-backed, else (memory, whose calls never wait) right here.
+    /// The result of `body`, run on the database's executor for reads or for changes; for a
+    /// repository of an app's own that keeps no ``GridDatabase``, on one executor shared by all such.
     func runAsync<T: Sendable>(reading: Bool, _ body: @escaping @Sendable () throws -> T) async throws -> T {
-        guard let backed = self as? any DatabaseBackedRepository else { return try body() }
+        guard let backed = self as? any DatabaseBackedRepository else { return try await otherRepositories.run(body) }
         return try await (reading ? backed.database.reads : backed.database.changes).run(body)
     }
 }
+
+/// Where the `async` forms of repositories that keep no ``GridDatabase`` run.
+let otherRepositories = ConnectionExecutor(location: "a repository without a database",
+                                           waitLimitMilliseconds: GridDatabase.queueWaitLimitMilliseconds)

@@ -30,6 +30,10 @@ package protocol GridStorageBackend: AnyObject, Sendable {
     /// Runs `body` in a write transaction: everything it writes is committed together, or
     /// nothing when it throws.
     func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T
+    /// Whether the calling thread is inside a transaction of this backend now: a call made
+    /// from inside another's closure, which joins it.
+    var isInTransactionOnCurrentThread: Bool { get }
+
     /// Whether `other` stores its grids in the same database as this one (the same file by any
     /// path, the same PostgreSQL database by any URI).
     func isSameDatabase(as other: any GridStorageBackend) throws -> Bool

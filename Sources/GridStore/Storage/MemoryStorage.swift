@@ -69,6 +69,8 @@ final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
         }
     }
 
+    var isInTransactionOnCurrentThread: Bool { gate.heldByCurrentThread != nil }
+
     func isSameDatabase(as other: any GridStorageBackend) throws -> Bool {
         other === self
     }
@@ -85,12 +87,17 @@ final class MemoryTransaction: GridStorageTransaction {
         names = Dictionary(uniqueKeysWithValues: contents.grids.map { ($0.value.row.id, $0.key) })
     }
 
-    private func rows(_ id: Int64) -> MemoryStorage.Rows {
-        contents.grids[names[id]!]!
+    /// The rows of the grid with id `id`.
+    ///
+    /// - Throws: ``GridError/gridNotFound(_:)`` when there is none (dropped in this transaction).
+    private func rows(_ id: Int64) throws -> MemoryStorage.Rows {
+        guard let name = names[id], let grid = contents.grids[name] else { throw GridError.gridNotFound("#\(id)") }
+        return grid
     }
 
-    private func change(_ id: Int64, _ body: (inout MemoryStorage.Rows) -> Void) {
-        body(&contents.grids[names[id]!]!)
+    private func change(_ id: Int64, _ body: (inout MemoryStorage.Rows) -> Void) throws {
+        guard let name = names[id], contents.grids[name] != nil else { throw GridError.gridNotFound("#\(id)") }
+        body(&contents.grids[name]!)
     }
 
     // MARK: Reading
@@ -100,26 +107,26 @@ final class MemoryTransaction: GridStorageTransaction {
     }
 
     func sectionItemCounts(gridID: Int64) throws -> [(section: Int, count: Int)] {
-        rows(gridID).itemCounts.sorted { $0.key < $1.key }.map { (section: $0.key, count: $0.value) }
+        try rows(gridID).itemCounts.sorted { $0.key < $1.key }.map { (section: $0.key, count: $0.value) }
     }
 
     func forEachExplicitSize(gridID: Int64, _ body: (Int, Int, TileSize?) throws -> Void) throws {
-        for (section, sizes) in rows(gridID).sizes {
+        for (section, sizes) in try rows(gridID).sizes {
             for (item, size) in sizes { try body(section, item, size) }
         }
     }
 
     func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: StoredSize, key: String?) {
-        let grid = rows(gridID)
+        let grid = try rows(gridID)
         return (grid.itemCounts[section], grid.sizes[section]?[item].map { .known($0) } ?? .none, grid.keys[section]?[item])
     }
 
     func storedIndexPath(gridID: Int64, key: String) throws -> (section: Int, item: Int)? {
-        rows(gridID).keyHolders[key]
+        try rows(gridID).keyHolders[key]
     }
 
     func forEachItemKey(gridID: Int64, _ body: (Int, Int, String) throws -> Void) throws {
-        for (section, keys) in rows(gridID).keys {
+        for (section, keys) in try rows(gridID).keys {
             for (item, key) in keys { try body(section, item, key) }
         }
     }
@@ -135,15 +142,15 @@ final class MemoryTransaction: GridStorageTransaction {
     }
 
     func placementChunkSizes(gridID: Int64) throws -> [(section: Int, firstItem: Int, byteCount: Int)] {
-        rows(gridID).chunks.flatMap { section, chunks in chunks.map { (section: section, firstItem: $0.key, byteCount: $0.value.count) } }
+        try rows(gridID).chunks.flatMap { section, chunks in chunks.map { (section: section, firstItem: $0.key, byteCount: $0.value.count) } }
     }
 
     func placementChunks(gridID: Int64) throws -> [(section: Int, firstItem: Int, cells: [UInt8])] {
-        rows(gridID).chunks.flatMap { section, chunks in chunks.map { (section: section, firstItem: $0.key, cells: $0.value) } }
+        try rows(gridID).chunks.flatMap { section, chunks in chunks.map { (section: section, firstItem: $0.key, cells: $0.value) } }
     }
 
     func historyEntries(gridID: Int64, limit: Int?, deltas: Bool) throws -> [StoredHistoryEntry] {
-        rows(gridID).history.reversed().prefix(limit ?? Int.max).map { entry in
+        try rows(gridID).history.reversed().prefix(limit ?? Int.max).map { entry in
             var entry = entry
             if !deltas { entry.delta = "" }
             return entry
@@ -151,7 +158,7 @@ final class MemoryTransaction: GridStorageTransaction {
     }
 
     func historyDelta(gridID: Int64, revision: Int) throws -> String? {
-        rows(gridID).history.last { $0.revision == Int64(revision) }?.delta
+        try rows(gridID).history.last { $0.revision == Int64(revision) }?.delta
     }
 
     // MARK: Writing
@@ -159,7 +166,7 @@ final class MemoryTransaction: GridStorageTransaction {
     func appendHistory(_ entry: StoredHistoryEntry, gridID: Int64, keep: Int) throws {
         var entry = entry
         if entry.madeAt.isEmpty { entry.madeAt = HistoryClock.now() }
-        change(gridID) { grid in
+        try change(gridID) { grid in
             grid.history.removeAll { $0.revision == entry.revision || $0.revision <= entry.revision - Int64(keep) }
             grid.history.append(entry)
             grid.history.sort { $0.revision < $1.revision }
@@ -167,18 +174,18 @@ final class MemoryTransaction: GridStorageTransaction {
     }
 
     func setUpdatedAt(_ time: String, gridID: Int64) throws {
-        change(gridID) { $0.updatedAt = time }
+        try change(gridID) { $0.updatedAt = time }
     }
 
     func setHistoryKeep(_ keep: Int, gridID: Int64, revision: Int) throws {
-        change(gridID) { grid in
+        try change(gridID) { grid in
             grid.row.historyKeep = Int64(keep)
             grid.history.removeAll { $0.revision <= Int64(revision - keep) }
         }
     }
 
     func replacePlacements(with changes: GridChangeSet, gridID: Int64) throws {
-        change(gridID) { grid in
+        try change(gridID) { grid in
             grid.chunks = [:]
             Self.writeChunks(changes, to: &grid)
         }
@@ -202,7 +209,7 @@ final class MemoryTransaction: GridStorageTransaction {
     }
 
     func write(_ changes: GridChangeSet, gridID: Int64) throws {
-        change(gridID) { grid in
+        try change(gridID) { grid in
             let settings = changes.settings
             grid.row.columns = Int64(settings.columns)
             grid.row.direction = settings.direction.rawValue

@@ -49,10 +49,13 @@ struct DatabaseArgument {
     /// Throws when `location`, which is not a PostgreSQL URI, is shaped like some URI.
     private static func validate(path location: String, from source: String, command: CommandSpec?) throws(CommandLineError) {
         guard let scheme = scheme(of: location) else { return }
-        let rest = location.dropFirst(scheme.count + 1)
+        var rest = location.dropFirst(scheme.count + 1)
         guard rest.hasPrefix("//") || knownSchemes.contains(scheme.lowercased()) || scheme.lowercased().hasPrefix("postgres") else {
             return
         }
+        // Shown without a password, as a URI of any scheme may carry one (`pg://app:secret@db/x`).
+        let location = withoutPassword(location)
+        rest = location.dropFirst(scheme.count + 1)
         let shown = "\(source) '\(CommandLineOutput.printable(location))'"
         // A path with a `/` after the scheme names folders: the hint is for a plain file name.
         let file = rest.contains("/") ? "a file path cannot start like a URI"
@@ -65,6 +68,40 @@ struct DatabaseArgument {
         }
         throw .usage("\(shown) looks like a URI of scheme '\(CommandLineOutput.printable(scheme))', but gridstore keeps grids in "
                      + "SQLite files and on PostgreSQL servers (postgresql://…); \(file)", command: command)
+    }
+
+    /// `text` with the password of a URI's user information (`//user:password@host`) and the
+    /// value of each `password=` parameter as `***`.
+    static func withoutPassword(_ text: String) -> String {
+        var bytes = Array(text.utf8)
+        let stars = Array("***".utf8)
+        func starts(_ word: String, at index: Int) -> Bool {
+            let word = Array(word.utf8)
+            guard index + word.count <= bytes.count else { return false }
+            // ASCII letters of `word` match either case.
+            return zip(bytes[index..<(index + word.count)], word).allSatisfy { $0 == $1 || $0 | 0x20 == $1 }
+        }
+        if let slashes = bytes.indices.first(where: { starts("//", at: $0) }) {
+            let start = slashes + 2
+            let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+                ?? bytes.count
+            if let at = bytes[start..<end].lastIndex(of: UInt8(ascii: "@")),
+               let colon = bytes[start..<at].firstIndex(of: UInt8(ascii: ":")) {
+                bytes.replaceSubrange((colon + 1)..<at, with: stars)
+            }
+        }
+        var index = 0
+        while index < bytes.count {
+            if starts("password=", at: index) {
+                let value = index + 9
+                let end = bytes[value...].firstIndex { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "#") } ?? bytes.count
+                bytes.replaceSubrange(value..<end, with: stars)
+                index = value + stars.count
+            } else {
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Schemes a location is known to mean as a URI even without `//` after the colon.

@@ -55,7 +55,10 @@ struct ImportCommand: GridStoreCommand {
         do {
             try GridLimits.validate(name: name)
             // Checked before a missing database file is created, so a refused import leaves none.
-            try decoded.validate()
+            // The content, under the name it is stored as (`--grid` wins over the document's).
+            var checked = decoded
+            checked.name = name
+            try checked.validate()
             let database = try context.openDatabase()
             let count = decoded.content.sections.reduce(0) { $0 + $1.count }
             snapshot = try Grid(named: name, in: database, creatingWith: GridOptions())

@@ -93,6 +93,10 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
         }
     }
 
+    package var isInTransactionOnCurrentThread: Bool {
+        gate.heldByCurrentThread != nil || readerGate.heldByCurrentThread != nil
+    }
+
     /// The same database of the same server, by any URI: a session-level advisory lock taken here
     /// cannot be taken through `other` (advisory locks are per database), which needs no privilege.
     package func isSameDatabase(as other: any GridStorageBackend) throws -> Bool {

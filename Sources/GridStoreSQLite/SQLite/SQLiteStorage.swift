@@ -279,6 +279,10 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         try writeConnection { try body(SQLiteGridTransaction($0)) }
     }
 
+    package var isInTransactionOnCurrentThread: Bool {
+        gate.heldByCurrentThread != nil || readerGate.heldByCurrentThread != nil
+    }
+
     /// The same file, by any path or link: the same device and inode.
     package func isSameDatabase(as other: any GridStorageBackend) throws -> Bool {
         guard let other = other as? SQLiteStorage, let identity = FileIdentity.of(path) else { return false }

@@ -36,14 +36,16 @@ package final class WriterQueue: @unchecked Sendable {
                 serving += 1
             }
             if serving == ticket { break }
-            let left = deadline - Platform.monotonicMilliseconds()
-            if left <= 0 {
-                let ahead = Int(ticket - serving)
+            let now = Platform.monotonicMilliseconds()
+            if now >= deadline {
+                // Those ahead that have not given up: the writer writing, and the waiters.
+                let ahead = Int(ticket - serving) - abandoned.filter { $0 > serving && $0 < ticket }.count
                 abandoned.append(ticket)
                 lock.broadcast()
                 lock.unlock()
-                throw QueueWaitTimeout(waitedMilliseconds: Int(timeoutMilliseconds), ahead: ahead, location: location)
+                throw QueueWaitTimeout(waitedMilliseconds: now - start, ahead: ahead, location: location)
             }
+            let left = deadline - now
             _ = lock.wait(milliseconds: left)
         }
         lock.unlock()

@@ -1,0 +1,64 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import GridStore
+
+/// The serial executor async calls queue on: arrival order, one thread, a bounded wait.
+@Suite("Connection executor")
+struct ConnectionExecutorTests {
+    @Test("calls run one at a time in arrival order, off the caller's thread")
+    func order() async throws {
+        let executor = ConnectionExecutor(location: "test", waitLimitMilliseconds: 10_000)
+        let probe = Probe()
+        let caller = Platform.currentThread
+        var tasks: [Task<UInt, any Error>] = []
+        for call in 0..<20 {
+            tasks.append(Task {
+                try await executor.run {
+                    if probe.running.add(1, ordering: .relaxed).newValue > 1 { probe.overlap.store(true, ordering: .relaxed) }
+                    probe.log.withLock { $0.append(call) }
+                    probe.running.subtract(1, ordering: .relaxed)
+                    return Platform.currentThread
+                }
+            })
+            // Each call queued before the next is made, so arrival order is known.
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        var threads: [UInt] = []
+        for task in tasks { threads.append(try await task.value) }
+        let overlapped = probe.overlap.load(ordering: .relaxed)
+        #expect(!overlapped)
+        #expect(probe.log.withLock { $0 } == Array(0..<20))
+        #expect(!threads.contains(caller))
+    }
+
+    @Test("a call that has not started within the limit fails, having done nothing, with a busy failure that says why")
+    func boundedWait() async throws {
+        let executor = ConnectionExecutor(location: "/tmp/g.sqlite", waitLimitMilliseconds: 100)
+        let probe = Probe()
+        let slow = Task { try await executor.run { Thread.sleep(forTimeInterval: 0.4) } }
+        try await Task.sleep(for: .milliseconds(50))
+        do {
+            try await executor.run { probe.overlap.store(true, ordering: .relaxed) }
+            Issue.record("the queued call ran")
+        } catch let error as GridError {
+            guard case .storage(let failure) = error else { Issue.record("\(error)"); return }
+            #expect(failure.kind == .busy)
+            #expect(failure.message.hasPrefix("gave up after waiting 0."), "\(failure.message)")
+            #expect(failure.message.contains("behind this process's 1 earlier call(s) on /tmp/g.sqlite, having done nothing"))
+        }
+        try await slow.value
+        let didRun = probe.overlap.load(ordering: .relaxed)
+        #expect(!didRun)
+        // The executor serves calls again once the queue is short.
+        #expect(try await executor.run { 7 } == 7)
+    }
+}
+
+/// What calls on an executor saw.
+private final class Probe: Sendable {
+    let log = Locked<[Int]>([])
+    let running = Atomic(0)
+    /// Set when two calls overlapped, or when a call that should not run did.
+    let overlap = Atomic(false)
+}
