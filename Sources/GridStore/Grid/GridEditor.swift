@@ -97,8 +97,12 @@ public struct GridEditor: Sendable {
             snapshot.explicitSizes[path.section][path.item] = size
         }
         for (section, first) in firstChanged {
+            guard packs else {
+                changes.markItems(from: first, inSection: section)
+                continue
+            }
             let effective = snapshot.explicitSizes[section][first...].map { $0 ?? snapshot.defaultSize }
-            if packs { snapshot.layout.replaceItems(first..<snapshot.explicitSizes[section].count, inSection: section, with: effective) }
+            snapshot.layout.replaceItems(first..<snapshot.explicitSizes[section].count, inSection: section, with: effective)
             changes.markItems(from: first, inSection: section)
         }
     }

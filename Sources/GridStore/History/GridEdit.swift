@@ -96,12 +96,19 @@ extension GridEditor {
                 run.append((path, to))
                 continue
             }
-            if !run.isEmpty {
-                try setSizes(run)
-                run.removeAll(keepingCapacity: true)
-            }
+            try applySizes(&run)
             try edit.apply(to: &self)
         }
-        if !run.isEmpty { try setSizes(run) }
+        try applySizes(&run)
+    }
+
+    /// Makes a run of size edits: one as itself, more as one ``setSizes(_:)``.
+    private mutating func applySizes(_ run: inout [(GridIndexPath, TileSize?)]) throws(GridError) {
+        switch run.count {
+        case 0: return
+        case 1: try setSize(run[0].1, at: run[0].0)
+        default: try setSizes(run)
+        }
+        run.removeAll(keepingCapacity: true)
     }
 }
