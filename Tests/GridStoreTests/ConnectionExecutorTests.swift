@@ -36,8 +36,21 @@ struct ConnectionExecutorTests {
     func boundedWait() async throws {
         let executor = ConnectionExecutor(location: "/tmp/g.sqlite", waitLimitMilliseconds: 100)
         let probe = Probe()
-        let slow = Task { try await executor.run { Thread.sleep(forTimeInterval: 0.4) } }
-        try await Task.sleep(for: .milliseconds(50))
+        let started = Probe()
+        let release = DispatchSemaphore(value: 0)
+        // A call that runs until released, well past the limit.
+        let slow = Task {
+            try await executor.run {
+                started.overlap.store(true, ordering: .relaxed)
+                _ = release.wait(timeout: .now() + 5)
+            }
+        }
+        // Queued only once the slow call runs, so exactly one call is ahead.
+        for _ in 0..<2_000 where !started.overlap.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+        Task.detached {
+            try await Task.sleep(for: .milliseconds(300))
+            release.signal()
+        }
         do {
             try await executor.run { probe.overlap.store(true, ordering: .relaxed) }
             Issue.record("the queued call ran")
@@ -45,7 +58,8 @@ struct ConnectionExecutorTests {
             guard case .storage(let failure) = error else { Issue.record("\(error)"); return }
             #expect(failure.kind == .busy)
             #expect(failure.message.hasPrefix("gave up after waiting 0."), "\(failure.message)")
-            #expect(failure.message.contains("behind this process's 1 earlier call(s) on /tmp/g.sqlite, having done nothing"))
+            #expect(failure.message.contains("behind this process's 1 earlier call(s) on /tmp/g.sqlite, having done nothing "
+                                             + "(a call waits at most 0.1 s for this process's calls before it)"), "\(failure.message)")
         }
         try await slow.value
         let didRun = probe.overlap.load(ordering: .relaxed)

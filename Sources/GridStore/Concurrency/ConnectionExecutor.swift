@@ -35,6 +35,8 @@ package final class ConnectionExecutor: @unchecked Sendable {
     private var head = 0
     /// Whether a thread serves the queue now.
     private var isWorking = false
+    /// Whether that thread runs a call now.
+    private var isRunningCall = false
 
     /// How long a thread waits for more work before it ends.
     private static let lingerMilliseconds = 50
@@ -70,7 +72,7 @@ package final class ConnectionExecutor: @unchecked Sendable {
 
     private func enqueue(_ run: @escaping @Sendable (_ expired: QueueWaitTimeout?) -> Void) {
         let startsThread = lock.withLock { () -> Bool in
-            jobs.append(Job(queuedAt: Platform.monotonicMilliseconds(), ahead: jobs.count - head + (isWorking ? 1 : 0), run: run))
+            jobs.append(Job(queuedAt: Platform.monotonicMilliseconds(), ahead: jobs.count - head + (isRunningCall ? 1 : 0), run: run))
             lock.broadcast()
             if isWorking { return false }
             isWorking = true
@@ -101,6 +103,7 @@ package final class ConnectionExecutor: @unchecked Sendable {
             }
             let job = jobs[head]
             head += 1
+            isRunningCall = true
             if head > 1_024 && head * 2 > jobs.count {
                 jobs.removeFirst(head)
                 head = 0
@@ -108,13 +111,15 @@ package final class ConnectionExecutor: @unchecked Sendable {
             lock.unlock()
             let waited = Platform.monotonicMilliseconds() - job.queuedAt
             if waited > waitLimitMilliseconds {
-                job.run(QueueWaitTimeout(waitedMilliseconds: waited, ahead: job.ahead, location: location))
+                job.run(QueueWaitTimeout(waitedMilliseconds: waited, limitMilliseconds: waitLimitMilliseconds, ahead: job.ahead,
+                                         location: location))
             } else {
                 Self.runningCount.add(1, ordering: .relaxed)
                 job.run(nil)
                 Self.runningCount.subtract(1, ordering: .relaxed)
             }
             lock.lock()
+            isRunningCall = false
         }
     }
 }

@@ -9,13 +9,16 @@
 package struct QueueWaitTimeout: Error, Sendable, CustomStringConvertible, StorageFailureDescribing {
     /// How long the call waited, in milliseconds.
     package var waitedMilliseconds: Int
+    /// How long a call may wait, in milliseconds.
+    package var limitMilliseconds: Int
     /// How many of this process's calls were ahead of it when it gave up.
     package var ahead: Int
     /// The database, as messages name it.
     package var location: String
 
-    package init(waitedMilliseconds: Int, ahead: Int, location: String) {
+    package init(waitedMilliseconds: Int, limitMilliseconds: Int, ahead: Int, location: String) {
         self.waitedMilliseconds = waitedMilliseconds
+        self.limitMilliseconds = limitMilliseconds
         self.ahead = ahead
         self.location = location
     }
@@ -23,8 +26,8 @@ package struct QueueWaitTimeout: Error, Sendable, CustomStringConvertible, Stora
     package var storageFailureKind: GridStorageFailure.Kind { .busy }
 
     package var description: String {
-        let seconds = "\(waitedMilliseconds / 1_000).\(waitedMilliseconds % 1_000 / 100) s"
-        return "gave up after waiting \(seconds) behind this process's \(ahead) earlier call(s) on \(location), "
-            + "having done nothing (a call waits at most 10 s for this process's calls before it)"
+        func seconds(_ milliseconds: Int) -> String { "\(milliseconds / 1_000).\(milliseconds % 1_000 / 100) s" }
+        return "gave up after waiting \(seconds(waitedMilliseconds)) behind this process's \(ahead) earlier call(s) on \(location), "
+            + "having done nothing (a call waits at most \(seconds(limitMilliseconds)) for this process's calls before it)"
     }
 }

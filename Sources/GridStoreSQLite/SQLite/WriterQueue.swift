@@ -43,7 +43,8 @@ package final class WriterQueue: @unchecked Sendable {
                 abandoned.append(ticket)
                 lock.broadcast()
                 lock.unlock()
-                throw QueueWaitTimeout(waitedMilliseconds: now - start, ahead: ahead, location: location)
+                throw QueueWaitTimeout(waitedMilliseconds: now - start, limitMilliseconds: Int(timeoutMilliseconds), ahead: ahead,
+                                       location: location)
             }
             let left = deadline - now
             _ = lock.wait(milliseconds: left)
