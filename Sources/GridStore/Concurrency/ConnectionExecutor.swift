@@ -70,7 +70,8 @@ package final class ConnectionExecutor: @unchecked Sendable {
         }
     }
 
-    private func enqueue(_ run: @escaping @Sendable (_ expired: QueueWaitTimeout?) -> Void) {
+    /// Queues `run`, which gets the timeout it met instead of running, if it met one.
+    func enqueue(_ run: @escaping @Sendable (_ expired: QueueWaitTimeout?) -> Void) {
         let startsThread = lock.withLock { () -> Bool in
             jobs.append(Job(queuedAt: Platform.monotonicMilliseconds(), ahead: jobs.count - head + (isRunningCall ? 1 : 0), run: run))
             lock.broadcast()
