@@ -26,6 +26,13 @@ package enum Platform {
         return time.tv_sec * 1_000 + time.tv_nsec / 1_000_000
     }
 
+    /// Sleeps the calling thread for `milliseconds`, whatever signals interrupt it.
+    package static func sleep(milliseconds: Int) {
+        var request = timespec(tv_sec: milliseconds / 1_000, tv_nsec: (milliseconds % 1_000) * 1_000_000)
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
     /// The time of day in UTC, to the millisecond.
     package static func utcNow() -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int) {
         var time = timespec()
@@ -48,6 +55,7 @@ package enum Platform {
     package static var processID: Int32 { getpid() }
 
     /// Starts a detached thread running `body`; `false` when none could be made.
+    @discardableResult
     package static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         final class Box: Sendable {
             let body: @Sendable () -> Void

@@ -23,9 +23,9 @@ final class ProgressLine: Sendable {
     /// Starts reporting `title` (such as `importing grid.json`), if standard error is a terminal.
     init(_ title: String, enabled: Bool = Platform.isTerminal(.standardError)) {
         self.title = title
-        state = Locked(State(step: "starting", started: Platform.monotonicMilliseconds()))
+        state = Locked(State(step: "starting", started: GridStore.Platform.monotonicMilliseconds()))
         guard enabled else { return }
-        Platform.startThread { [self] in redrawUntilFinished() }
+        GridStore.Platform.startThread { [self] in redrawUntilFinished() }
     }
 
     /// Names the step now running: `reading`, `checking 812 items`, `writing`.
@@ -45,10 +45,10 @@ final class ProgressLine: Sendable {
     private func redrawUntilFinished() {
         var last = ""
         while true {
-            Platform.sleep(milliseconds: 250)
+            GridStore.Platform.sleep(milliseconds: 250)
             let line: String? = state.withLock { state in
                 if state.finished { return nil }
-                let elapsed = Platform.monotonicMilliseconds() - state.started
+                let elapsed = GridStore.Platform.monotonicMilliseconds() - state.started
                 guard elapsed >= Self.delayMilliseconds else { return "" }
                 state.shown = true
                 return "\r\u{1B}[K\(title): \(state.step)… \(elapsed / 1_000) s"

@@ -168,38 +168,4 @@ enum Platform {
         defer { for pointer in pointers { free(pointer) } }
         return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
     }
-
-    /// Runs `body` on a detached thread of its own.
-    ///
-    /// - Returns: `false` when no thread could be started.
-    @discardableResult
-    static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-        final class Box: Sendable {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        guard pthread_create(&thread, nil, { context in
-            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context) == 0 else {
-            Unmanaged<Box>.fromOpaque(context).release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
-    }
-
-    /// Milliseconds from an arbitrary start, never going back.
-    static func monotonicMilliseconds() -> Int {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return time.tv_sec * 1_000 + time.tv_nsec / 1_000_000
-    }
-
-    /// Sleeps the calling thread.
-    static func sleep(milliseconds: Int) {
-        usleep(useconds_t(milliseconds * 1_000))
-    }
 }

@@ -15,36 +15,22 @@ enum Platform {
         getenv(name).map { String(cString: $0) }
     }
 
-    /// Sleeps for `milliseconds`.
-    static func sleep(milliseconds: Int) {
-        var request = timespec(tv_sec: milliseconds / 1_000, tv_nsec: (milliseconds % 1_000) * 1_000_000)
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-    }
-
-    /// A monotonic clock, in milliseconds.
-    static func monotonicMilliseconds() -> Int {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return time.tv_sec * 1_000 + time.tv_nsec / 1_000_000
-    }
-
     /// Waits until `socket` is readable (or writable), at most `milliseconds`, retrying when a
     /// signal interrupts the wait.
     ///
     /// - Returns: Whether the socket became ready (or failed, which the caller then reads from it).
     static func wait(for socket: Int32, writable: Bool, milliseconds: Int) -> Bool {
         var descriptor = pollfd(fd: socket, events: Int16(writable ? POLLOUT : POLLIN), revents: 0)
-        let deadline = monotonicMilliseconds() + milliseconds
+        let deadline = GridStore.Platform.monotonicMilliseconds() + milliseconds
         while true {
-            let result = poll(&descriptor, 1, Int32(max(0, deadline - monotonicMilliseconds())))
+            let result = poll(&descriptor, 1, Int32(max(0, deadline - GridStore.Platform.monotonicMilliseconds())))
             if result >= 0 { return result > 0 }
             if errno != EINTR { return true }
         }
     }
 
     /// Waits until `socket` is readable or writable (as asked), at most until `deadline` on
-    /// ``monotonicMilliseconds()``, retrying when a signal interrupts the wait.
+    /// ``GridStore.Platform.monotonicMilliseconds()``, retrying when a signal interrupts the wait.
     ///
     /// - Returns: Whether it is readable and whether it is writable (both `false` when the
     ///   deadline passed), or `nil` when the wait itself failed.
@@ -54,7 +40,7 @@ enum Platform {
         if writable { events |= Int16(POLLOUT) }
         var descriptor = pollfd(fd: socket, events: events, revents: 0)
         while true {
-            let result = poll(&descriptor, 1, Int32(clamping: max(0, deadline - monotonicMilliseconds())))
+            let result = poll(&descriptor, 1, Int32(clamping: max(0, deadline - GridStore.Platform.monotonicMilliseconds())))
             if result == 0 { return (false, false) }
             if result > 0 {
                 // An error or hang-up is reported as ready: the read or write that follows says what happened.

@@ -114,10 +114,10 @@ package final class PostgreSQLConnection {
             throw PostgreSQLError(sqlState: nil, message: "out of memory", server: location.displayName)
         }
         _ = libpq.setNoticeReceiver(connection, { _, _ in }, nil)
-        let deadline = Platform.monotonicMilliseconds() + Self.connectTimeout(libpq, connection)
+        let deadline = GridStore.Platform.monotonicMilliseconds() + Self.connectTimeout(libpq, connection)
         var state = PGRES_POLLING_WRITING
         while libpq.status(connection) != CONNECTION_BAD && state != PGRES_POLLING_OK && state != PGRES_POLLING_FAILED {
-            let remaining = deadline - Platform.monotonicMilliseconds()
+            let remaining = deadline - GridStore.Platform.monotonicMilliseconds()
             guard remaining > 0 else {
                 libpq.finish(connection)
                 throw PostgreSQLError(sqlState: nil, message: "timeout expired while connecting", server: location.displayName)
@@ -212,7 +212,7 @@ package final class PostgreSQLConnection {
     private func answer(sent: Int32) throws(PostgreSQLError) -> PostgreSQLResult {
         guard !abandoned else { throw abandonedError() }
         guard sent == 1 else { throw connectionError() }
-        var deadline = Platform.monotonicMilliseconds() + answerDeadlineMilliseconds
+        var deadline = GridStore.Platform.monotonicMilliseconds() + answerDeadlineMilliseconds
         let socket = libpq.socket(handle)
         // Everything out first; an answer that arrives meanwhile is read so the server never waits on us.
         // The deadline is checked on every pass: a server that trickles bytes cannot hold the client.
@@ -220,7 +220,7 @@ package final class PostgreSQLConnection {
             let flushed = libpq.flush(handle)
             if flushed == 0 { break }
             if flushed < 0 { throw connectionError() }
-            guard Platform.monotonicMilliseconds() < deadline else { throw abandon() }
+            guard GridStore.Platform.monotonicMilliseconds() < deadline else { throw abandon() }
             guard let ready = Platform.wait(for: socket, readable: true, writable: true, until: deadline) else { throw connectionError() }
             guard ready.readable || ready.writable else { throw abandon() }
             if ready.readable, libpq.consumeInput(handle) == 0 { throw connectionError() }
@@ -229,7 +229,7 @@ package final class PostgreSQLConnection {
         var failure: PostgreSQLError?
         while true {
             while libpq.isBusy(handle) == 1 {
-                guard Platform.monotonicMilliseconds() < deadline else { throw abandon() }
+                guard GridStore.Platform.monotonicMilliseconds() < deadline else { throw abandon() }
                 guard let ready = Platform.wait(for: socket, readable: true, writable: false, until: deadline) else {
                     throw connectionError()
                 }
@@ -251,7 +251,7 @@ package final class PostgreSQLConnection {
                 if failure == nil { failure = Self.error(of: result, libpq, server: server, fallback: connectionError()) }
                 libpq.clear(result)
             }
-            deadline = Platform.monotonicMilliseconds() + answerDeadlineMilliseconds
+            deadline = GridStore.Platform.monotonicMilliseconds() + answerDeadlineMilliseconds
         }
         if let failure { throw failure }
         guard let last else { throw connectionError() }

@@ -151,7 +151,7 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
     /// Sleeps a random 1 ms to 2^attempt ms (at most 100 ms), so retrying writers spread out.
     private static func pause(beforeAttempt attempt: Int) {
         let ceiling = min(100, 1 << min(attempt, 7))
-        Platform.sleep(milliseconds: Int.random(in: 1...ceiling))
+        GridStore.Platform.sleep(milliseconds: Int.random(in: 1...ceiling))
     }
 }
 
