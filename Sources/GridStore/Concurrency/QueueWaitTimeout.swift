@@ -1,9 +1,9 @@
 /// A call that waited its whole limit behind this process's own earlier calls on the same
 /// database, and gave up before it started: nothing of it was done.
 ///
-/// gridstore serves a process's calls on one connection in the order they arrive, and its
-/// writers of one SQLite file in the order they arrive, each waiting at most the busy timeout
-/// (``GridDatabase/busyTimeoutMilliseconds`` on SQLite, `lock_timeout` on PostgreSQL). A
+/// gridstore serves a process's `async` calls on one connection in the order they arrive, each
+/// waiting at most ``GridDatabase/queueWaitLimitMilliseconds``, and its writers of one SQLite
+/// file in the order they arrive, each waiting at most SQLite's busy timeout. A
 /// ``GridStorageFailure`` of kind ``GridStorageFailure/Kind/busy`` carries it: trying again
 /// later may succeed, and fewer calls at once will.
 package struct QueueWaitTimeout: Error, Sendable, CustomStringConvertible, StorageFailureDescribing {

@@ -11,7 +11,7 @@ extension Grid {
     ///
     /// ```swift
     /// let file = try GridDatabase(path: "grids.sqlite")
-    /// let server = try GridDatabase(location: "postgresql://app@db/layouts")
+    /// let server = try GridDatabase(postgreSQL: "postgresql://app@db/layouts")
     /// try Grid.copy(from: file, to: server)
     /// ```
     ///
