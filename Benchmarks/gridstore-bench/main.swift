@@ -28,7 +28,7 @@ if arguments.first == "--peak-memory", arguments.count == 2, let count = Int(arg
 print("warning: this is a debug build; run `swift run -c release gridstore-bench` for meaningful numbers")
 #endif
 
-let allGroups = ["packing", "bulk", "toggle", "process", "honeycomb", "backends", "scaling", "history", "editor", "floors"]
+let allGroups = ["packing", "bulk", "toggle", "process", "honeycomb", "backends", "scaling", "history", "editor", "floors", "server"]
 let groups = arguments.isEmpty ? allGroups : arguments
 print("# gridstore-bench")
 for group in groups {
@@ -52,6 +52,8 @@ for group in groups {
         report { try HistoryBenchmarks.run() }
     case "editor":
         report { try EditorBenchmarks.run() }
+    case "server":
+        report { try ServerBenchmarks.run() }
     case "floors":
         report { try FloorBenchmarks.run() }
     default:

@@ -1,12 +1,15 @@
 import Synchronization
 
-/// The serial executor of a database's connection: `async` calls queue here in the order they
-/// arrive and run one at a time on one thread of gridstore's own, so a caller on Swift's
-/// cooperative pool is suspended, not blocked, while its call waits for a lock or a server.
+/// The executor of a database's connections: `async` calls queue here in the order they
+/// arrive and run on threads of gridstore's own, one call per connection at a time, so a
+/// caller on Swift's cooperative pool is suspended, not blocked, while its call waits for a
+/// lock or a server.
 ///
-/// A ``GridDatabase`` has two, one for changes and one for reads, as it has a connection for
-/// each: however many calls are waiting, the database uses at most two threads. A thread
-/// lingers for a moment after its queue empties, then ends; the next call starts another.
+/// A ``GridDatabase`` has two, one for changes and one for reads. Each serves as many calls
+/// at once as the database has connections for them (its `width`: one on an SQLite file, N
+/// on a pool of N PostgreSQL connections), so however many calls are waiting, the database
+/// uses at most twice that many threads. A thread lingers for a moment after its queue
+/// empties, then ends; the next call starts another.
 ///
 /// A queued call that has not started within ``GridDatabase/queueWaitLimitMilliseconds`` fails
 /// with a ``GridStorageFailure/Kind/busy`` failure saying it waited behind this process's own
@@ -14,7 +17,7 @@ import Synchronization
 /// call running past it (a large import, itself bounded by the statement limit) delays the
 /// failure until it ends. A call that was queued runs even if its task is cancelled meanwhile.
 package final class ConnectionExecutor: @unchecked Sendable {
-    // @unchecked: `jobs`, `head` and `isWorking` are only touched while `lock` is held.
+    // @unchecked: `jobs`, `head`, `workers` and `runningCalls` are only touched while `lock` is held.
 
     /// One queued call.
     private struct Job {
@@ -33,10 +36,12 @@ package final class ConnectionExecutor: @unchecked Sendable {
     private let lock = PlatformLock()
     private var jobs: [Job] = []
     private var head = 0
-    /// Whether a thread serves the queue now.
-    private var isWorking = false
-    /// Whether that thread runs a call now.
-    private var isRunningCall = false
+    /// How many calls may run at once, each on a thread of its own.
+    private let width: Int
+    /// How many threads serve the queue now.
+    private var workers = 0
+    /// How many of them run a call now.
+    private var runningCalls = 0
 
     /// How long a thread waits for more work before it ends.
     private static let lingerMilliseconds = 50
@@ -48,9 +53,11 @@ package final class ConnectionExecutor: @unchecked Sendable {
     private static let runningCount = Atomic(0)
     private static let threadCount = Atomic(0)
 
-    package init(location: String, waitLimitMilliseconds: Int) {
+    /// An executor that runs up to `width` calls at once.
+    package init(location: String, waitLimitMilliseconds: Int, width: Int = 1) {
         self.location = location
         self.waitLimitMilliseconds = waitLimitMilliseconds
+        self.width = max(1, width)
     }
 
     /// The result of `body`, run on this executor's thread after the calls queued before it,
@@ -73,10 +80,11 @@ package final class ConnectionExecutor: @unchecked Sendable {
     /// Queues `run`, which gets the timeout it met instead of running, if it met one.
     func enqueue(_ run: @escaping @Sendable (_ expired: QueueWaitTimeout?) -> Void) {
         let startsThread = lock.withLock { () -> Bool in
-            jobs.append(Job(queuedAt: Platform.monotonicMilliseconds(), ahead: jobs.count - head + (isRunningCall ? 1 : 0), run: run))
+            jobs.append(Job(queuedAt: Platform.monotonicMilliseconds(), ahead: jobs.count - head + runningCalls, run: run))
             lock.broadcast()
-            if isWorking { return false }
-            isWorking = true
+            // Another thread only while the queued calls outnumber the idle threads.
+            guard workers < width, jobs.count - head > workers - runningCalls else { return false }
+            workers += 1
             return true
         }
         guard startsThread else { return }
@@ -96,7 +104,7 @@ package final class ConnectionExecutor: @unchecked Sendable {
                 jobs.removeAll(keepingCapacity: true)
                 head = 0
                 if !lock.wait(milliseconds: Self.lingerMilliseconds) && head == jobs.count {
-                    isWorking = false
+                    workers -= 1
                     lock.unlock()
                     return
                 }
@@ -104,7 +112,7 @@ package final class ConnectionExecutor: @unchecked Sendable {
             }
             let job = jobs[head]
             head += 1
-            isRunningCall = true
+            runningCalls += 1
             if head > 1_024 && head * 2 > jobs.count {
                 jobs.removeFirst(head)
                 head = 0
@@ -120,7 +128,7 @@ package final class ConnectionExecutor: @unchecked Sendable {
                 Self.runningCount.subtract(1, ordering: .relaxed)
             }
             lock.lock()
-            isRunningCall = false
+            runningCalls -= 1
         }
     }
 }

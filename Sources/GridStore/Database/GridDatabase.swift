@@ -10,7 +10,8 @@
 /// let grids = try Grid.list(in: database)
 /// ```
 ///
-/// One `GridDatabase` holds one connection (and one for reading), shared safely between threads.
+/// One `GridDatabase` holds one connection (and one for reading), shared safely between threads;
+/// on PostgreSQL it can hold a pool of them (`GridDatabase(postgreSQL:connections:)`).
 public final class GridDatabase: Sendable {
     /// The storage the grids are read from and written to.
     package let backend: any GridStorageBackend
@@ -21,13 +22,13 @@ public final class GridDatabase: Sendable {
     /// runtime's conformance records when it is first made.)
     package let gridsBeingChanged = Locked<[String: [UInt]]>([:])
 
-    /// Where `async` changes queue and run, one at a time, on one thread.
+    /// Where `async` changes queue and run, one per connection at a time.
     package let changes: ConnectionExecutor
-    /// Where `async` reads queue and run, one at a time, on one thread: never behind a change
+    /// Where `async` reads queue and run, one per connection at a time: never behind a change
     /// that waits for another process's lock.
     package let reads: ConnectionExecutor
 
-    /// How long an `async` call may wait for this process's earlier calls on the same connection:
+    /// How long a call may wait for this process's earlier calls on the same connections:
     /// one that has not started by then fails, having done nothing (checked when the call ahead
     /// of it ends). 10 seconds, as long as a write waits for another connection's lock.
     public static let queueWaitLimitMilliseconds = 10_000
@@ -35,8 +36,10 @@ public final class GridDatabase: Sendable {
     /// Opens the database of `backend`.
     package init(backend: any GridStorageBackend) {
         self.backend = backend
-        changes = ConnectionExecutor(location: backend.location, waitLimitMilliseconds: Self.queueWaitLimitMilliseconds)
-        reads = ConnectionExecutor(location: backend.location, waitLimitMilliseconds: Self.queueWaitLimitMilliseconds)
+        changes = ConnectionExecutor(location: backend.location, waitLimitMilliseconds: Self.queueWaitLimitMilliseconds,
+                                     width: backend.parallelCalls)
+        reads = ConnectionExecutor(location: backend.location, waitLimitMilliseconds: Self.queueWaitLimitMilliseconds,
+                                   width: backend.parallelCalls)
     }
 
     /// Where the database is: a file path, or a PostgreSQL connection URI without its password.

@@ -34,9 +34,17 @@ package protocol GridStorageBackend: AnyObject, Sendable {
     /// from inside another's closure, which joins it.
     var isInTransactionOnCurrentThread: Bool { get }
 
+    /// How many calls of each kind (changes, reads) may run at once, each on a connection of
+    /// its own: 1 unless the backend has a pool.
+    var parallelCalls: Int { get }
+
     /// Whether `other` stores its grids in the same database as this one (the same file by any
     /// path, the same PostgreSQL database by any URI).
     func isSameDatabase(as other: any GridStorageBackend) throws -> Bool
+}
+
+extension GridStorageBackend {
+    package var parallelCalls: Int { 1 }
 }
 
 /// The rows of one transaction of a ``GridStorageBackend``.

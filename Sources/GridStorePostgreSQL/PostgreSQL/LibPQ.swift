@@ -35,11 +35,14 @@ struct LibPQ: @unchecked Sendable {
     let consumeInput: @convention(c) (OpaquePointer?) -> Int32
     let flush: @convention(c) (OpaquePointer?) -> Int32
     let setNonblocking: @convention(c) (OpaquePointer?, Int32) -> Int32
+    let enterPipelineMode: @convention(c) (OpaquePointer?) -> Int32
+    let exitPipelineMode: @convention(c) (OpaquePointer?) -> Int32
+    let pipelineSync: @convention(c) (OpaquePointer?) -> Int32
 
     /// The library, loaded at the first use; the error says what to install when it is missing.
     static let shared: Result<LibPQ, PostgreSQLError> = load()
 
-    /// The file names tried, in order: Debian's libpq5 package, then a development link.
+    /// The file names tried, in order (libpq 14 or later: gridstore sends a change's statements in one pipeline): Debian's libpq5 package, then a development link.
     static let libraryNames = ["libpq.so.5", "libpq.so", "libpq.5.dylib", "libpq.dylib"]
 
     private static func load() -> Result<LibPQ, PostgreSQLError> {
@@ -87,7 +90,10 @@ struct LibPQ: @unchecked Sendable {
             isBusy: symbol("PQisBusy", as: (@convention(c) (OpaquePointer?) -> Int32).self),
             consumeInput: symbol("PQconsumeInput", as: (@convention(c) (OpaquePointer?) -> Int32).self),
             flush: symbol("PQflush", as: (@convention(c) (OpaquePointer?) -> Int32).self),
-            setNonblocking: symbol("PQsetnonblocking", as: (@convention(c) (OpaquePointer?, Int32) -> Int32).self))
+            setNonblocking: symbol("PQsetnonblocking", as: (@convention(c) (OpaquePointer?, Int32) -> Int32).self),
+            enterPipelineMode: symbol("PQenterPipelineMode", as: (@convention(c) (OpaquePointer?) -> Int32).self),
+            exitPipelineMode: symbol("PQexitPipelineMode", as: (@convention(c) (OpaquePointer?) -> Int32).self),
+            pipelineSync: symbol("PQpipelineSync", as: (@convention(c) (OpaquePointer?) -> Int32).self))
         guard missing.isEmpty else {
             return .failure(PostgreSQLError(sqlState: nil, message: "the installed libpq lacks \(missing.joined(separator: ", "))",
                                             server: "(none)"))

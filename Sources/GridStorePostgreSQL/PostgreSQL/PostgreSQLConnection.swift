@@ -4,8 +4,10 @@ import CLibPQ
 ///
 /// Every value reaches the server as a bound parameter of a prepared statement (text
 /// format); no value is ever spliced into SQL text. Statements run with
-/// ``execute(_:_:)`` are prepared once per session and reused. A connection is used from
-/// one thread at a time; ``PostgreSQLStorage`` wraps it in a lock.
+/// ``execute(_:_:)`` are prepared once per session and reused. Statements whose rows are not
+/// needed can be queued with ``enqueue(_:_:)`` and go with the next one that is, in one
+/// round trip (libpq's pipeline mode). A connection is used from one thread at a time;
+/// ``PostgreSQLConnectionPool`` hands it out.
 ///
 /// No round trip waits for the server forever. The session's `statement_timeout` bounds
 /// each statement on the server (gridstore sets 60 seconds unless the URI's `options` or
@@ -75,6 +77,10 @@ package final class PostgreSQLConnection {
         libpq.finish(handle)
     }
 
+    /// Whether the connection was shut down because the server did not answer in time (or
+    /// answered what was not asked), rather than dropped by the server.
+    package var wasAbandoned: Bool { abandoned }
+
     /// Whether the connection is usable; `false` after the server went away or stopped answering.
     package var isOpen: Bool { !abandoned && libpq.status(handle) == CONNECTION_OK }
 
@@ -93,6 +99,7 @@ package final class PostgreSQLConnection {
         handle = fresh
         abandoned = false
         preparedNames.removeAll()
+        queued.removeAll()
         try configure()
     }
 
@@ -173,33 +180,164 @@ package final class PostgreSQLConnection {
 
     // MARK: Statements
 
+    /// One statement and its parameters, as sent.
+    private struct Statement {
+        let sql: String
+        let parameters: [String?]
+    }
+
+    /// Statements queued with ``enqueue(_:_:)``, sent with the next that needs an answer.
+    private var queued: [Statement] = []
+
+    /// How many round trips the connection has made: for tests and diagnostics.
+    package private(set) var roundTrips = 0
+
     /// Runs one statement with `parameters` bound to `$1`, `$2`, …, preparing it on first use.
+    /// The statements queued before it go in the same round trip, ahead of it.
     ///
     /// - Parameter parameters: Each value in PostgreSQL's text form, or `nil` for `NULL`.
     /// - Returns: The rows, if the statement returns any.
+    /// - Throws: The first error of the round trip: a queued statement's, or this one's.
     @discardableResult
     package func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgreSQLError) -> PostgreSQLResult {
-        let name = try preparedName(for: sql, parameterCount: parameters.count)
-        let sent = Platform.withOptionalCStrings(parameters) { values in
-            libpq.sendQueryPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
-        }
-        return try answer(sent: sent)
+        try execute(batch: [(sql, parameters)])[0]
     }
 
-    /// Runs a script of statements without parameters (a migration, `BEGIN`, `COMMIT`).
+    /// Runs the queued statements and then `statements`, in one round trip, and returns the
+    /// results of `statements`, in order.
+    ///
+    /// - Throws: The first error among them; the statements after it are not run.
+    package func execute(batch statements: [(sql: String, parameters: [String?])]) throws(PostgreSQLError) -> [PostgreSQLResult] {
+        let wanted = statements.count
+        queued += statements.map { Statement(sql: $0.sql, parameters: $0.parameters) }
+        let sending = queued
+        queued.removeAll()
+        return Array(try roundTrip(sending).suffix(wanted))
+    }
+
+    /// Queues a statement whose rows are not needed: it is sent with the next statement that is
+    /// executed, in the same round trip, and its error is thrown from there.
+    package func enqueue(_ sql: String, _ parameters: [String?] = []) {
+        queued.append(Statement(sql: sql, parameters: parameters))
+    }
+
+    /// Forgets the queued statements, unsent (a transaction given up before its first answer).
+    package func discardQueued() {
+        queued.removeAll()
+    }
+
+    /// Runs a script of statements without parameters (a migration, or the session's settings).
     ///
     /// - Returns: The last statement's rows.
     @discardableResult
     package func executeScript(_ sql: String) throws(PostgreSQLError) -> PostgreSQLResult {
-        try answer(sent: libpq.sendQuery(handle, sql))
+        if !queued.isEmpty { _ = try execute(batch: []) }
+        guard !abandoned else { throw abandonedError() }
+        roundTrips += 1
+        return try answer(sent: libpq.sendQuery(handle, sql))
     }
 
-    private func preparedName(for sql: String, parameterCount: Int) throws(PostgreSQLError) -> String {
-        if let name = preparedNames[sql] { return name }
-        let name = "gridstore_\(preparedNames.count + 1)"
-        _ = try answer(sent: libpq.sendPrepare(handle, name, sql, Int32(parameterCount), nil))
-        preparedNames[sql] = name
-        return name
+    /// Sends `statements` in libpq's pipeline mode, each preceded by its `Parse` the first time
+    /// the session sees it, with one sync at the end, and reads every answer.
+    ///
+    /// - Returns: Each statement's result, in order.
+    private func roundTrip(_ statements: [Statement]) throws(PostgreSQLError) -> [PostgreSQLResult] {
+        guard !abandoned else { throw abandonedError() }
+        guard !statements.isEmpty else { return [] }
+        roundTrips += 1
+        guard libpq.enterPipelineMode(handle) == 1 else { throw connectionError() }
+        // What each answer belongs to: a new prepared name (its Parse), or a statement.
+        var expected: [String?] = []
+        var named: [String: String] = [:]
+        for statement in statements {
+            var name = preparedNames[statement.sql] ?? named[statement.sql]
+            if name == nil {
+                preparedCount += 1
+                let fresh = "gridstore_\(preparedCount)"
+                guard libpq.sendPrepare(handle, fresh, statement.sql, Int32(statement.parameters.count), nil) == 1 else {
+                    throw connectionError()
+                }
+                named[statement.sql] = fresh
+                expected.append(statement.sql)
+                name = fresh
+            }
+            let sent = Platform.withOptionalCStrings(statement.parameters) { values in
+                libpq.sendQueryPrepared(handle, name, Int32(statement.parameters.count), values, nil, nil, 0)
+            }
+            guard sent == 1 else { throw connectionError() }
+            expected.append(nil)
+        }
+        guard libpq.pipelineSync(handle) == 1 else { throw connectionError() }
+        var deadline = GridStore.Platform.monotonicMilliseconds() + answerDeadlineMilliseconds
+        try sendAll(until: deadline)
+        var results: [PostgreSQLResult] = []
+        var failure: PostgreSQLError?
+        for parsing in expected {
+            // Each request's results end with a null one.
+            while let result = try nextResult(until: deadline) {
+                let status = libpq.resultStatus(result)
+                if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
+                    if let parsing {
+                        preparedNames[parsing] = named[parsing]
+                        libpq.clear(result)
+                    } else {
+                        results.append(PostgreSQLResult(result, libpq))
+                    }
+                } else if status == PGRES_PIPELINE_ABORTED {
+                    libpq.clear(result)
+                } else if status == PGRES_COPY_IN || status == PGRES_COPY_OUT || status == PGRES_COPY_BOTH {
+                    libpq.clear(result)
+                    throw refuseCopy()
+                } else {
+                    if failure == nil { failure = Self.error(of: result, libpq, server: server, fallback: connectionError()) }
+                    libpq.clear(result)
+                }
+                deadline = GridStore.Platform.monotonicMilliseconds() + answerDeadlineMilliseconds
+            }
+        }
+        // Then the sync's own.
+        guard let sync = try nextResult(until: deadline) else { throw connectionError() }
+        let synced = libpq.resultStatus(sync) == PGRES_PIPELINE_SYNC
+        libpq.clear(sync)
+        guard synced, libpq.exitPipelineMode(handle) == 1 else {
+            throw abandon(because: "the server's answers did not match the statements sent")
+        }
+        if let failure { throw failure }
+        guard results.count == statements.count else { throw connectionError() }
+        return results
+    }
+
+    /// The statements prepared in this session, by SQL text, and how many names were handed out.
+    private var preparedCount = 0
+
+    /// Sends what libpq holds of the requests made, reading answers that arrive meanwhile so the
+    /// server never waits on us; the deadline is checked on every pass, so a server that trickles
+    /// bytes cannot hold the client.
+    private func sendAll(until deadline: Int) throws(PostgreSQLError) {
+        let socket = libpq.socket(handle)
+        while true {
+            let flushed = libpq.flush(handle)
+            if flushed == 0 { return }
+            if flushed < 0 { throw connectionError() }
+            guard GridStore.Platform.monotonicMilliseconds() < deadline else { throw abandon() }
+            guard let ready = Platform.wait(for: socket, readable: true, writable: true, until: deadline) else { throw connectionError() }
+            guard ready.readable || ready.writable else { throw abandon() }
+            if ready.readable, libpq.consumeInput(handle) == 0 { throw connectionError() }
+        }
+    }
+
+    /// The next result, waiting for it until `deadline`; `nil` at the end of a request's results.
+    private func nextResult(until deadline: Int) throws(PostgreSQLError) -> OpaquePointer? {
+        let socket = libpq.socket(handle)
+        while libpq.isBusy(handle) == 1 {
+            guard GridStore.Platform.monotonicMilliseconds() < deadline else { throw abandon() }
+            guard let ready = Platform.wait(for: socket, readable: true, writable: false, until: deadline) else {
+                throw connectionError()
+            }
+            guard ready.readable else { throw abandon() }
+            guard libpq.consumeInput(handle) == 1 else { throw connectionError() }
+        }
+        return libpq.getResult(handle)
     }
 
     /// Sends what libpq holds of a request just made (`sent` is its result), then reads every
@@ -210,43 +348,18 @@ package final class PostgreSQLConnection {
     /// - Throws: The first result's error, a connection failure, or a deadline passed (the
     ///   connection is shut down then).
     private func answer(sent: Int32) throws(PostgreSQLError) -> PostgreSQLResult {
-        guard !abandoned else { throw abandonedError() }
         guard sent == 1 else { throw connectionError() }
         var deadline = GridStore.Platform.monotonicMilliseconds() + answerDeadlineMilliseconds
-        let socket = libpq.socket(handle)
-        // Everything out first; an answer that arrives meanwhile is read so the server never waits on us.
-        // The deadline is checked on every pass: a server that trickles bytes cannot hold the client.
-        while true {
-            let flushed = libpq.flush(handle)
-            if flushed == 0 { break }
-            if flushed < 0 { throw connectionError() }
-            guard GridStore.Platform.monotonicMilliseconds() < deadline else { throw abandon() }
-            guard let ready = Platform.wait(for: socket, readable: true, writable: true, until: deadline) else { throw connectionError() }
-            guard ready.readable || ready.writable else { throw abandon() }
-            if ready.readable, libpq.consumeInput(handle) == 0 { throw connectionError() }
-        }
+        try sendAll(until: deadline)
         var last: PostgreSQLResult?
         var failure: PostgreSQLError?
-        while true {
-            while libpq.isBusy(handle) == 1 {
-                guard GridStore.Platform.monotonicMilliseconds() < deadline else { throw abandon() }
-                guard let ready = Platform.wait(for: socket, readable: true, writable: false, until: deadline) else {
-                    throw connectionError()
-                }
-                guard ready.readable else { throw abandon() }
-                guard libpq.consumeInput(handle) == 1 else { throw connectionError() }
-            }
-            guard let result = libpq.getResult(handle) else { break }
+        while let result = try nextResult(until: deadline) {
             let status = libpq.resultStatus(result)
             if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
                 last = PostgreSQLResult(result, libpq)
             } else if status == PGRES_COPY_IN || status == PGRES_COPY_OUT || status == PGRES_COPY_BOTH {
-                // gridstore never copies: a server that starts a COPY is not answering what was asked.
                 libpq.clear(result)
-                Platform.shutDown(socket: socket)
-                abandoned = true
-                throw PostgreSQLError(sqlState: nil, message: "the server answered with a COPY that gridstore did not ask for, "
-                                          + "so gridstore closed the connection", server: server)
+                throw refuseCopy()
             } else {
                 if failure == nil { failure = Self.error(of: result, libpq, server: server, fallback: connectionError()) }
                 libpq.clear(result)
@@ -258,11 +371,23 @@ package final class PostgreSQLConnection {
         return last
     }
 
+    /// gridstore never copies: a server that starts a COPY is not answering what was asked.
+    private func refuseCopy() -> PostgreSQLError {
+        abandon(because: "the server answered with a COPY that gridstore did not ask for")
+    }
+
     /// Shuts the connection down after the server did not answer in time.
     private func abandon() -> PostgreSQLError {
         Platform.shutDown(socket: libpq.socket(handle))
         abandoned = true
         return abandonedError()
+    }
+
+    /// Shuts the connection down after the server answered something gridstore did not ask for.
+    private func abandon(because reason: String) -> PostgreSQLError {
+        Platform.shutDown(socket: libpq.socket(handle))
+        abandoned = true
+        return PostgreSQLError(sqlState: nil, message: reason + ", so gridstore closed the connection", server: server)
     }
 
     private func abandonedError() -> PostgreSQLError {

@@ -4,8 +4,10 @@ import GridStore
 /// The grid rows of one PostgreSQL transaction: the SQL of ``GridStorageTransaction``.
 ///
 /// Rows travel in batches: a change's sizes, chunks or honeycomb placements are bound as a
-/// few arrays and written by one `INSERT … SELECT … FROM unnest(…)` each, so a change costs
-/// a handful of round trips however many rows it writes.
+/// few arrays and written by one `INSERT … SELECT … FROM unnest(…)` each. Writes whose rows
+/// are not needed are queued and go to the server with the next read or with `COMMIT`, in
+/// one round trip, so a change of a cached grid costs two: its header (with `BEGIN`, and its
+/// placement chunks' lengths), then its writes with `COMMIT`.
 final class PostgreSQLGridTransaction: GridStorageTransaction {
     /// Another transaction inserted a grid of the same name first; the change is run again.
     struct ConcurrentCreation: Error {}
@@ -21,13 +23,31 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
 
     // MARK: Reading
 
+    /// The lengths of the placement chunks of the grid a write's ``header(named:)`` read, read
+    /// in the same round trip, for the ``placementChunkSizes(gridID:)`` a change asks for next.
+    /// Any write of the transaction drops it.
+    private var prefetchedChunkSizes: (gridID: Int64, rows: PostgreSQLResult)?
+
     func header(named name: String) throws -> StoredGridRow? {
-        let rows = try connection.execute("""
+        let header = """
             SELECT grids.id, revision, columns, direction, default_size, layout_kind,
                    element_width, item_spacing, orientation, center_item, ring_order, scaling, history_keep
             FROM grids LEFT JOIN honeycombs ON honeycombs.grid_id = grids.id
             WHERE name = $1
-            """ + (locksGrids ? " FOR UPDATE OF grids" : ""), [name])
+            """ + (locksGrids ? " FOR UPDATE OF grids" : "")
+        let rows: PostgreSQLResult
+        prefetchedChunkSizes = nil
+        if locksGrids {
+            // Run after the lock is taken, so they see the grid as it is committed now.
+            let results = try connection.execute(batch: [(header, [name]), ("""
+                SELECT section, first_item, octet_length(cells) FROM placement_chunks
+                WHERE grid_id = (SELECT id FROM grids WHERE name = $1)
+                """, [name])])
+            rows = results[0]
+            if rows.count == 1 { prefetchedChunkSizes = (rows.int(0, 0), results[1]) }
+        } else {
+            rows = try connection.execute(header, [name])
+        }
         guard rows.count == 1 else { return nil }
         return StoredGridRow(
             id: rows.int(0, 0), name: name, revision: rows.int(0, 1), columns: rows.int(0, 2),
@@ -95,8 +115,14 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     }
 
     func placementChunkSizes(gridID: Int64) throws -> [(section: Int, firstItem: Int, byteCount: Int)] {
-        let rows = try connection.execute(
-            "SELECT section, first_item, octet_length(cells) FROM placement_chunks WHERE grid_id = $1", [String(gridID)])
+        let rows: PostgreSQLResult
+        if let prefetched = prefetchedChunkSizes, prefetched.gridID == gridID {
+            rows = prefetched.rows
+        } else {
+            rows = try connection.execute(
+                "SELECT section, first_item, octet_length(cells) FROM placement_chunks WHERE grid_id = $1", [String(gridID)])
+        }
+        prefetchedChunkSizes = nil
         return (0..<rows.count).map { (section: Int(rows.int($0, 0)), firstItem: Int(rows.int($0, 1)), byteCount: Int(rows.int($0, 2))) }
     }
 
@@ -130,45 +156,48 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     // MARK: Writing
 
     func appendHistory(_ entry: StoredHistoryEntry, gridID: Int64, keep: Int) throws {
-        try connection.execute("""
+        connection.enqueue("""
             INSERT INTO history (grid_id, revision, made_at, kind, operation, actor, targets, delta)
                 VALUES ($1, $2, coalesce(nullif($3, '')::timestamptz, now()), $4, $5, $6, $7, $8)
             ON CONFLICT (grid_id, revision) DO UPDATE SET made_at = excluded.made_at, kind = excluded.kind,
                 operation = excluded.operation, actor = excluded.actor, targets = excluded.targets, delta = excluded.delta
             """, [String(gridID), String(entry.revision), entry.madeAt, entry.kind, entry.operation, entry.actor, entry.targets,
                   entry.delta])
-        try connection.execute("DELETE FROM history WHERE grid_id = $1 AND revision <= $2",
+        connection.enqueue("DELETE FROM history WHERE grid_id = $1 AND revision <= $2",
                                [String(gridID), String(entry.revision - Int64(keep))])
     }
 
     func setUpdatedAt(_ time: String, gridID: Int64) throws {
-        try connection.execute("UPDATE grids SET updated_at = $1::timestamptz WHERE id = $2", [time, String(gridID)])
+        connection.enqueue("UPDATE grids SET updated_at = $1::timestamptz WHERE id = $2", [time, String(gridID)])
     }
 
     func setHistoryKeep(_ keep: Int, gridID: Int64, revision: Int) throws {
-        try connection.execute("UPDATE grids SET history_keep = $1 WHERE id = $2", [String(keep), String(gridID)])
-        try connection.execute("DELETE FROM history WHERE grid_id = $1 AND revision <= $2",
+        connection.enqueue("UPDATE grids SET history_keep = $1 WHERE id = $2", [String(keep), String(gridID)])
+        connection.enqueue("DELETE FROM history WHERE grid_id = $1 AND revision <= $2",
                                [String(gridID), String(revision - keep)])
     }
 
     func replacePlacements(with changes: GridChangeSet, gridID: Int64) throws {
-        try connection.execute("DELETE FROM placement_chunks WHERE grid_id = $1", [String(gridID)])
+        prefetchedChunkSizes = nil
+        connection.enqueue("DELETE FROM placement_chunks WHERE grid_id = $1", [String(gridID)])
         try writeChunks(changes, gridID: String(gridID))
     }
 
     func deleteGrid(named name: String) throws -> Bool {
+        prefetchedChunkSizes = nil
         let found = try connection.execute("SELECT id FROM grids WHERE name = $1 FOR UPDATE", [name])
         guard found.count == 1 else { return false }
         let id = [found.string(0, 0)]
         // Deleted table by table rather than by cascade, so a sharded deployment can drop the foreign keys.
         for table in ["history", "honeycomb_placements", "honeycombs", "placement_chunks", "item_keys", "item_sizes", "sections"] {
-            try connection.execute("DELETE FROM \(table) WHERE grid_id = $1", id)
+            connection.enqueue("DELETE FROM \(table) WHERE grid_id = $1", id)
         }
-        try connection.execute("DELETE FROM grids WHERE id = $1", id)
+        connection.enqueue("DELETE FROM grids WHERE id = $1", id)
         return true
     }
 
     func insertGrid(named name: String, _ changes: GridChangeSet) throws -> Int64 {
+        prefetchedChunkSizes = nil
         let settings = changes.settings
         let inserted = try connection.execute("""
             INSERT INTO grids (name, columns, direction, default_size, revision, layout_kind)
@@ -184,8 +213,9 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     }
 
     func write(_ changes: GridChangeSet, gridID: Int64) throws {
+        prefetchedChunkSizes = nil
         let settings = changes.settings
-        try connection.execute("""
+        connection.enqueue("""
             UPDATE grids SET columns = $1, direction = $2, default_size = $3, revision = $4, layout_kind = $5,
                              updated_at = now()
             WHERE id = $6
@@ -197,11 +227,11 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     /// Writes everything but the grid row, in the order ``GridChangeSet`` documents.
     private func writeRows(_ changes: GridChangeSet, gridID: String) throws {
         if changes.removesAllChunks {
-            try connection.execute("DELETE FROM placement_chunks WHERE grid_id = $1", [gridID])
+            connection.enqueue("DELETE FROM placement_chunks WHERE grid_id = $1", [gridID])
         }
         if let first = changes.firstRemovedSection {
             for table in ["placement_chunks", "item_keys", "item_sizes", "sections"] {
-                try connection.execute("DELETE FROM \(table) WHERE grid_id = $1 AND section >= $2", [gridID, String(first)])
+                connection.enqueue("DELETE FROM \(table) WHERE grid_id = $1 AND section >= $2", [gridID, String(first)])
             }
         }
         if !changes.itemCounts.isEmpty {
@@ -210,7 +240,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
                 sections.append(section)
                 counts.append(count)
             }
-            try connection.execute("""
+            connection.enqueue("""
                 INSERT INTO sections (grid_id, section, item_count)
                 SELECT $1, s, c FROM unnest($2::integer[], $3::integer[]) AS t (s, c)
                 ON CONFLICT (grid_id, section) DO UPDATE SET item_count = excluded.item_count
@@ -229,13 +259,13 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
                 sections.append(section)
                 items.append(item)
             }
-            try connection.execute("""
+            connection.enqueue("""
                 DELETE FROM item_sizes USING unnest($2::integer[], $3::integer[]) AS t (s, i)
                 WHERE grid_id = $1 AND section = t.s AND item = t.i
                 """, [gridID, sections.text, items.text])
         }
         for (section, item) in changes.sizeTruncations {
-            try connection.execute("DELETE FROM item_sizes WHERE grid_id = $1 AND section = $2 AND item >= $3",
+            connection.enqueue("DELETE FROM item_sizes WHERE grid_id = $1 AND section = $2 AND item >= $3",
                                    [gridID, String(section), String(item)])
         }
         guard !changes.sizeUpserts.isEmpty else { return }
@@ -245,7 +275,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             items.append(row.item)
             sizes.append(text: row.size.rawValue.utf8)
         }
-        try connection.execute("""
+        connection.enqueue("""
             INSERT INTO item_sizes (grid_id, section, item, size)
             SELECT $1, s, i, z FROM unnest($2::integer[], $3::integer[], $4::text[]) AS t (s, i, z)
             ON CONFLICT (grid_id, section, item) DO UPDATE SET size = excluded.size
@@ -254,7 +284,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
 
     private func writeKeys(_ changes: GridChangeSet, gridID: String) throws {
         for (section, item) in changes.keyTruncations {
-            try connection.execute("DELETE FROM item_keys WHERE grid_id = $1 AND section = $2 AND item >= $3",
+            connection.enqueue("DELETE FROM item_keys WHERE grid_id = $1 AND section = $2 AND item >= $3",
                                    [gridID, String(section), String(item)])
         }
         guard !changes.keyInserts.isEmpty else { return }
@@ -264,7 +294,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             items.append(row.item)
             keys.append(text: row.key.utf8)
         }
-        try connection.execute("""
+        connection.enqueue("""
             INSERT INTO item_keys (grid_id, section, item, key)
             SELECT $1, s, i, k FROM unnest($2::integer[], $3::integer[], $4::text[]) AS t (s, i, k)
             """, [gridID, sections.text, items.text, keys.text])
@@ -272,7 +302,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
 
     private func writeChunks(_ changes: GridChangeSet, gridID: String) throws {
         for (section, firstItem) in changes.chunkTruncations {
-            try connection.execute("DELETE FROM placement_chunks WHERE grid_id = $1 AND section = $2 AND first_item >= $3",
+            connection.enqueue("DELETE FROM placement_chunks WHERE grid_id = $1 AND section = $2 AND first_item >= $3",
                                    [gridID, String(section), String(firstItem)])
         }
         guard !changes.chunkUpserts.isEmpty else { return }
@@ -282,7 +312,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             firstItems.append(chunk.firstItem)
             cells.append(text: changes.text(of: chunk))
         }
-        try connection.execute("""
+        connection.enqueue("""
             INSERT INTO placement_chunks (grid_id, section, first_item, cells)
             SELECT $1, s, f, c FROM unnest($2::integer[], $3::integer[], $4::text[]) AS t (s, f, c)
             ON CONFLICT (grid_id, section, first_item) DO UPDATE SET cells = excluded.cells
@@ -292,7 +322,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     private func writeHoneycomb(_ changes: GridChangeSet, gridID: String) throws {
         switch changes.honeycomb {
         case .set(let honeycomb):
-            try connection.execute("""
+            connection.enqueue("""
                 INSERT INTO honeycombs (grid_id, element_width, item_spacing, orientation, center_item, ring_order, scaling)
                 VALUES ($1, $2, $3, $4, $5, $6, $7)
                 ON CONFLICT (grid_id) DO UPDATE SET element_width = excluded.element_width,
@@ -302,8 +332,8 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
                       honeycomb.orientation.rawValue, honeycomb.centerItem.rawValue, honeycomb.ringOrder.rawValue,
                       honeycomb.scalingCurve.rawValue])
         case .remove:
-            try connection.execute("DELETE FROM honeycombs WHERE grid_id = $1", [gridID])
-            try connection.execute("DELETE FROM honeycomb_placements WHERE grid_id = $1", [gridID])
+            connection.enqueue("DELETE FROM honeycombs WHERE grid_id = $1", [gridID])
+            connection.enqueue("DELETE FROM honeycomb_placements WHERE grid_id = $1", [gridID])
         case nil:
             break
         }
@@ -319,7 +349,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
                 columns[6].append(row.frame.size.width)
                 columns[7].append(row.frame.size.height)
             }
-            try connection.execute("""
+            connection.enqueue("""
                 INSERT INTO honeycomb_placements (grid_id, item, ring, q, r, x, y, width, height)
                 SELECT $1, i, g, q, r, x, y, w, h
                 FROM unnest($2::integer[], $3::integer[], $4::integer[], $5::integer[],
@@ -329,7 +359,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
                 """, [gridID] + columns.map(\.text))
         }
         if let first = changes.honeycombTruncation {
-            try connection.execute("DELETE FROM honeycomb_placements WHERE grid_id = $1 AND item >= $2", [gridID, String(first)])
+            connection.enqueue("DELETE FROM honeycomb_placements WHERE grid_id = $1 AND item >= $2", [gridID, String(first)])
         }
     }
 }

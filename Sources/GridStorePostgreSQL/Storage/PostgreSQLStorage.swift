@@ -1,39 +1,35 @@
 import GridStore
 
-/// The PostgreSQL backend: one connection to a server, shared safely between threads.
+/// The PostgreSQL backend: a pool of connections to one server, shared safely between threads.
 ///
 /// Reads run in `REPEATABLE READ READ ONLY` transactions, so they see one consistent state.
 /// A change runs in one transaction that first locks its grid's row (`SELECT … FOR UPDATE`):
-/// writers of one grid take turns, writers of different grids run in parallel. A
-/// serialization failure or deadlock rolls back and runs the change again, up to
-/// ``maximumAttempts`` times with a growing random pause. A server that is down or went
-/// away gives a one-line error naming it; the next call reconnects.
-package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
-    // @unchecked: `connection` is only used while `gate` is held, `readerConnection` only while
-    // `readerGate` is (it is read and set by the thread holding it).
-
+/// writers of one grid take turns, writers of different grids run in parallel, each on a
+/// connection of its own. A change takes two round trips once its grid is cached: the lock
+/// and the grid's header, then every write and the commit.
+///
+/// A serialization failure or deadlock rolls back and runs the change again, up to
+/// ``maximumAttempts`` times with a growing random pause. A connection the server dropped
+/// (a restart) is found out by the first round trip of a call, before anything is written,
+/// and the call runs again once on a new connection. A server that is down or stopped
+/// answering gives a one-line error naming it.
+package final class PostgreSQLStorage: GridStorageBackend, Sendable {
     /// How many times a change is tried when the server reports a serialization failure or a deadlock.
     package static let maximumAttempts = 8
 
     package let location: String
     package let migrationsAppliedOnOpen: [Migration]
     let migrations: MigrationSet
-    private let gate = ConnectionGate()
-    private let connection: PostgreSQLConnection
-    /// Where a second connection goes.
-    private let server: PostgreSQLLocation
-    /// A second connection, made the first time a read finds the main one busy (a change
-    /// waiting for a row lock), so reads never queue behind a waiting change.
-    private var readerConnection: PostgreSQLConnection?
-    private let readerGate = ConnectionGate()
+    let pool: PostgreSQLConnectionPool
 
     /// Connects to `location`, applying pending migrations unless `applyingMigrations` is `false`.
-    package init(_ location: PostgreSQLLocation, migrations: MigrationSet = .gridStorePostgreSQL,
+    ///
+    /// - Parameter connections: How many changes may run at once, each on its own connection.
+    package init(_ location: PostgreSQLLocation, connections: Int = 1, migrations: MigrationSet = .gridStorePostgreSQL,
                  applyingMigrations: Bool = true) throws {
         self.location = location.displayName
         self.migrations = migrations
-        server = location
-        connection = try PostgreSQLConnection(location)
+        let connection = try PostgreSQLConnection(location)
         // Before anything of gridstore's runs there, and again over the tables migrations made.
         let runner = PostgreSQLMigrationRunner(migrations: migrations)
         let status = try runner.status(of: connection)
@@ -42,7 +38,11 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
         try PostgreSQLSchemaCheck.verify(connection, migrating: migrating)
         migrationsAppliedOnOpen = migrating ? try runner.migrate(connection) : []
         if !migrationsAppliedOnOpen.isEmpty { try PostgreSQLSchemaCheck.verify(connection) }
+        pool = PostgreSQLConnectionPool(first: connection, writers: connections,
+                                        waitLimitMilliseconds: GridDatabase.queueWaitLimitMilliseconds)
     }
+
+    package var parallelCalls: Int { pool.writers }
 
     package func migrationStatus() throws -> MigrationStatus {
         try withConnection { try PostgreSQLMigrationRunner(migrations: migrations).status(of: $0) }
@@ -50,52 +50,29 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
 
     package func read<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
         // Inside another call's closure on this thread: join its transaction.
-        if let held = gate.heldByCurrentThread {
-            return try body(PostgreSQLGridTransaction(connection, locksGrids: held == .write))
+        if let held = pool.heldByCurrentThread {
+            return try body(PostgreSQLGridTransaction(held.connection, locksGrids: held.use == .write))
         }
-        if readerGate.heldByCurrentThread != nil, let readerConnection {
-            return try body(PostgreSQLGridTransaction(readerConnection, locksGrids: false))
-        }
-        func read(_ connection: PostgreSQLConnection) throws -> T {
-            if !connection.isOpen { try connection.reconnect() }
-            return try self.transaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+        return try pool.withConnection(for: .read) { connection in
+            try transaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", retrying: false) {
                 try body(PostgreSQLGridTransaction(connection, locksGrids: false))
             }
-        }
-        if let result = try gate.withLockIfAvailable(for: .read, { try read(connection) }) { return result }
-        // The main connection is busy (a change may be waiting for a row lock): read through a second one.
-        return try readerGate.withLock(for: .read) {
-            if readerConnection == nil { readerConnection = try PostgreSQLConnection(server) }
-            return try read(readerConnection!)
         }
     }
 
     package func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        switch gate.heldByCurrentThread {
-        case .write?: return try body(PostgreSQLGridTransaction(connection, locksGrids: true))
-        case .read?: throw GridError.reentrantCall
-        case nil: break
+        if let held = pool.heldByCurrentThread {
+            guard held.use == .write else { throw GridError.reentrantCall }
+            return try body(PostgreSQLGridTransaction(held.connection, locksGrids: true))
         }
-        return try withConnection(for: .write) { connection in
-            var attempt = 1
-            while true {
-                do {
-                    return try transaction(connection, begin: "BEGIN") {
-                        try body(PostgreSQLGridTransaction(connection, locksGrids: true))
-                    }
-                } catch let error as PostgreSQLError where error.isTransient && attempt < Self.maximumAttempts {
-                    Self.pause(beforeAttempt: attempt + 1)
-                } catch is PostgreSQLGridTransaction.ConcurrentCreation where attempt < Self.maximumAttempts {
-                    // Another connection created the same grid first: run again, and find it.
-                }
-                attempt += 1
+        return try pool.withConnection(for: .write) { connection in
+            try transaction(connection, begin: "BEGIN", retrying: true) {
+                try body(PostgreSQLGridTransaction(connection, locksGrids: true))
             }
         }
     }
 
-    package var isInTransactionOnCurrentThread: Bool {
-        gate.heldByCurrentThread != nil || readerGate.heldByCurrentThread != nil
-    }
+    package var isInTransactionOnCurrentThread: Bool { pool.heldByCurrentThread != nil }
 
     /// The same database of the same server, by any URI: a session-level advisory lock taken here
     /// cannot be taken through `other` (advisory locks are per database), which needs no privilege.
@@ -114,32 +91,80 @@ package final class PostgreSQLStorage: GridStorageBackend, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` with the connection, reconnecting first if the server went away since the last call.
+    /// Runs `body` with a connection of the pool (the one this thread holds, inside another
+    /// call), reconnecting first if the server went away since the last call.
     package func withConnection<T>(for use: ConnectionGate.Use = .read, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
-        if gate.heldByCurrentThread != nil { return try body(connection) }
-        return try gate.withLock(for: use) {
+        if let held = pool.heldByCurrentThread { return try body(held.connection) }
+        return try pool.withConnection(for: use) { connection in
             if !connection.isOpen { try connection.reconnect() }
             return try body(connection)
         }
     }
 
-    /// Runs `body` between `begin` and `COMMIT`, rolling back when it throws.
+    /// Runs `body` between `begin` and `COMMIT` on `connection`, rolling back when it throws,
+    /// and again when the server asks for it (`retrying`: a serialization failure, a deadlock,
+    /// a grid created meanwhile) or when the connection turns out dropped at the first round trip.
+    private func transaction<T>(_ connection: PostgreSQLConnection, begin: String, retrying: Bool,
+                                _ body: () throws -> T) throws -> T {
+        var attempt = 1
+        var reconnected = false
+        while true {
+            if !connection.isOpen {
+                try connection.reconnect()
+                reconnected = true
+            }
+            let start = connection.roundTrips
+            do {
+                return try transaction(connection, begin: begin, body)
+            } catch let error as PostgreSQLError where error.isTransient && retrying && attempt < Self.maximumAttempts {
+                Self.pause(beforeAttempt: attempt + 1)
+            } catch is PostgreSQLGridTransaction.ConcurrentCreation where retrying && attempt < Self.maximumAttempts {
+                // Another connection created the same grid first: run again, and find it.
+            } catch is DroppedConnection where !reconnected && connection.roundTrips == start + 1 {
+                // Dropped before this call (a server restart): its first round trip failed, so
+                // nothing of it ran. Once more, on a new connection.
+                try connection.reconnect()
+                reconnected = true
+            } catch let error as DroppedConnection {
+                throw error.failure
+            }
+            attempt += 1
+        }
+    }
+
+    /// A connection failure before `COMMIT` was sent: nothing of the transaction applied.
+    private struct DroppedConnection: Error {
+        let failure: PostgreSQLError
+    }
+
+    /// One try of `body` between `begin` and `COMMIT`. `BEGIN` goes with the body's first
+    /// statement, and the body's writes with `COMMIT`.
     private func transaction<T>(_ connection: PostgreSQLConnection, begin: String, _ body: () throws -> T) throws -> T {
         let result: T
         do {
-            try connection.executeScript(begin)
+            connection.enqueue(begin)
             result = try body()
         } catch let error as PostgreSQLError where error.isConnectionFailure {
+            connection.discardQueued()
             // COMMIT was never sent, so the server rolls the transaction back.
-            throw PostgreSQLError(sqlState: error.sqlState, message: error.message + "; nothing was committed", server: error.server)
+            let failure = PostgreSQLError(sqlState: error.sqlState, message: error.message + "; nothing was committed",
+                                          server: error.server)
+            // A server that stopped answering may still hold this transaction's locks: not tried again.
+            if connection.wasAbandoned { throw failure }
+            throw DroppedConnection(failure: failure)
         } catch {
-            if connection.isOpen { _ = try? connection.executeScript("ROLLBACK") }
+            connection.discardQueued()
+            if connection.isOpen { _ = try? connection.execute("ROLLBACK") }
             throw error
         }
         do {
-            try connection.executeScript("COMMIT")
+            try connection.execute("COMMIT")
         } catch {
-            guard error.isConnectionFailure else { throw error }
+            guard error.isConnectionFailure else {
+                // A write queued before COMMIT failed: the transaction is aborted, and is rolled back.
+                if connection.isOpen { _ = try? connection.execute("ROLLBACK") }
+                throw error
+            }
             // The server may have committed before the connection broke: say so, never guess.
             throw PostgreSQLError(sqlState: error.sqlState,
                                   message: "the connection was lost while committing, so the change may or may not "
@@ -167,12 +192,18 @@ extension GridDatabase {
     /// - Throws: ``DatabaseFileError/unsupported(_:)`` when `uri` is not a PostgreSQL connection
     ///   URI, ``PostgreSQLError`` when the server cannot be reached, and ``MigrationError``
     ///   when the schema cannot be brought up to date.
-    public convenience init(postgreSQL uri: String, applyingMigrations: Bool = true) throws {
+    /// - Parameter connections: How many changes may run at once, each on a connection of its
+    ///   own (at least 1); reads use an idle one, or one more. Callers past that wait their turn,
+    ///   in order, at most ``queueWaitLimitMilliseconds``.
+    public convenience init(postgreSQL uri: String, connections: Int = 1, applyingMigrations: Bool = true) throws {
         guard let server = PostgreSQLLocation(uri) else {
             // Not echoed: a mistyped scheme would print a password.
             throw DatabaseFileError.unsupported("the location is not a PostgreSQL connection URI (postgresql://… or postgres://…)")
         }
-        self.init(backend: try PostgreSQLStorage(server, applyingMigrations: applyingMigrations))
+        guard connections >= 1 else {
+            throw DatabaseFileError.unsupported("a database needs at least 1 connection, not \(connections)")
+        }
+        self.init(backend: try PostgreSQLStorage(server, connections: connections, applyingMigrations: applyingMigrations))
     }
 
     /// The PostgreSQL storage, when the database is on a server: for tests and audits.

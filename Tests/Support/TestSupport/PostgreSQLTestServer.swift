@@ -102,6 +102,14 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
         try run("pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-m", "immediate", "restart"])
     }
 
+    /// Runs one of the installed client programs (`pgbench`, `psql`) against this server, as
+    /// this process's user, and returns what it printed.
+    ///
+    /// - Throws: ``Unavailable`` when it cannot be run or exits with a failure.
+    public func runClient(_ program: String, _ arguments: [String]) throws(Unavailable) -> String {
+        try run(program, arguments, asServerUser: false)
+    }
+
     /// Stops the server and removes its folder (also done when the process exits).
     public func stop() {
         _ = try? run("pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
@@ -111,7 +119,8 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
     // MARK: Processes
 
     /// Runs one of the PostgreSQL binaries, as the unprivileged user when `asServerUser`.
-    private func run(_ program: String, _ arguments: [String], asServerUser: Bool = true) throws(Unavailable) {
+    @discardableResult
+    private func run(_ program: String, _ arguments: [String], asServerUser: Bool = true) throws(Unavailable) -> String {
         var argv = [binaries + "/" + program] + arguments
         if asServerUser, let runAs {
             argv = ["/usr/bin/setpriv", "--reuid=\(runAs.uid)", "--regid=\(runAs.gid)", "--clear-groups"] + argv
@@ -140,6 +149,7 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
             let log = (try? String(contentsOfFile: directory + "/log", encoding: .utf8)) ?? ""
             throw Unavailable(description: "\(program) failed (status \(status)): \(text) \(log.suffix(2000))")
         }
+        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     }
 
     /// The newest `/usr/lib/postgresql/N/bin`, else the folder of `initdb` on the `PATH`.

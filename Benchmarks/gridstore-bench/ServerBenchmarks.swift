@@ -1,0 +1,150 @@
+import Foundation
+import GridLayout
+import GridStore
+import GridStorePostgreSQL
+import GridStoreSQLite
+import SeededRandom
+import TestSupport
+
+/// An app server's pattern against PostgreSQL's own floor, in one run on one server this
+/// benchmark starts (durable settings: fsync and synchronous commit on, a Unix socket).
+///
+/// The floor is `pgbench -N` (its simple-update transaction: three statements in five round
+/// trips) with 1 and 8 clients. Then one long-lived process toggles random items with 1 and 8
+/// threads, each change on its own connection of one pooled handle, on 8 grids and on 1
+/// grid, of 1,000 and 10,000 items.
+enum ServerBenchmarks {
+    /// How long each measured configuration runs.
+    static let seconds = 5.0
+
+    static func run() throws -> String {
+        let server = try PostgreSQLTestServer(durable: true)
+        defer { server.stop() }
+        let floor = try pgbenchFloor(server)
+        var table = Table("An app server on PostgreSQL against pgbench -N (release build, durable server on a Unix socket)",
+                          headers: ["workload", "changes/s", "x pgbench", "median ms", "p99 ms"])
+        for clients in [1, 8] {
+            let tps = floor[clients]!
+            table.add(["pgbench -N, \(clients) client\(clients == 1 ? "" : "s")", format(tps.perSecond, decimals: 0), "1.00",
+                       format(tps.medianMilliseconds), "n/a"])
+        }
+        for connections in [1, 8] {
+            for grids in [8, 1] {
+                for items in [1_000, 10_000] {
+                    let result = try toggles(server, connections: connections, grids: grids, items: items)
+                    let ratio = result.perSecond / floor[connections]!.perSecond
+                    table.add(["\(connections) conn, \(grids) grid\(grids == 1 ? "" : "s") of \(items)",
+                               format(result.perSecond, decimals: 0), format(ratio), format(result.medianMilliseconds),
+                               format(result.p99Milliseconds)])
+                }
+            }
+        }
+        let separate = try toggles(server, connections: 8, grids: 8, items: 1_000, separateHandles: true)
+        table.add(["8 handles of 1 conn, 8 grids of 1000", format(separate.perSecond, decimals: 0),
+                   format(separate.perSecond / floor[8]!.perSecond), format(separate.medianMilliseconds),
+                   format(separate.p99Milliseconds)])
+        let bulk = try bulkSets(server)
+        return table.render() + """
+
+            Each row runs \(Int(seconds)) s; changes/s counts acknowledged changes over wall time. pgbench: `-N -M prepared`,
+            scale 8, median of 3 runs, median latency is pgbench's average. gridstore: N threads share one
+            GridDatabase(postgreSQL:connections: N); thread i toggles random items of grid i mod grids.
+            Bulk set of 100,000 sizes in one change on a fresh grid (median of 5): SQLite \(format(bulk.sqlite, decimals: 0)) ms, \
+            PostgreSQL \(format(bulk.postgreSQL, decimals: 0)) ms (\(format(bulk.postgreSQL / bulk.sqlite))x).
+
+            """
+    }
+
+    struct Rate {
+        var perSecond: Double
+        var medianMilliseconds: Double
+        var p99Milliseconds: Double = .nan
+    }
+
+    /// pgbench's simple-update transactions per second with 1 and 8 clients (median of 3 runs).
+    static func pgbenchFloor(_ server: PostgreSQLTestServer) throws -> [Int: Rate] {
+        let url = try server.makeDatabase()
+        let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
+        let connection = ["-h", server.directory, "-p", String(server.port), "-U", server.user]
+        _ = try server.runClient("pgbench", ["-i", "-q", "-s", "8"] + connection + [database])
+        var rates: [Int: Rate] = [:]
+        for clients in [1, 8] {
+            var runs: [Rate] = []
+            for _ in 0..<3 {
+                let output = try server.runClient("pgbench", ["-N", "-M", "prepared", "-n", "-c", String(clients),
+                                                              "-j", String(min(clients, 2)), "-T", String(Int(seconds))]
+                                                  + connection + [database])
+                runs.append(Rate(perSecond: number(after: "tps = ", in: output), medianMilliseconds: number(after: "latency average = ", in: output)))
+            }
+            let sorted = runs.sorted { $0.perSecond < $1.perSecond }
+            rates[clients] = sorted[1]
+        }
+        return rates
+    }
+
+    /// The number that follows `label` in pgbench's output.
+    static func number(after label: String, in output: String) -> Double {
+        guard let range = output.range(of: label) else { return .nan }
+        return Double(output[range.upperBound...].prefix { $0.isNumber || $0 == "." }) ?? .nan
+    }
+
+    /// Toggles for ``seconds`` with `connections` threads on one pooled handle.
+    /// Toggles for ``seconds`` with `connections` threads: on one pooled handle, or (`separateHandles`)
+    /// each thread on a `GridDatabase` and `Grid`s of its own.
+    static func toggles(_ server: PostgreSQLTestServer, connections: Int, grids: Int, items: Int,
+                        separateHandles: Bool = false) throws -> Rate {
+        let url = try server.makeDatabase()
+        let shared = try GridDatabase(postgreSQL: url, connections: separateHandles ? 1 : connections)
+        let sizes = RepositoryBenchmarks.randomSizes(items, seed: 9)
+        for grid in 0..<grids {
+            try Grid.create(named: "g\(grid)", in: shared, content: GridContent(columns: 6, sections: [sizes]))
+        }
+        let sharedGrids = try (0..<grids).map { try Grid(named: "g\($0)", in: shared) }
+        let perThread = try (0..<connections).map { thread in
+            guard separateHandles else { return sharedGrids[thread % grids] }
+            return try Grid(named: "g\(thread % grids)", in: try GridDatabase(postgreSQL: url))
+        }
+        for grid in perThread { _ = try grid.snapshot() }
+        let latencies = Locked<[Double]>([])
+        let failures = Locked<[String]>([])
+        let group = DispatchGroup()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let deadline = started.advanced(by: .milliseconds(Int(seconds * 1_000)))
+        for thread in 0..<connections {
+            group.enter()
+            Thread.detachNewThread {
+                var generator = SeededGenerator(seed: UInt64(thread + 1))
+                var mine: [Double] = []
+                let grid = perThread[thread]
+                while clock.now < deadline {
+                    let item = Int(generator.next() % UInt64(items))
+                    let before = clock.now
+                    do {
+                        try grid.toggle(at: GridIndexPath(item: item))
+                        mine.append(Measurement.milliseconds(clock.now - before))
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                        break
+                    }
+                }
+                latencies.withLock { $0 += mine }
+                group.leave()
+            }
+        }
+        group.wait()
+        let wall = Measurement.milliseconds(clock.now - started) / 1_000
+        if let failure = failures.withLock({ $0.first }) { throw BenchmarkError("a toggle failed: \(failure)") }
+        let sorted = latencies.withLock { $0 }.sorted()
+        return Rate(perSecond: Double(sorted.count) / wall, medianMilliseconds: Measurement.median(sorted),
+                    p99Milliseconds: sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
+    }
+
+    /// The median time of setting 100,000 sizes in one change on a fresh grid, on each backend.
+    static func bulkSets(_ server: PostgreSQLTestServer) throws -> (sqlite: Double, postgreSQL: Double) {
+        let scratch = try ScratchDirectory()
+        let sqlite = try BackendBenchmarks.bulkSet { name in scratch.file(name + ".sqlite") }
+        let postgreSQL = try BackendBenchmarks.bulkSet { _ in try server.makeDatabase() }
+        return (sqlite, postgreSQL)
+    }
+}

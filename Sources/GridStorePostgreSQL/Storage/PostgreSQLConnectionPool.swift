@@ -1,0 +1,131 @@
+import GridStore
+
+/// The connections of one PostgreSQL database handle: up to ``writers`` changes run at once,
+/// each on a connection of its own, and reads take any idle connection, or one more, so a read
+/// never waits for a change that waits for another process's row lock.
+///
+/// Connections are made when first needed and kept; a connection the server dropped is made
+/// again by the call that next takes it. Callers wait in the order they came, writers among
+/// writers and readers among readers, each at most ``waitLimitMilliseconds``, then fail with a
+/// ``QueueWaitTimeout`` having done nothing.
+///
+/// The pool knows which thread holds which connection, so a call made inside another call's
+/// closure on the same thread joins its transaction instead of waiting for a second connection.
+final class PostgreSQLConnectionPool: @unchecked Sendable {
+    // @unchecked: every stored variable is only touched while `lock` is held.
+
+    /// A connection taken from the pool, with what it was taken for.
+    struct Lease {
+        let connection: PostgreSQLConnection
+        let use: ConnectionGate.Use
+    }
+
+    /// How many changes may run at once, each on its own connection.
+    let writers: Int
+    /// At most this many connections are open: one per writer and one more for reads.
+    var capacity: Int { writers + 1 }
+    /// How long a caller waits for a connection before it gives up.
+    let waitLimitMilliseconds: Int
+    /// Where new connections go.
+    let location: PostgreSQLLocation
+
+    private let lock = PlatformLock()
+    private var idle: [PostgreSQLConnection]
+    /// Connections open or being opened.
+    private var opened: Int
+    /// Connections held for a change now.
+    private var writing = 0
+    /// The threads holding a connection now, with it.
+    private var held: [(thread: UInt, lease: Lease)] = []
+    /// The tickets of waiting callers, oldest first, for writes (index 0) and reads (index 1).
+    private var waiting: [[Int]] = [[], []]
+    private var nextTicket = 0
+
+    /// A pool over `first`, an open connection, that opens more to `location` as needed.
+    init(first: PostgreSQLConnection, writers: Int, waitLimitMilliseconds: Int) {
+        precondition(writers >= 1)
+        self.writers = writers
+        self.waitLimitMilliseconds = waitLimitMilliseconds
+        location = first.location
+        idle = [first]
+        opened = 1
+    }
+
+    /// The connection the calling thread holds, if it holds one.
+    var heldByCurrentThread: Lease? {
+        let thread = GridStore.Platform.currentThread
+        return lock.withLock { held.first { $0.thread == thread }?.lease }
+    }
+
+    /// How many connections are open now: for tests and diagnostics.
+    var openCount: Int { lock.withLock { opened } }
+
+    /// Runs `body` with a connection taken for `use`, waiting for one if none is free.
+    ///
+    /// - Throws: What `body` throws; ``QueueWaitTimeout`` (as ``GridError/storage(_:)``) when
+    ///   no connection came free in time; ``PostgreSQLError`` when a new connection cannot be made.
+    func withConnection<T>(for use: ConnectionGate.Use, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
+        let lease = try take(for: use)
+        defer { give(back: lease) }
+        return try body(lease.connection)
+    }
+
+    private func take(for use: ConnectionGate.Use) throws -> Lease {
+        let queue = use == .write ? 0 : 1
+        let thread = GridStore.Platform.currentThread
+        let started = GridStore.Platform.monotonicMilliseconds()
+        lock.lock()
+        let ticket = nextTicket
+        nextTicket += 1
+        let ahead = waiting[queue].count + (use == .write ? writing : opened - idle.count)
+        waiting[queue].append(ticket)
+        while waiting[queue].first != ticket || !canStart(use) {
+            let remaining = started + waitLimitMilliseconds - GridStore.Platform.monotonicMilliseconds()
+            if remaining <= 0 {
+                waiting[queue].removeAll { $0 == ticket }
+                lock.broadcast()
+                lock.unlock()
+                throw GridError.storage(GridStorageFailure(QueueWaitTimeout(
+                    waitedMilliseconds: GridStore.Platform.monotonicMilliseconds() - started, limitMilliseconds: waitLimitMilliseconds,
+                    ahead: ahead, location: location.displayName)))
+            }
+            _ = lock.wait(milliseconds: remaining)
+        }
+        waiting[queue].removeFirst()
+        if use == .write { writing += 1 }
+        let reused = idle.popLast()
+        if reused == nil { opened += 1 }
+        // The next caller in line may be able to start too.
+        lock.broadcast()
+        lock.unlock()
+        let connection: PostgreSQLConnection
+        do {
+            connection = try reused ?? PostgreSQLConnection(location)
+        } catch {
+            lock.withLock {
+                opened -= 1
+                if use == .write { writing -= 1 }
+                lock.broadcast()
+            }
+            throw error
+        }
+        let lease = Lease(connection: connection, use: use)
+        lock.withLock { held.append((thread, lease)) }
+        return lease
+    }
+
+    private func canStart(_ use: ConnectionGate.Use) -> Bool {
+        if use == .write && writing >= writers { return false }
+        return !idle.isEmpty || opened < capacity
+    }
+
+    private func give(back lease: Lease) {
+        let thread = GridStore.Platform.currentThread
+        lock.withLock {
+            held.removeAll { $0.thread == thread && $0.lease.connection === lease.connection }
+            idle.append(lease.connection)
+            if lease.use == .write { writing -= 1 }
+            lock.broadcast()
+        }
+    }
+}
