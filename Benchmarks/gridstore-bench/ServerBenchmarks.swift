@@ -20,13 +20,17 @@ enum ServerBenchmarks {
     static func run() throws -> String {
         let server = try PostgreSQLTestServer(durable: true)
         defer { server.stop() }
-        let floor = try pgbenchFloor(server)
+        let floor = try pgbenchFloor(server, mode: "simple")
+        let prepared = try pgbenchFloor(server, mode: "prepared")
         var table = Table("An app server on PostgreSQL against pgbench -N (release build, durable server on a Unix socket)",
                           headers: ["workload", "changes/s", "x pgbench", "median ms", "p99 ms"])
         for clients in [1, 8] {
             let tps = floor[clients]!
             table.add(["pgbench -N, \(clients) client\(clients == 1 ? "" : "s")", format(tps.perSecond, decimals: 0), "1.00",
                        format(tps.medianMilliseconds), "n/a"])
+            let fast = prepared[clients]!
+            table.add(["pgbench -N -M prepared, \(clients) client\(clients == 1 ? "" : "s")", format(fast.perSecond, decimals: 0),
+                       format(fast.perSecond / tps.perSecond), format(fast.medianMilliseconds), "n/a"])
         }
         for connections in [1, 8] {
             for grids in [8, 1] {
@@ -46,8 +50,9 @@ enum ServerBenchmarks {
         let bulk = try bulkSets(server)
         return table.render() + """
 
-            Each row runs \(Int(seconds)) s; changes/s counts acknowledged changes over wall time. pgbench: `-N -M prepared`,
-            scale 8, median of 3 runs, median latency is pgbench's average. gridstore: N threads share one
+            Each row runs \(Int(seconds)) s; changes/s counts acknowledged changes over wall time. pgbench: `-N` (its default
+            simple protocol; x pgbench compares with it) and `-N -M prepared`, scale 8, median of 3 runs, median ms is pgbench's
+            average latency. gridstore: N threads share one
             GridDatabase(postgreSQL:connections: N); thread i toggles random items of grid i mod grids.
             Bulk set of 100,000 sizes in one change on a fresh grid (median of 5): SQLite \(format(bulk.sqlite, decimals: 0)) ms, \
             PostgreSQL \(format(bulk.postgreSQL, decimals: 0)) ms (\(format(bulk.postgreSQL / bulk.sqlite))x).
@@ -62,16 +67,17 @@ enum ServerBenchmarks {
     }
 
     /// pgbench's simple-update transactions per second with 1 and 8 clients (median of 3 runs).
-    static func pgbenchFloor(_ server: PostgreSQLTestServer) throws -> [Int: Rate] {
-        let url = try server.makeDatabase()
-        let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
+    static func pgbenchFloor(_ server: PostgreSQLTestServer, mode: String) throws -> [Int: Rate] {
+        let url = server.url(database: "pgbench")
+        if mode == "simple" { _ = try server.runClient("createdb", ["-h", server.directory, "-p", String(server.port), "-U", server.user, "pgbench"]) }
+        let database = String(url.split(separator: "?")[0].split(separator: "/").last!)
         let connection = ["-h", server.directory, "-p", String(server.port), "-U", server.user]
-        _ = try server.runClient("pgbench", ["-i", "-q", "-s", "8"] + connection + [database])
+        if mode == "simple" { _ = try server.runClient("pgbench", ["-i", "-q", "-s", "8"] + connection + [database]) }
         var rates: [Int: Rate] = [:]
         for clients in [1, 8] {
             var runs: [Rate] = []
             for _ in 0..<3 {
-                let output = try server.runClient("pgbench", ["-N", "-M", "prepared", "-n", "-c", String(clients),
+                let output = try server.runClient("pgbench", ["-N", "-M", mode, "-n", "-c", String(clients),
                                                               "-j", String(min(clients, 2)), "-T", String(Int(seconds))]
                                                   + connection + [database])
                 runs.append(Rate(perSecond: number(after: "tps = ", in: output), medianMilliseconds: number(after: "latency average = ", in: output)))

@@ -60,6 +60,12 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
     /// How many connections are open now: for tests and diagnostics.
     var openCount: Int { lock.withLock { opened } }
 
+    /// How many callers wait for a connection now: for tests and diagnostics.
+    var waitingCount: Int { lock.withLock { waiting[0].count + waiting[1].count } }
+
+    /// The round trips made so far by the connections that are idle now: for tests.
+    var idleRoundTrips: Int { lock.withLock { idle.reduce(0) { $0 + $1.roundTrips } } }
+
     /// Runs `body` with a connection taken for `use`, waiting for one if none is free.
     ///
     /// - Throws: What `body` throws; ``QueueWaitTimeout`` (as ``GridError/storage(_:)``) when

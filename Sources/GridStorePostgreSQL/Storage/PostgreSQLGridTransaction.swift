@@ -26,29 +26,29 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     /// The lengths of the placement chunks of the grid a write's ``header(named:)`` read, read
     /// in the same round trip, for the ``placementChunkSizes(gridID:)`` a change asks for next.
     /// Any write of the transaction drops it.
-    private var prefetchedChunkSizes: (gridID: Int64, rows: PostgreSQLResult)?
+    private var prefetchedChunkSizes: (gridID: Int64, sizes: ChunkSizeList)?
 
     func header(named name: String) throws -> StoredGridRow? {
+        // A change also reads its chunks' lengths here, in the same statement, as text
+        // (`section:first_item:bytes,…`), computed once the row lock is taken.
         let header = """
             SELECT grids.id, revision, columns, direction, default_size, layout_kind,
                    element_width, item_spacing, orientation, center_item, ring_order, scaling, history_keep
+            """ + (locksGrids ? """
+
+            , (SELECT string_agg(section || ':' || first_item || ':' || octet_length(cells), ',')
+                 FROM placement_chunks WHERE grid_id = grids.id)
+            """ : "") + """
+
             FROM grids LEFT JOIN honeycombs ON honeycombs.grid_id = grids.id
             WHERE name = $1
             """ + (locksGrids ? " FOR UPDATE OF grids" : "")
-        let rows: PostgreSQLResult
         prefetchedChunkSizes = nil
-        if locksGrids {
-            // Run after the lock is taken, so they see the grid as it is committed now.
-            let results = try connection.execute(batch: [(header, [name]), ("""
-                SELECT section, first_item, octet_length(cells) FROM placement_chunks
-                WHERE grid_id = (SELECT id FROM grids WHERE name = $1)
-                """, [name])])
-            rows = results[0]
-            if rows.count == 1 { prefetchedChunkSizes = (rows.int(0, 0), results[1]) }
-        } else {
-            rows = try connection.execute(header, [name])
-        }
+        let rows = try connection.execute(header, [name])
         guard rows.count == 1 else { return nil }
+        if locksGrids {
+            prefetchedChunkSizes = (rows.int(0, 0), ChunkSizeList(rows.isNull(0, 13) ? "" : rows.string(0, 13)))
+        }
         return StoredGridRow(
             id: rows.int(0, 0), name: name, revision: rows.int(0, 1), columns: rows.int(0, 2),
             direction: rows.string(0, 3), defaultSize: rows.string(0, 4), kind: rows.string(0, 5),
@@ -115,14 +115,12 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     }
 
     func placementChunkSizes(gridID: Int64) throws -> [(section: Int, firstItem: Int, byteCount: Int)] {
-        let rows: PostgreSQLResult
-        if let prefetched = prefetchedChunkSizes, prefetched.gridID == gridID {
-            rows = prefetched.rows
-        } else {
-            rows = try connection.execute(
-                "SELECT section, first_item, octet_length(cells) FROM placement_chunks WHERE grid_id = $1", [String(gridID)])
+        defer { prefetchedChunkSizes = nil }
+        if let prefetched = prefetchedChunkSizes, prefetched.gridID == gridID, let sizes = prefetched.sizes.entries {
+            return sizes
         }
-        prefetchedChunkSizes = nil
+        let rows = try connection.execute(
+            "SELECT section, first_item, octet_length(cells) FROM placement_chunks WHERE grid_id = $1", [String(gridID)])
         return (0..<rows.count).map { (section: Int(rows.int($0, 0)), firstItem: Int(rows.int($0, 1)), byteCount: Int(rows.int($0, 2))) }
     }
 
@@ -156,15 +154,15 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     // MARK: Writing
 
     func appendHistory(_ entry: StoredHistoryEntry, gridID: Int64, keep: Int) throws {
+        // One statement: the entries that fall out of the kept ones go as the new one comes in.
         connection.enqueue("""
+            WITH dropped AS (DELETE FROM history WHERE grid_id = $1 AND revision <= $9)
             INSERT INTO history (grid_id, revision, made_at, kind, operation, actor, targets, delta)
                 VALUES ($1, $2, coalesce(nullif($3, '')::timestamptz, now()), $4, $5, $6, $7, $8)
             ON CONFLICT (grid_id, revision) DO UPDATE SET made_at = excluded.made_at, kind = excluded.kind,
                 operation = excluded.operation, actor = excluded.actor, targets = excluded.targets, delta = excluded.delta
             """, [String(gridID), String(entry.revision), entry.madeAt, entry.kind, entry.operation, entry.actor, entry.targets,
-                  entry.delta])
-        connection.enqueue("DELETE FROM history WHERE grid_id = $1 AND revision <= $2",
-                               [String(gridID), String(entry.revision - Int64(keep))])
+                  entry.delta, String(entry.revision - Int64(keep))])
     }
 
     func setUpdatedAt(_ time: String, gridID: Int64) throws {

@@ -25,8 +25,9 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
     /// Connects to `location`, applying pending migrations unless `applyingMigrations` is `false`.
     ///
     /// - Parameter connections: How many changes may run at once, each on its own connection.
+    /// - Parameter waitLimitMilliseconds: How long a call waits for a connection of the pool.
     package init(_ location: PostgreSQLLocation, connections: Int = 1, migrations: MigrationSet = .gridStorePostgreSQL,
-                 applyingMigrations: Bool = true) throws {
+                 applyingMigrations: Bool = true, waitLimitMilliseconds: Int = GridDatabase.queueWaitLimitMilliseconds) throws {
         self.location = location.displayName
         self.migrations = migrations
         let connection = try PostgreSQLConnection(location)
@@ -39,7 +40,7 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
         migrationsAppliedOnOpen = migrating ? try runner.migrate(connection) : []
         if !migrationsAppliedOnOpen.isEmpty { try PostgreSQLSchemaCheck.verify(connection) }
         pool = PostgreSQLConnectionPool(first: connection, writers: connections,
-                                        waitLimitMilliseconds: GridDatabase.queueWaitLimitMilliseconds)
+                                        waitLimitMilliseconds: waitLimitMilliseconds)
     }
 
     package var parallelCalls: Int { pool.writers }

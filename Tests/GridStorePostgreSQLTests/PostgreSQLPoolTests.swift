@@ -1,0 +1,220 @@
+import Foundation
+import GridLayout
+import TestSupport
+import Testing
+@testable import GridStore
+@testable import GridStorePostgreSQL
+
+/// One database handle over a pool of PostgreSQL connections, against a real server.
+@Suite("PostgreSQL connection pool", .enabled(if: PostgreSQLTestServer.shouldTest))
+struct PostgreSQLPoolTests {
+    /// A database of its own on the shared server, through a pool of `connections`.
+    func pooled(_ connections: Int, waitLimitMilliseconds: Int = GridDatabase.queueWaitLimitMilliseconds,
+                on server: PostgreSQLTestServer? = nil) throws -> (GridDatabase, PostgreSQLStorage, String) {
+        let uri = try (server ?? PostgreSQLTestServer.shared()).makeDatabase()
+        let storage = try PostgreSQLStorage(PostgreSQLLocation(uri)!, connections: connections,
+                                            waitLimitMilliseconds: waitLimitMilliseconds)
+        return (GridDatabase(backend: storage), storage, uri)
+    }
+
+    /// The connections gridstore has open to the database `uri` names, as the server counts them.
+    func serverConnections(_ uri: String) throws -> Int {
+        let probe = try PostgreSQLConnection(PostgreSQLLocation(uri)!)
+        let rows = try probe.execute("""
+            SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+            """)
+        return Int(rows.int(0, 0))
+    }
+
+    @Test("N threads change N grids at once on N connections, no more, and every change is kept")
+    func parallelChanges() throws {
+        let (database, storage, uri) = try pooled(4)
+        let grids = try (0..<8).map { try Grid(named: "g\($0)", in: database, creatingWith: GridOptions(sectionItemCounts: [50])) }
+        let failures = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for step in 0..<25 {
+                do {
+                    try grids[thread].toggle(at: GridIndexPath(item: (thread * 7 + step) % 50))
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(storage.pool.openCount <= storage.pool.capacity)
+        #expect(try serverConnections(uri) <= 5)
+        let fresh = try GridDatabase(location: uri)
+        for grid in grids {
+            #expect(try Grid(named: grid.name, in: fresh).snapshot().revision == 25)
+        }
+        // The placements every change wrote equal a fresh pack of the stored sizes.
+        #expect(try Grid.checkPlacements(in: fresh).allSatisfy { $0.problems.isEmpty })
+    }
+
+    @Test("callers wait their turn in order, and one past the limit gives up in one line, having done nothing")
+    func fairBoundedWait() throws {
+        let (database, storage, uri) = try pooled(1, waitLimitMilliseconds: 1_500)
+        let grid = try Grid(named: "g", in: database, creatingWith: GridOptions(sectionItemCounts: [10]))
+        try grid.toggle(at: GridIndexPath(item: 8))
+        let release = DispatchSemaphore(value: 0)
+        let holding = DispatchSemaphore(value: 0)
+        let order = Locked<[Int]>([])
+        let group = DispatchGroup()
+        // One change holds the only writer's connection until released.
+        group.enter()
+        Thread.detachNewThread {
+            _ = try? grid.update { editor in
+                holding.signal()
+                release.wait()
+                try editor.toggle(at: GridIndexPath(item: 0))
+            }
+            group.leave()
+        }
+        holding.wait()
+        // Three more queue behind it, one at a time, so their arrival order is known.
+        for caller in 1...3 {
+            group.enter()
+            Thread.detachNewThread {
+                do {
+                    try grid.toggle(at: GridIndexPath(item: caller))
+                    order.withLock { $0.append(caller) }
+                } catch {
+                    order.withLock { $0.append(-caller) }
+                }
+                group.leave()
+            }
+            while storage.pool.waitingCount < caller { Thread.sleep(forTimeInterval: 0.005) }
+        }
+        // A read is not queued behind them: it takes the pool's extra connection.
+        #expect(try Grid(named: "g", in: database).snapshot().revision == 1)
+        release.signal()
+        group.wait()
+        #expect(order.withLock { $0 } == [1, 2, 3])
+        #expect(try grid.snapshot().revision == 5)
+
+        // Held past the limit: the waiting change fails in one line and changes nothing.
+        let again = DispatchSemaphore(value: 0)
+        group.enter()
+        Thread.detachNewThread {
+            _ = try? grid.update { editor in
+                holding.signal()
+                again.wait()
+                try editor.toggle(at: GridIndexPath(item: 9))
+            }
+            group.leave()
+        }
+        holding.wait()
+        let started = ContinuousClock.now
+        let error = try #require(throws: GridError.self) { try grid.toggle(at: GridIndexPath(item: 5)) }
+        #expect(ContinuousClock.now - started >= .milliseconds(1_400))
+        again.signal()
+        group.wait()
+        guard case .storage(let failure) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(failure.kind == .busy)
+        #expect(error.description.contains("gave up after waiting 1."), "\(error)")
+        #expect(error.description.contains("having done nothing"), "\(error)")
+        #expect(!error.description.contains("\n"))
+        let stored = try Grid(named: "g", in: GridDatabase(location: uri)).snapshot()
+        #expect(stored.revision == 6)
+        #expect(try stored.size(at: GridIndexPath(item: 5)) == .small)
+    }
+
+    @Test("a change of a cached grid takes two round trips: its header with BEGIN, then its writes with COMMIT")
+    func twoRoundTrips() throws {
+        let (database, storage, _) = try pooled(1)
+        let grid = try Grid(named: "g", in: database, creatingWith: GridOptions(sectionItemCounts: [1_000]))
+        try grid.toggle(at: GridIndexPath(item: 1))
+        for item in [2, 500, 999] {
+            let before = storage.pool.idleRoundTrips
+            try grid.toggle(at: GridIndexPath(item: item))
+            #expect(storage.pool.idleRoundTrips - before == 2, "toggle \(item)")
+        }
+        #expect(try grid.snapshot().revision == 4)
+    }
+
+    @Test("a write the server refuses at COMMIT's round trip rolls the whole change back, and the connection goes on")
+    func refusedInPipeline() throws {
+        let (database, storage, uri) = try pooled(1)
+        let grid = try Grid(named: "g", in: database, creatingWith: GridOptions(sectionItemCounts: [10]))
+        try grid.toggle(at: GridIndexPath(item: 1))
+        // A constraint added after opening: the size write fails on the server, after the grid row was updated.
+        _ = try storage.withConnection { try $0.executeScript("ALTER TABLE item_sizes ADD CONSTRAINT no_big CHECK (size <> 'big')") }
+        try grid.toggle(at: GridIndexPath(item: 2))
+        let error = try #require(throws: GridError.self) { try grid.setSize(.big, at: GridIndexPath(item: 3)) }
+        #expect(error.description.contains("no_big"), "\(error)")
+        #expect(!error.description.contains("\n"))
+        let stored = try Grid(named: "g", in: GridDatabase(location: uri)).snapshot()
+        #expect(stored.revision == 2)
+        #expect(try stored.size(at: GridIndexPath(item: 3)) == .small)
+        try grid.toggle(at: GridIndexPath(item: 4))
+        #expect(try grid.snapshot().revision == 3)
+    }
+
+    @Test("after the server restarts, every pooled connection is made again by the next call, without an error")
+    func restart() throws {
+        // Durable: an immediate stop loses no acknowledged commit.
+        let server = try PostgreSQLTestServer(durable: true)
+        defer { server.stop() }
+        let (database, storage, uri) = try pooled(3, on: server)
+        let grids = try (0..<3).map { try Grid(named: "g\($0)", in: database, creatingWith: GridOptions(sectionItemCounts: [20])) }
+        // Every connection of the pool in use at once.
+        let inside = Locked(0)
+        let first = Locked<[String]>([])
+        let group = DispatchGroup()
+        for index in 0..<3 {
+            group.enter()
+            // Threads of their own: Dispatch's pool may run fewer at once than this waits for.
+            Thread.detachNewThread {
+                do {
+                    try grids[index].update { editor in
+                        inside.withLock { $0 += 1 }
+                        let deadline = ContinuousClock.now + .seconds(10)
+                        while inside.withLock({ $0 }) < 3 && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.002) }
+                        try editor.toggle(at: GridIndexPath(item: 1))
+                    }
+                } catch {
+                    first.withLock { $0.append("\(error)") }
+                }
+                group.leave()
+            }
+        }
+        group.wait()
+        #expect(first.withLock { $0 } == [])
+        #expect(storage.pool.openCount == 3)
+        try server.restartImmediately()
+        let failures = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 3) { index in
+            do {
+                try grids[index].toggle(at: GridIndexPath(item: 2))
+                _ = try grids[index].snapshot()
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        for index in 0..<3 {
+            #expect(try Grid(named: "g\(index)", in: GridDatabase(location: uri)).snapshot().revision == 2)
+        }
+    }
+
+    @Test("a pool of 0 connections is refused in one line")
+    func zeroConnections() throws {
+        let uri = try PostgreSQLTestServer.shared().makeDatabase()
+        #expect(throws: DatabaseFileError.self) { try GridDatabase(postgreSQL: uri, connections: 0) }
+    }
+
+    @Test("the chunk lengths a change reads with its header are taken only in their exact form")
+    func chunkSizeList() {
+        #expect(ChunkSizeList("").entries?.isEmpty == true)
+        let parsed = ChunkSizeList("0:0:2560,0:128:17,3:0:5").entries
+        #expect(parsed?.map(\.section) == [0, 0, 3])
+        #expect(parsed?.map(\.firstItem) == [0, 128, 0])
+        #expect(parsed?.map(\.byteCount) == [2560, 17, 5])
+        for odd in ["0:0", "0:0:1,", ",", "0:0:-1", "a:b:c", "0:0:1:2", "0:0:1234567890123456789", " 0:0:1"] {
+            #expect(ChunkSizeList(odd).entries == nil, "\(odd)")
+        }
+    }
+}
