@@ -76,8 +76,11 @@ struct PostgreSQLPoolTests {
             group.enter()
             Thread.detachNewThread {
                 do {
-                    try grid.toggle(at: GridIndexPath(item: caller))
-                    order.withLock { $0.append(caller) }
+                    // Noted while the caller holds the connection: the order the pool served them in.
+                    try grid.update { editor in
+                        order.withLock { $0.append(caller) }
+                        try editor.toggle(at: GridIndexPath(item: caller))
+                    }
                 } catch {
                     order.withLock { $0.append(-caller) }
                 }

@@ -255,7 +255,7 @@ package final class PostgreSQLConnection {
                 preparedCount += 1
                 let fresh = "gridstore_\(preparedCount)"
                 guard libpq.sendPrepare(handle, fresh, statement.sql, Int32(statement.parameters.count), nil) == 1 else {
-                    throw connectionError()
+                    throw sendFailure()
                 }
                 named[statement.sql] = fresh
                 expected.append(statement.sql)
@@ -264,10 +264,10 @@ package final class PostgreSQLConnection {
             let sent = Platform.withOptionalCStrings(statement.parameters) { values in
                 libpq.sendQueryPrepared(handle, name, Int32(statement.parameters.count), values, nil, nil, 0)
             }
-            guard sent == 1 else { throw connectionError() }
+            guard sent == 1 else { throw sendFailure() }
             expected.append(nil)
         }
-        guard libpq.pipelineSync(handle) == 1 else { throw connectionError() }
+        guard libpq.pipelineSync(handle) == 1 else { throw sendFailure() }
         var deadline = GridStore.Platform.monotonicMilliseconds() + answerDeadlineMilliseconds
         try sendAll(until: deadline)
         var results: [PostgreSQLResult] = []
@@ -303,7 +303,9 @@ package final class PostgreSQLConnection {
             throw abandon(because: "the server's answers did not match the statements sent")
         }
         if let failure { throw failure }
-        guard results.count == statements.count else { throw connectionError() }
+        guard results.count == statements.count else {
+            throw abandon(because: "the server answered \(results.count) of \(statements.count) statements")
+        }
         return results
     }
 
@@ -369,6 +371,14 @@ package final class PostgreSQLConnection {
         if let failure { throw failure }
         guard let last else { throw connectionError() }
         return last
+    }
+
+    /// A statement libpq would not queue. On a broken connection that is the connection's
+    /// failure; on a working one, a pipeline left half sent, so the connection is shut down.
+    private func sendFailure() -> PostgreSQLError {
+        guard libpq.status(handle) == CONNECTION_OK else { return connectionError() }
+        let reason = location.redacting(String(cString: libpq.errorMessage(handle)!))
+        return abandon(because: "libpq could not send a statement (\(PostgreSQLError.singleLine(reason)))")
     }
 
     /// gridstore never copies: a server that starts a COPY is not answering what was asked.

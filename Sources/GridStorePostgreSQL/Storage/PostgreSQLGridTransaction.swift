@@ -30,7 +30,10 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
 
     func header(named name: String) throws -> StoredGridRow? {
         // A change also reads its chunks' lengths here, in the same statement, as text
-        // (`section:first_item:bytes,…`), computed once the row lock is taken.
+        // (`section:first_item:bytes,…`). After waiting for the row lock they may be those of
+        // the statement's snapshot, older than the row it returns. Then either they do not fit the
+        // row's state and the change rewrites every chunk, or they do, and the chunks stored are
+        // that state's, written by the change that made it: placements stay a fresh pack either way.
         let header = """
             SELECT grids.id, revision, columns, direction, default_size, layout_kind,
                    element_width, item_spacing, orientation, center_item, ring_order, scaling, history_keep
