@@ -51,26 +51,33 @@ struct PostgreSQLPoolTests {
         #expect(try Grid.checkPlacements(in: fresh).allSatisfy { $0.problems.isEmpty })
     }
 
-    @Test("callers wait their turn in order, and one past the limit gives up in one line, having done nothing")
-    func fairBoundedWait() throws {
-        let (database, storage, uri) = try pooled(1, waitLimitMilliseconds: 1_500)
-        let grid = try Grid(named: "g", in: database, creatingWith: GridOptions(sectionItemCounts: [10]))
-        try grid.toggle(at: GridIndexPath(item: 8))
+    /// Starts a change of `grid` on a thread of its own that holds its connection until the
+    /// returned semaphore is signalled, then toggles `item`; returns once the change holds it.
+    func holdWriter(of grid: Grid, toggling item: Int, in group: DispatchGroup) -> DispatchSemaphore {
         let release = DispatchSemaphore(value: 0)
         let holding = DispatchSemaphore(value: 0)
-        let order = Locked<[Int]>([])
-        let group = DispatchGroup()
-        // One change holds the only writer's connection until released.
         group.enter()
         Thread.detachNewThread {
             _ = try? grid.update { editor in
                 holding.signal()
                 release.wait()
-                try editor.toggle(at: GridIndexPath(item: 0))
+                try editor.toggle(at: GridIndexPath(item: item))
             }
             group.leave()
         }
         holding.wait()
+        return release
+    }
+
+    @Test("callers wait their turn in order, and one past the limit gives up in one line, having done nothing")
+    func fairBoundedWait() throws {
+        let (database, storage, uri) = try pooled(1, waitLimitMilliseconds: 1_500)
+        let grid = try Grid(named: "g", in: database, creatingWith: GridOptions(sectionItemCounts: [10]))
+        try grid.toggle(at: GridIndexPath(item: 8))
+        let order = Locked<[Int]>([])
+        let group = DispatchGroup()
+        // One change holds the only writer's connection until released.
+        let release = holdWriter(of: grid, toggling: 0, in: group)
         // Three more queue behind it, one at a time, so their arrival order is known.
         for caller in 1...3 {
             group.enter()
@@ -96,17 +103,7 @@ struct PostgreSQLPoolTests {
         #expect(try grid.snapshot().revision == 5)
 
         // Held past the limit: the waiting change fails in one line and changes nothing.
-        let again = DispatchSemaphore(value: 0)
-        group.enter()
-        Thread.detachNewThread {
-            _ = try? grid.update { editor in
-                holding.signal()
-                again.wait()
-                try editor.toggle(at: GridIndexPath(item: 9))
-            }
-            group.leave()
-        }
-        holding.wait()
+        let again = holdWriter(of: grid, toggling: 9, in: group)
         let started = ContinuousClock.now
         let error = try #require(throws: GridError.self) { try grid.toggle(at: GridIndexPath(item: 5)) }
         #expect(ContinuousClock.now - started >= .milliseconds(1_400))

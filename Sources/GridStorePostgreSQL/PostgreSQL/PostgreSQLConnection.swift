@@ -39,7 +39,10 @@ package final class PostgreSQLConnection {
 
     private let libpq: LibPQ
     private var handle: OpaquePointer
+    /// The statements prepared in this session: their names by SQL text.
     private var preparedNames: [String: String] = [:]
+    /// How many statement names the session has handed out, so each is new.
+    private var preparedCount = 0
     /// The session's `statement_timeout`, in milliseconds, as read when it was configured.
     private var statementTimeoutMilliseconds = 60_000
     /// Whether the connection was shut down after the server did not answer in time.
@@ -275,22 +278,8 @@ package final class PostgreSQLConnection {
         for parsing in expected {
             // Each request's results end with a null one.
             while let result = try nextResult(until: deadline) {
-                let status = libpq.resultStatus(result)
-                if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
-                    if let parsing {
-                        preparedNames[parsing] = named[parsing]
-                        libpq.clear(result)
-                    } else {
-                        results.append(PostgreSQLResult(result, libpq))
-                    }
-                } else if status == PGRES_PIPELINE_ABORTED {
-                    libpq.clear(result)
-                } else if status == PGRES_COPY_IN || status == PGRES_COPY_OUT || status == PGRES_COPY_BOTH {
-                    libpq.clear(result)
-                    throw refuseCopy()
-                } else {
-                    if failure == nil { failure = Self.error(of: result, libpq, server: server, fallback: connectionError()) }
-                    libpq.clear(result)
+                if let kept = try keep(result, failure: &failure) {
+                    if let parsing { preparedNames[parsing] = named[parsing] } else { results.append(kept) }
                 }
                 deadline = GridStore.Platform.monotonicMilliseconds() + answerDeadlineMilliseconds
             }
@@ -308,9 +297,6 @@ package final class PostgreSQLConnection {
         }
         return results
     }
-
-    /// The statements prepared in this session, by SQL text, and how many names were handed out.
-    private var preparedCount = 0
 
     /// Sends what libpq holds of the requests made, reading answers that arrive meanwhile so the
     /// server never waits on us; the deadline is checked on every pass, so a server that trickles
@@ -356,16 +342,7 @@ package final class PostgreSQLConnection {
         var last: PostgreSQLResult?
         var failure: PostgreSQLError?
         while let result = try nextResult(until: deadline) {
-            let status = libpq.resultStatus(result)
-            if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
-                last = PostgreSQLResult(result, libpq)
-            } else if status == PGRES_COPY_IN || status == PGRES_COPY_OUT || status == PGRES_COPY_BOTH {
-                libpq.clear(result)
-                throw refuseCopy()
-            } else {
-                if failure == nil { failure = Self.error(of: result, libpq, server: server, fallback: connectionError()) }
-                libpq.clear(result)
-            }
+            if let kept = try keep(result, failure: &failure) { last = kept }
             deadline = GridStore.Platform.monotonicMilliseconds() + answerDeadlineMilliseconds
         }
         if let failure { throw failure }
@@ -381,9 +358,24 @@ package final class PostgreSQLConnection {
         return abandon(because: "libpq could not send a statement (\(PostgreSQLError.singleLine(reason)))")
     }
 
-    /// gridstore never copies: a server that starts a COPY is not answering what was asked.
-    private func refuseCopy() -> PostgreSQLError {
-        abandon(because: "the server answered with a COPY that gridstore did not ask for")
+    /// The rows of a statement that succeeded; `nil` for one that failed (its error is kept
+    /// in `failure` unless an earlier one is there) or was skipped after a failure in a pipeline.
+    ///
+    /// - Throws: When the server starts a COPY: gridstore never copies, so the server is not
+    ///   answering what was asked, and the connection is shut down.
+    private func keep(_ result: OpaquePointer, failure: inout PostgreSQLError?) throws(PostgreSQLError) -> PostgreSQLResult? {
+        let status = libpq.resultStatus(result)
+        if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
+            return PostgreSQLResult(result, libpq)
+        }
+        defer { libpq.clear(result) }
+        if status == PGRES_COPY_IN || status == PGRES_COPY_OUT || status == PGRES_COPY_BOTH {
+            throw abandon(because: "the server answered with a COPY that gridstore did not ask for")
+        }
+        if status != PGRES_PIPELINE_ABORTED, failure == nil {
+            failure = Self.error(of: result, libpq, server: server, fallback: connectionError())
+        }
+        return nil
     }
 
     /// Shuts the connection down after the server did not answer in time.
