@@ -200,6 +200,81 @@ struct PostgreSQLPoolTests {
         }
     }
 
+    @Test("a change that waited for another's lock sees every table as that change left it, the honeycomb's too")
+    func waitedChangeSeesCommittedState() throws {
+        let (database, _, uri) = try pooled(2)
+        let first = try Grid(named: "h", in: database,
+                             creatingWith: GridOptions(honeycomb: HoneycombConfiguration(elementWidth: 60), itemCount: 10))
+        try first.update { try $0.setKey("k0", at: GridIndexPath(item: 0)) }
+        let second = try Grid(named: "h", in: database, creatingWith: nil)
+        _ = try second.snapshot()
+        let group = DispatchGroup()
+        let inside = DispatchSemaphore(value: 0)
+        group.enter()
+        Thread.detachNewThread {
+            _ = try? first.update { editor in
+                inside.signal()
+                Thread.sleep(forTimeInterval: 0.4)
+                try editor.replaceContent(GridContent(honeycomb: HoneycombConfiguration(elementWidth: 100), itemCount: 10))
+            }
+            group.leave()
+        }
+        inside.wait()
+        // Waits for the first change's lock on the grid row, then changes what it left.
+        let changed = try second.update { try $0.insertItem(at: GridIndexPath(item: 10)) }
+        group.wait()
+        #expect(changed.revision == 3)
+        #expect(changed.honeycomb?.elementWidth == 100)
+        let stored = try Grid(named: "h", in: GridDatabase(location: uri)).snapshot()
+        #expect(stored.honeycomb?.elementWidth == 100)
+        #expect(stored.totalItemCount == 11)
+        #expect(try Grid.checkPlacements(in: GridDatabase(location: uri)).allSatisfy { $0.problems.isEmpty })
+    }
+
+    @Test("a deadlock or a concurrent creation met by a call nested in a change is retried as a top-level one is")
+    func nestedRetries() throws {
+        let (database, _, uri) = try pooled(8)
+        let a = try Grid(named: "a", in: database, creatingWith: GridOptions(sectionItemCounts: [4]))
+        let b = try Grid(named: "b", in: database, creatingWith: GridOptions(sectionItemCounts: [4]))
+        try a.toggle(at: GridIndexPath(item: 0))
+        try b.toggle(at: GridIndexPath(item: 0))
+        // Each locks one grid, then the other's: the server ends one with a deadlock.
+        let failures = Locked<[String]>([])
+        let group = DispatchGroup()
+        for (mine, other) in [(a, b), (b, a)] {
+            group.enter()
+            Thread.detachNewThread {
+                do {
+                    try mine.update { editor in
+                        try editor.toggle(at: GridIndexPath(item: 1))
+                        Thread.sleep(forTimeInterval: 0.2)
+                        try other.toggle(at: GridIndexPath(item: 2))
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+                group.leave()
+            }
+        }
+        group.wait()
+        #expect(failures.withLock { $0 } == [])
+        // Eight changes each create the same new grid inside their own.
+        let owners = try (0..<8).map { try Grid(named: "own\($0)", in: database, creatingWith: GridOptions(sectionItemCounts: [4])) }
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            do {
+                try owners[index].update { editor in
+                    try editor.toggle(at: GridIndexPath(item: 0))
+                    try Grid(named: "shared", in: database, creatingWith: GridOptions(sectionItemCounts: [8]))
+                        .toggle(at: GridIndexPath(item: index))
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(try Grid(named: "shared", in: GridDatabase(location: uri)).snapshot().revision == 8)
+    }
+
     @Test("a pool of 0 connections is refused in one line")
     func zeroConnections() throws {
         let uri = try PostgreSQLTestServer.shared().makeDatabase()

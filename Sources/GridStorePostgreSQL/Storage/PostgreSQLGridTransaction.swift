@@ -6,8 +6,8 @@ import GridStore
 /// Rows travel in batches: a change's sizes, chunks or honeycomb placements are bound as a
 /// few arrays and written by one `INSERT … SELECT … FROM unnest(…)` each. Writes whose rows
 /// are not needed are queued and go to the server with the next read or with `COMMIT`, in
-/// one round trip, so a change of a cached grid costs two: its header (with `BEGIN`, and its
-/// placement chunks' lengths), then its writes with `COMMIT`.
+/// one round trip, so a change of a cached grid costs two: `BEGIN`, the grid row's lock and its
+/// header (with its placement chunks' lengths), then its writes with `COMMIT`.
 final class PostgreSQLGridTransaction: GridStorageTransaction {
     /// Another transaction inserted a grid of the same name first; the change is run again.
     struct ConcurrentCreation: Error {}
@@ -29,11 +29,10 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     private var prefetchedChunkSizes: (gridID: Int64, sizes: ChunkSizeList)?
 
     func header(named name: String) throws -> StoredGridRow? {
-        // A change also reads its chunks' lengths here, in the same statement, as text
-        // (`section:first_item:bytes,…`). After waiting for the row lock they may be those of
-        // the statement's snapshot, older than the row it returns. Then either they do not fit the
-        // row's state and the change rewrites every chunk, or they do, and the chunks stored are
-        // that state's, written by the change that made it: placements stay a fresh pack either way.
+        // In a change, the row is locked first and read by a second statement of the same round
+        // trip: one that waited for the lock sees every table as the lock's holder left it (a
+        // statement that waited reads its other tables from before the wait). That statement also
+        // reads the chunks' lengths, as text: `section:first_item:bytes,…`.
         let header = """
             SELECT grids.id, revision, columns, direction, default_size, layout_kind,
                    element_width, item_spacing, orientation, center_item, ring_order, scaling, history_keep
@@ -45,9 +44,18 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
 
             FROM grids LEFT JOIN honeycombs ON honeycombs.grid_id = grids.id
             WHERE name = $1
-            """ + (locksGrids ? " FOR UPDATE OF grids" : "")
+            """
         prefetchedChunkSizes = nil
-        let rows = try connection.execute(header, [name])
+        let rows: PostgreSQLResult
+        if locksGrids {
+            let results = try connection.execute(batch: [("SELECT id FROM grids WHERE name = $1 FOR UPDATE", [name]),
+                                                          (header, [name])])
+            // A grid another change created after the lock found none is not locked: not there yet.
+            guard results[0].count == 1 else { return nil }
+            rows = results[1]
+        } else {
+            rows = try connection.execute(header, [name])
+        }
         guard rows.count == 1 else { return nil }
         if locksGrids {
             prefetchedChunkSizes = (rows.int(0, 0), ChunkSizeList(rows.isNull(0, 13) ? "" : rows.string(0, 13)))

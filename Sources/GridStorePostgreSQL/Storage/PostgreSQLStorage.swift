@@ -117,20 +117,35 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
             let start = connection.roundTrips
             do {
                 return try transaction(connection, begin: begin, body)
-            } catch let error as PostgreSQLError where error.isTransient && retrying && attempt < Self.maximumAttempts {
-                Self.pause(beforeAttempt: attempt + 1)
-            } catch is PostgreSQLGridTransaction.ConcurrentCreation where retrying && attempt < Self.maximumAttempts {
-                // Another connection created the same grid first: run again, and find it.
-            } catch is DroppedConnection where !reconnected && connection.roundTrips == start + 1 {
-                // Dropped before this call (a server restart): its first round trip failed, so
-                // nothing of it ran. Once more, on a new connection.
-                try connection.reconnect()
-                reconnected = true
-            } catch let error as DroppedConnection {
-                throw error.failure
+            } catch {
+                // A call nested in the body brings the server's error wrapped in a GridError.
+                let cause = Self.cause(of: error)
+                let mayRetry = retrying && attempt < Self.maximumAttempts
+                if mayRetry, let failure = cause as? PostgreSQLError, failure.isTransient {
+                    Self.pause(beforeAttempt: attempt + 1)
+                } else if mayRetry, cause is PostgreSQLGridTransaction.ConcurrentCreation {
+                    // Another connection created the same grid first: run again, and find it.
+                } else if let dropped = cause as? DroppedConnection {
+                    // Dropped before this call (a server restart): its first round trip failed, so
+                    // nothing of it ran. Once more, on a new connection.
+                    guard !reconnected && connection.roundTrips == start + 1 else { throw dropped.failure }
+                    try connection.reconnect()
+                    reconnected = true
+                } else {
+                    throw error
+                }
             }
             attempt += 1
         }
+    }
+
+    /// The backend's own error inside `error`: a call nested in a transaction's body throws what
+    /// the backend threw wrapped in ``GridError/storage(_:)``.
+    private static func cause(of error: any Error) -> any Error {
+        if case .storage(let failure)? = error as? GridError, let underlying = failure.underlying {
+            return cause(of: underlying)
+        }
+        return error
     }
 
     /// A connection failure before `COMMIT` was sent: nothing of the transaction applied.
@@ -145,7 +160,8 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
         do {
             connection.enqueue(begin)
             result = try body()
-        } catch let error as PostgreSQLError where error.isConnectionFailure {
+        } catch let error where (Self.cause(of: error) as? PostgreSQLError)?.isConnectionFailure == true {
+            let error = Self.cause(of: error) as! PostgreSQLError
             connection.discardQueued()
             // COMMIT was never sent, so the server rolls the transaction back.
             let failure = PostgreSQLError(sqlState: error.sqlState, message: error.message + "; nothing was committed",
