@@ -11,9 +11,9 @@ extension MigrationSet {
 /// applied files changed, that a newer gridstore migrated, or that lacks an older migration
 /// is refused before anything is written.
 ///
-/// Concurrent migrators (several app servers starting at once) take turns on a
-/// session-level advisory lock, and each re-reads the ledger under it, so every migration
-/// is applied exactly once.
+/// Concurrent migrators (several app servers starting at once) take turns on an advisory
+/// lock that each migration's transaction takes first, and each re-reads the ledger under
+/// it, so every migration is applied exactly once.
 package struct PostgreSQLMigrationRunner: Sendable {
     /// The advisory lock key migrators share: the ASCII bytes `GRID`.
     package static let advisoryLockKey = "1196575044"
@@ -40,24 +40,40 @@ package struct PostgreSQLMigrationRunner: Sendable {
         let initial = try status(of: connection)
         if let problem = initial.problem { throw problem }
         guard !initial.pending.isEmpty else { return [] }
-        try connection.execute("SELECT pg_advisory_lock($1)", [Self.advisoryLockKey])
-        defer { _ = try? connection.execute("SELECT pg_advisory_unlock($1)", [Self.advisoryLockKey]) }
-        // Another migrator may have finished while this one waited for the lock.
-        let current = try status(of: connection)
-        if let problem = current.problem { throw problem }
         var applied: [Migration] = []
-        for migration in current.pending {
-            try connection.executeScript("BEGIN")
+        var lookedAgain: Int?
+        while true {
+            connection.begin()
             do {
-                try apply(migration, to: connection)
+                // A transaction's advisory lock, not a session's: behind a pooler in transaction
+                // mode a session lock would stay on a server session after this connection left it.
+                try connection.execute("SELECT pg_advisory_xact_lock($1)", [Self.advisoryLockKey])
+                // Another migrator may have applied some while this one waited for the lock.
+                let current = try status(of: connection)
+                if let problem = current.problem { throw problem }
+                guard let migration = current.pending.first else {
+                    try connection.executeScript("COMMIT")
+                    return applied
+                }
+                do {
+                    try apply(migration, to: connection)
+                } catch where lookedAgain != migration.version && !((error as? PostgreSQLError)?.isConnectionFailure ?? false) {
+                    // The server may have looked the catalogs up for this transaction before the wait
+                    // (a table another migrator created meanwhile then seems missing, so its migration
+                    // seems pending): once more, in a new transaction, which sees what was committed.
+                    connection.discardQueued()
+                    _ = try? connection.executeScript("ROLLBACK")
+                    lookedAgain = migration.version
+                    continue
+                }
                 try connection.executeScript("COMMIT")
+                applied.append(migration)
             } catch {
+                connection.discardQueued()
                 if connection.isOpen { _ = try? connection.executeScript("ROLLBACK") }
                 throw error
             }
-            applied.append(migration)
         }
-        return applied
     }
 
     private func apply(_ migration: Migration, to connection: PostgreSQLConnection) throws {

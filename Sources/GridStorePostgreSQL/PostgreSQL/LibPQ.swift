@@ -30,6 +30,8 @@ struct LibPQ: @unchecked Sendable {
     let sendPrepare: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32, UnsafePointer<Oid>?) -> Int32
     let sendQueryPrepared: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, StringArray, UnsafePointer<Int32>?,
                                            UnsafePointer<Int32>?, Int32) -> Int32
+    let sendQueryParams: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<Oid>?, StringArray,
+                                         UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32) -> Int32
     let getResult: @convention(c) (OpaquePointer?) -> OpaquePointer?
     let isBusy: @convention(c) (OpaquePointer?) -> Int32
     let consumeInput: @convention(c) (OpaquePointer?) -> Int32
@@ -86,6 +88,9 @@ struct LibPQ: @unchecked Sendable {
             sendQueryPrepared: symbol("PQsendQueryPrepared", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32,
                                                                                    StringArray, UnsafePointer<Int32>?,
                                                                                    UnsafePointer<Int32>?, Int32) -> Int32).self),
+            sendQueryParams: symbol("PQsendQueryParams", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32,
+                                                                               UnsafePointer<Oid>?, StringArray, UnsafePointer<Int32>?,
+                                                                               UnsafePointer<Int32>?, Int32) -> Int32).self),
             getResult: symbol("PQgetResult", as: (@convention(c) (OpaquePointer?) -> OpaquePointer?).self),
             isBusy: symbol("PQisBusy", as: (@convention(c) (OpaquePointer?) -> Int32).self),
             consumeInput: symbol("PQconsumeInput", as: (@convention(c) (OpaquePointer?) -> Int32).self),

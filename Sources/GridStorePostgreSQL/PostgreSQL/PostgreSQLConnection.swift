@@ -4,7 +4,9 @@ import CLibPQ
 ///
 /// Every value reaches the server as a bound parameter of a prepared statement (text
 /// format); no value is ever spliced into SQL text. Statements run with
-/// ``execute(_:_:)`` are prepared once per session and reused. Statements whose rows are not
+/// ``execute(_:_:)`` are prepared once per session and reused; behind a pooler in
+/// transaction mode (``PostgreSQLLocation/PoolMode/transaction``) each is sent as an unnamed
+/// statement instead, parsed with its parameters in the same round trip. Statements whose rows are not
 /// needed can be queued with ``enqueue(_:_:)`` and go with the next one that is, in one
 /// round trip (libpq's pipeline mode). A connection is used from one thread at a time;
 /// ``PostgreSQLConnectionPool`` hands it out.
@@ -41,10 +43,11 @@ package final class PostgreSQLConnection {
     private var handle: OpaquePointer
     /// The statements prepared in this session: their names by SQL text.
     private var preparedNames: [String: String] = [:]
-    /// How many statement names the session has handed out, so each is new.
-    private var preparedCount = 0
     /// The session's `statement_timeout`, in milliseconds, as read when it was configured.
     private var statementTimeoutMilliseconds = 60_000
+    /// The settings each transaction sets for itself (`SET LOCAL`), behind a pooler in
+    /// transaction mode: the session's defaults that gridstore would otherwise set once.
+    private var transactionSettings: [String?] = []
     /// Whether the connection was shut down after the server did not answer in time.
     private var abandoned = false
     /// While the connection is set up: how long an answer may take, in place of ``answerDeadlineMilliseconds``.
@@ -114,7 +117,7 @@ package final class PostgreSQLConnection {
         // read by libpq for what neither sets, so ours are left out when one is set.
         var parameters: [(String, String)] = []
         if Platform.environment("PGAPPNAME") == nil { parameters.append(("application_name", "gridstore")) }
-        parameters.append(("dbname", location.uri))
+        parameters.append(("dbname", location.libpqURI))
         let started = Platform.withCStrings(parameters.map(\.0)) { keywords in
             Platform.withCStrings(parameters.map(\.1)) { values in
                 libpq.connectStartParams(keywords, values, 1)
@@ -167,6 +170,7 @@ package final class PostgreSQLConnection {
     private func configure() throws(PostgreSQLError) {
         _ = libpq.setNoticeReceiver(handle, { _, _ in }, nil)
         guard libpq.setNonblocking(handle, 1) == 0 else { throw connectionError() }
+        guard location.poolMode == .session else { return try configureTransactions() }
         // Constants of this type's, not values: the one script without parameters besides BEGIN and COMMIT.
         // Part of connecting, so bounded as connecting is.
         let setting = try settingUp { () throws(PostgreSQLError) in try executeScript("""
@@ -178,6 +182,34 @@ package final class PostgreSQLConnection {
         // A server's answer is input: a value past a day is held to a day.
         if setting.count == 1, let milliseconds = Int(setting.string(0, 0)), milliseconds > 0 {
             statementTimeoutMilliseconds = min(milliseconds, 86_400_000)
+        }
+    }
+
+    /// Behind a pooler in transaction mode, a session setting would stay on whichever server
+    /// session took it, for other clients, and be missing from the next: the defaults are read
+    /// here (the role's or the server's) and each transaction sets what is left at 0 for itself.
+    private func configureTransactions() throws(PostgreSQLError) {
+        let setting = try settingUp { () throws(PostgreSQLError) in
+            try execute("SELECT current_setting('lock_timeout') = '0', setting FROM pg_settings WHERE name = 'statement_timeout'")
+        }
+        guard setting.count == 1 else { throw abandon(because: "the server did not report its statement_timeout") }
+        let lockTimeoutUnset = setting.string(0, 0) == "t"
+        var milliseconds = Int(setting.string(0, 1)) ?? 0
+        let statementTimeoutUnset = milliseconds <= 0
+        if statementTimeoutUnset { milliseconds = 60_000 }
+        statementTimeoutMilliseconds = min(milliseconds, 86_400_000)
+        transactionSettings = [lockTimeoutUnset ? Self.defaultLockTimeout : nil,
+                               statementTimeoutUnset ? Self.defaultStatementTimeout : nil]
+    }
+
+    /// Queues `begin` (`BEGIN` and its options) and, behind a pooler in transaction mode, the
+    /// transaction's own settings: they go with the transaction's first statement.
+    package func begin(_ begin: String = "BEGIN") {
+        enqueue(begin)
+        if transactionSettings.contains(where: { $0 != nil }) {
+            enqueue("SELECT set_config('lock_timeout', coalesce($1, current_setting('lock_timeout')), true), "
+                    + "set_config('statement_timeout', coalesce($2, current_setting('statement_timeout')), true)",
+                    transactionSettings)
         }
     }
 
@@ -241,7 +273,8 @@ package final class PostgreSQLConnection {
     }
 
     /// Sends `statements` in libpq's pipeline mode, each preceded by its `Parse` the first time
-    /// the session sees it, with one sync at the end, and reads every answer.
+    /// the session sees it (every time, behind a pooler in transaction mode), with one sync at
+    /// the end, and reads every answer.
     ///
     /// - Returns: Each statement's result, in order.
     private func roundTrip(_ statements: [Statement]) throws(PostgreSQLError) -> [PostgreSQLResult] {
@@ -253,10 +286,18 @@ package final class PostgreSQLConnection {
         var expected: [String?] = []
         var named: [String: String] = [:]
         for statement in statements {
+            guard location.poolMode == .session else {
+                // Parsed, bound and run as the unnamed statement: nothing outlives the transaction.
+                let sent = Platform.withOptionalCStrings(statement.parameters) { values in
+                    libpq.sendQueryParams(handle, statement.sql, Int32(statement.parameters.count), nil, values, nil, nil, 0)
+                }
+                guard sent == 1 else { throw sendFailure() }
+                expected.append(nil)
+                continue
+            }
             var name = preparedNames[statement.sql] ?? named[statement.sql]
             if name == nil {
-                preparedCount += 1
-                let fresh = "gridstore_\(preparedCount)"
+                let fresh = Self.preparedName(of: statement.sql)
                 guard libpq.sendPrepare(handle, fresh, statement.sql, Int32(statement.parameters.count), nil) == 1 else {
                     throw sendFailure()
                 }
@@ -296,6 +337,18 @@ package final class PostgreSQLConnection {
             throw abandon(because: "the server answered \(results.count) of \(statements.count) statements")
         }
         return results
+    }
+
+    /// The name a statement is prepared under: `gridstore_` and a hash of its text, so that one
+    /// name never means two statements, even on a server session that a pooler shares between
+    /// connections (where a name prepared elsewhere fails as missing or taken, never runs other SQL).
+    static func preparedName(of sql: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in sql.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return "gridstore_" + String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// Sends what libpq holds of the requests made, reading answers that arrive meanwhile so the

@@ -21,10 +21,27 @@ public struct PostgreSQLError: Error, CustomStringConvertible, Sendable, Equatab
     }
 
     public var description: String {
+        if isReadOnly {
+            return "PostgreSQL server \(server) is read-only (a hot standby, or a read-only database): "
+                + "changes go to the primary (\(message); SQLSTATE 25006)"
+        }
+        if isLostPreparedStatement {
+            return "PostgreSQL server \(server): \(message) (SQLSTATE \(sqlState!)): the server session changed between "
+                + "transactions, as behind a pooler in transaction mode; add pool_mode=transaction to the URI"
+        }
         if let sqlState {
             return "PostgreSQL server \(server): \(message) (SQLSTATE \(sqlState))"
         }
         return "cannot reach PostgreSQL server \(server): \(message)"
+    }
+
+    /// Whether the server refused a write because it is read-only (SQLSTATE 25006): a hot standby.
+    public var isReadOnly: Bool { sqlState == "25006" }
+
+    /// Whether a statement gridstore prepared was missing, or its name taken, on the server
+    /// session (SQLSTATE 26000 or 42P05): the session is not the one it was prepared on.
+    public var isLostPreparedStatement: Bool {
+        (sqlState == "26000" || sqlState == "42P05") && message.contains("gridstore_")
     }
 
     /// Whether the same transaction may simply be run again: a serialization failure or a deadlock.

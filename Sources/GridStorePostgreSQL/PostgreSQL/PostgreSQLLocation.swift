@@ -1,11 +1,35 @@
 /// A PostgreSQL connection URI as the user gave it, and how to name it in messages.
 ///
-/// The URI goes to libpq untouched, so everything libpq reads works as it does for `psql`:
-/// `host=/socket/dir` and `port` query parameters, `sslmode`, `PGPASSWORD`, `~/.pgpass`,
-/// `PGHOST` and the other environment variables for what the URI leaves out.
+/// The URI goes to libpq as it is, so everything libpq reads works as it does for `psql`:
+/// `host=/socket/dir` and `port` query parameters, multiple hosts with
+/// `target_session_attrs`, `sslmode`, `PGPASSWORD`, `~/.pgpass`, `PGHOST` and the other
+/// environment variables for what the URI leaves out. The one parameter that is gridstore's
+/// own, `pool_mode`, is taken out first (see ``PoolMode``).
 public struct PostgreSQLLocation: Sendable, Hashable {
+    /// How the server end of each connection is held, as a pooler in front of the server
+    /// (PgBouncer's `pool_mode`) hands it out.
+    public enum PoolMode: String, Sendable, Hashable {
+        /// One server session per connection, for as long as the connection lasts: a server
+        /// itself, or a pooler in session mode. Statements are prepared once per session.
+        case session
+        /// A server session per transaction (PgBouncer's `pool_mode = transaction`): nothing
+        /// outlives a transaction, so no statement is prepared by name and the session's
+        /// settings gridstore needs are set in every transaction (`SET LOCAL`).
+        case transaction
+    }
+
     /// The URI exactly as given.
     public let uri: String
+
+    /// The URI libpq is given: ``uri`` without its `pool_mode` parameter.
+    public let libpqURI: String
+
+    /// The URI's `pool_mode` parameter (`session` unless it says `transaction`); `nil` when it
+    /// names another mode, which ``GridDatabase/init(postgreSQL:connections:applyingMigrations:)`` refuses.
+    public let poolMode: PoolMode?
+
+    /// What the URI's `pool_mode` parameter says, as written: for the message that refuses it.
+    public let poolModeText: String?
 
     /// Whether `text` is a PostgreSQL connection URI (`postgresql://…` or `postgres://…`)
     /// rather than a file path.
@@ -17,6 +41,23 @@ public struct PostgreSQLLocation: Sendable, Hashable {
     public init?(_ uri: String) {
         guard Self.isConnectionURI(uri) else { return nil }
         self.uri = uri
+        var given: String?
+        var rest = uri
+        if let query = uri.firstIndex(of: "?") {
+            var kept: [Substring] = []
+            for parameter in uri[uri.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false) {
+                let name = Self.percentDecoded(String(parameter.prefix { $0 != "=" }))
+                guard name == "pool_mode" else {
+                    kept.append(parameter)
+                    continue
+                }
+                given = Self.percentDecoded(String(parameter.drop { $0 != "=" }.dropFirst()))
+            }
+            rest = String(uri[..<query]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
+        }
+        libpqURI = rest
+        poolModeText = given
+        poolMode = given.map { PoolMode(rawValue: $0) } ?? .session
     }
 
     /// The URI with any password removed (from the user part and from a `password=` parameter):
@@ -99,7 +140,7 @@ public struct PostgreSQLLocation: Sendable, Hashable {
     /// it: the URI is replaced by ``displayName``, and a quoted piece that holds a password by
     /// `"***"`, as is any other occurrence of a password of four characters or more.
     public func redacting(_ message: String) -> String {
-        var text = message.replacing(uri, with: displayName)
+        var text = message.replacing(uri, with: displayName).replacing(libpqURI, with: displayName)
         let secrets = self.secrets
         guard !secrets.isEmpty else { return text }
         let pieces = text.split(separator: "\"", omittingEmptySubsequences: false)

@@ -75,19 +75,20 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
 
     package var isInTransactionOnCurrentThread: Bool { pool.heldByCurrentThread != nil }
 
-    /// The same database of the same server, by any URI: a session-level advisory lock taken here
-    /// cannot be taken through `other` (advisory locks are per database), which needs no privilege.
+    /// The same database of the same server, by any URI: an advisory lock a transaction holds
+    /// here cannot be taken through `other` (advisory locks are per database), which needs no
+    /// privilege. Transaction-level locks, so that a pooler in transaction mode keeps the server
+    /// session for the test and leaves nothing on it.
     package func isSameDatabase(as other: any GridStorageBackend) throws -> Bool {
         guard let other = other as? PostgreSQLStorage, other !== self else { return other === self }
         let key = String(Int64.random(in: 1...Int64.max))
         return try withConnection { mine in
-            try mine.execute("SELECT pg_advisory_lock($1)", [key])
-            defer { _ = try? mine.execute("SELECT pg_advisory_unlock($1)", [key]) }
+            mine.begin()
+            defer { _ = try? mine.execute("ROLLBACK") }
+            try mine.execute("SELECT pg_advisory_xact_lock($1)", [key])
             return try other.withConnection { theirs in
-                let taken = try theirs.execute("SELECT pg_try_advisory_lock($1)", [key])
-                guard taken.count == 1, taken.string(0, 0) == "t" else { return true }
-                _ = try theirs.execute("SELECT pg_advisory_unlock($1)", [key])
-                return false
+                let taken = try theirs.execute("SELECT pg_try_advisory_xact_lock($1)", [key])
+                return !(taken.count == 1 && taken.string(0, 0) == "t")
             }
         }
     }
@@ -158,7 +159,7 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
     private func transaction<T>(_ connection: PostgreSQLConnection, begin: String, _ body: () throws -> T) throws -> T {
         let result: T
         do {
-            connection.enqueue(begin)
+            connection.begin(begin)
             result = try body()
         } catch let error where (Self.cause(of: error) as? PostgreSQLError)?.isConnectionFailure == true {
             let error = Self.cause(of: error) as! PostgreSQLError
@@ -216,6 +217,10 @@ extension GridDatabase {
         guard let server = PostgreSQLLocation(uri) else {
             // Not echoed: a mistyped scheme would print a password.
             throw DatabaseFileError.unsupported("the location is not a PostgreSQL connection URI (postgresql://… or postgres://…)")
+        }
+        guard server.poolMode != nil else {
+            throw DatabaseFileError.unsupported("the URI's pool_mode is \"\(server.poolModeText ?? "")\"; "
+                                                + "gridstore knows session (the default) and transaction")
         }
         guard connections >= 1 else {
             throw DatabaseFileError.unsupported("a database needs at least 1 connection, not \(connections)")

@@ -102,6 +102,99 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
         try run("pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-m", "immediate", "restart"])
     }
 
+    // MARK: A standby and a pooler
+
+    /// The port of the streaming hot standby ``startStandby()`` starts, in the same folder.
+    public let standbyPort = 5433
+    /// The port of the PgBouncer ``startPooler(serverConnections:)`` starts, in the same folder.
+    public let poolerPort = 6432
+
+    /// A connection URI for `database` on the standby.
+    public func standbyURL(database: String) -> String {
+        "postgresql://\(user)@/\(database)?host=\(directory)&port=\(standbyPort)"
+    }
+
+    /// A connection URI naming the primary and then the standby, for whichever accepts writes
+    /// (`target_session_attrs=read-write`): what an app server's failover configuration says.
+    public func failoverURL(database: String) -> String {
+        "postgresql://\(user)@/\(database)?host=\(directory),\(directory)&port=\(port),\(standbyPort)"
+            + "&target_session_attrs=read-write&connect_timeout=2"
+    }
+
+    /// Copies the running server with `pg_basebackup -R`, starts the copy as a streaming hot
+    /// standby on ``standbyPort``, then makes the primary wait for it on every commit
+    /// (`synchronous_standby_names`), and returns once the standby is streaming synchronously.
+    public func startStandby() throws(Unavailable) {
+        let standby = directory + "/data-standby"
+        try run("pg_basebackup", ["-D", standby, "-R", "-X", "stream", "-h", directory, "-p", String(port), "-U", user])
+        try run("pg_ctl", ["-D", standby, "-l", directory + "/standby-log", "-w", "-t", "60", "-o",
+                           "-c listen_addresses='' -k \(directory) -p \(standbyPort) -c hot_standby=on", "start"])
+        _ = try runClient("psql", ["-X", "-q", "-h", directory, "-p", String(port), "-U", user, "-d", "postgres",
+                                   "-c", "ALTER SYSTEM SET synchronous_standby_names = '*'", "-c", "SELECT pg_reload_conf()"])
+        for _ in 0..<600 {
+            let state = try runClient("psql", ["-X", "-A", "-t", "-h", directory, "-p", String(port), "-U", user, "-d", "postgres",
+                                               "-c", "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync' AND state = 'streaming'"])
+            if state.trimmingCharacters(in: .whitespacesAndNewlines) == "1" { return }
+            usleep(50_000)
+        }
+        throw Unavailable(description: "the standby did not start streaming synchronously within 30 seconds")
+    }
+
+    /// Stops the primary at once, as a crash would, leaving the standby running.
+    public func stopPrimaryImmediately() throws(Unavailable) {
+        try run("pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Promotes the standby to a primary, returning once it accepts writes.
+    public func promoteStandby() throws(Unavailable) {
+        try run("pg_ctl", ["-D", directory + "/data-standby", "-w", "-t", "60", "promote"])
+    }
+
+    /// Starts PgBouncer (Debian's `pgbouncer`) in front of the server, in transaction pooling
+    /// mode with `serverConnections` server sessions per database, listening on a Unix socket
+    /// in the same folder on ``poolerPort``; returns the URI of `database` through it, which
+    /// tells gridstore so (`pool_mode=transaction`).
+    ///
+    /// - Throws: ``Unavailable`` when PgBouncer is not installed or does not start.
+    public func startPooler(serverConnections: Int = 2) throws(Unavailable) {
+        guard let pgbouncer = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].first(where: FileManager.default.isExecutableFile) else {
+            throw Unavailable(description: "PgBouncer is not installed; on Debian: apt-get install -y pgbouncer")
+        }
+        let configuration = """
+            [databases]
+            * = host=\(directory) port=\(port) user=\(user)
+            [pgbouncer]
+            listen_addr =
+            listen_port = \(poolerPort)
+            unix_socket_dir = \(directory)
+            auth_type = any
+            pool_mode = transaction
+            default_pool_size = \(serverConnections)
+            max_client_conn = 500
+            pidfile = \(directory)/pgbouncer.pid
+            logfile = \(directory)/pgbouncer.log
+            """
+        let path = directory + "/pgbouncer.ini"
+        guard FileManager.default.createFile(atPath: path, contents: Data(configuration.utf8)) else {
+            throw Unavailable(description: "cannot write \(path)")
+        }
+        if let runAs { chown(path, runAs.uid, runAs.gid) }
+        try run(pgbouncer, ["-d", "-q", path])
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: directory + "/.s.PGSQL.\(poolerPort)") {
+            usleep(25_000)
+        }
+    }
+
+    /// A connection URI for `database` through the PgBouncer ``startPooler(serverConnections:)`` started.
+    public func poolerURL(database: String) -> String {
+        "postgresql://\(user)@/\(database)?host=\(directory)&port=\(poolerPort)&pool_mode=transaction"
+    }
+
+    /// The name of the database a URI of ``makeDatabase()`` names.
+    public static func databaseName(in url: String) -> String {
+        String(url.split(separator: "@/", maxSplits: 1).last!.prefix { $0 != "?" })
+    }
+
     /// Runs one of the installed client programs (`pgbench`, `psql`) against this server, as
     /// this process's user, and returns what it printed.
     ///
@@ -112,7 +205,9 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
 
     /// Stops the server and removes its folder (also done when the process exits).
     public func stop() {
+        Self.stopPooler(in: directory)
         _ = try? run("pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
+        _ = try? run("pg_ctl", ["-D", directory + "/data-standby", "-m", "immediate", "-w", "stop"])
         try? FileManager.default.removeItem(atPath: directory)
     }
 
@@ -121,12 +216,12 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
     /// Runs one of the PostgreSQL binaries, as the unprivileged user when `asServerUser`.
     @discardableResult
     private func run(_ program: String, _ arguments: [String], asServerUser: Bool = true) throws(Unavailable) -> String {
-        var argv = [binaries + "/" + program] + arguments
+        var argv = [program.hasPrefix("/") ? program : binaries + "/" + program] + arguments
         if asServerUser, let runAs {
             argv = ["/usr/bin/setpriv", "--reuid=\(runAs.uid)", "--regid=\(runAs.gid)", "--clear-groups"] + argv
         }
         // Output goes to a file, not a pipe: the server pg_ctl starts could hold a pipe open for ever.
-        let outputPath = directory + "/\(program)-\(UUID().uuidString).out"
+        let outputPath = directory + "/\(program.split(separator: "/").last!)-\(UUID().uuidString).out"
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -179,6 +274,13 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
         _ = unsafeBitCast(address, to: CloseFrom.self)(&actions, 3)
     }
 
+    /// Kills the PgBouncer started in `directory`, if any.
+    private static func stopPooler(in directory: String) {
+        guard let text = try? String(contentsOfFile: directory + "/pgbouncer.pid", encoding: .utf8),
+              let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0 else { return }
+        kill(pid, SIGKILL)
+    }
+
     /// The `postgres` account, else `nobody`.
     private static func unprivilegedUser() -> (uid: uid_t, gid: gid_t)? {
         for name in ["postgres", "nobody"] {
@@ -195,7 +297,8 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
         // Only this process holds the write end: children (gridstore processes) must not keep the server alive.
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
         let asUser = runAs.map { "/usr/bin/setpriv --reuid=\($0.uid) --regid=\($0.gid) --clear-groups " } ?? ""
-        let script = "cat >/dev/null; \(asUser)'\(binaries)/pg_ctl' -D '\(directory)/data' -m immediate -w stop >/dev/null 2>&1; "
+        let script = "cat >/dev/null; kill -9 $(cat '\(directory)/pgbouncer.pid' 2>/dev/null) 2>/dev/null; "
+            + "for data in '\(directory)'/data*; do \(asUser)'\(binaries)/pg_ctl' -D \"$data\" -m immediate -w stop >/dev/null 2>&1; done; "
             + "rm -rf '\(directory)'"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
