@@ -8,6 +8,9 @@ import TestSupport
 /// `kill -9` mid-change and a server restarted at once (a crash) lose nothing committed and
 /// leave no half change, a server that stops answering (every process of it stopped) makes
 /// each waiting command end within its deadline in one line, and every failure is one line.
+/// Writers through PgBouncer in transaction mode lose nothing; a hot standby serves reads
+/// and refuses changes in one line; writers through a multi-host URI go on through an
+/// immediate stop of the primary and the standby's promotion, and lose nothing acknowledged.
 enum PostgreSQLCheck {
     static let writers = 8
     static let commandsPerWriter = 60
@@ -31,8 +34,14 @@ enum PostgreSQLCheck {
             try clientKills(runner, url: server.makeDatabase(), report: report)
             try serverRestart(runner, server: server, url: server.makeDatabase(), report: report)
             try stalledServer(runner, server: server, url: server.makeDatabase(), report: report)
+            try throughPooler(runner, server: server, report: report)
         } catch {
             report.fail("postgresql: \(error)")
+        }
+        do {
+            try failover(runner, report: report)
+        } catch {
+            report.fail("postgresql failover: \(error)")
         }
     }
 
@@ -224,5 +233,75 @@ enum PostgreSQLCheck {
             seconds = max(seconds, value)
             lock.unlock()
         }
+    }
+
+    /// Writers on eight grids through PgBouncer in transaction mode, 2 server sessions for 8 clients.
+    static func throughPooler(_ runner: ProcessRunner, server: PostgreSQLTestServer, report: Report) throws {
+        do {
+            try server.startPooler(serverConnections: 2)
+        } catch {
+            if PostgreSQLTestServer.isRequired { throw error }
+            print("postgresql pooler: skipped (\(error))")
+            return
+        }
+        let direct = try server.makeDatabase()
+        let url = server.poolerURL(database: PostgreSQLTestServer.databaseName(in: direct))
+        for writer in 0..<writers { _ = runner.run(["--db", url, "--grid", "p\(writer)", "init", "--items", "40"]) }
+        let outcomes = write(runner, url: url, grid: { "p\($0)" }, report: report, label: "pooler")
+        verify(outcomes, url: direct, report: report, label: "pooler")
+        print("postgresql: \(writers) writers on \(writers) grids through PgBouncer in transaction mode (2 server sessions): "
+              + "\(outcomes.values.map(\.successes).reduce(0, +)) changes, none lost")
+    }
+
+    /// A primary and its synchronous hot standby: read commands work on the standby and a change
+    /// there fails in one line that says it is read-only; then writers through a URI naming both
+    /// (`target_session_attrs=read-write`) run while the primary stops at once and the standby is
+    /// promoted, and the new primary holds every acknowledged change.
+    static func failover(_ runner: ProcessRunner, report: Report) throws {
+        let server = try PostgreSQLTestServer(durable: true)
+        defer { server.stop() }
+        let direct = try server.makeDatabase()
+        let name = PostgreSQLTestServer.databaseName(in: direct)
+        for writer in 0..<writers { _ = runner.run(["--db", direct, "--grid", "f\(writer)", "init", "--items", "40"]) }
+        try server.startStandby()
+        let standby = server.standbyURL(database: name)
+        // The standby has every grid once it replayed what the primary committed.
+        func listsEvery(_ result: RunResult) -> Bool {
+            result.status == 0 && (0..<writers).allSatisfy { result.standardOutput.contains("f\($0)") }
+        }
+        var listed = runner.run(["--db", standby, "grids"])
+        for _ in 0..<250 where !listsEvery(listed) {
+            usleep(20_000)
+            listed = runner.run(["--db", standby, "grids"])
+        }
+        report.check(listsEvery(listed), "postgresql standby: grids \(listed.summary)")
+        let read = runner.run(["--db", standby, "--grid", "f0", "get", "3"])
+        report.check(read.status == 0 && !read.standardOutput.isEmpty, "postgresql standby: get 3 \(read.summary)")
+        let refused = runner.run(["--db", standby, "--grid", "f0", "toggle", "3"])
+        report.check(refused.status == 1 && refused.standardError.contains("is read-only")
+                         && refused.standardError.split(separator: "\n").count == 1,
+                     "postgresql standby: toggle 3 \(refused.summary)")
+        report.count(processes: 3, commands: 3)
+
+        let url = server.failoverURL(database: name)
+        let outcomes = write(runner, url: url, grid: { "f\($0)" }, report: report, label: "failover", during: {
+            usleep(500_000)
+            do {
+                try server.stopPrimaryImmediately()
+                usleep(300_000)
+                try server.promoteStandby()
+            } catch {
+                report.fail("postgresql failover: \(error)")
+            }
+        }, allowFailure: { result in
+            // While no server accepts writes a command fails with one line that names them.
+            result.standardError.hasPrefix("Error: ") && result.standardError.contains("PostgreSQL server")
+        })
+        verify(outcomes, url: standby, report: report, label: "failover")
+        let failed = outcomes.values.map(\.failures).reduce(0, +)
+        let unknown = outcomes.values.map(\.unknown).reduce(0, +)
+        print("postgresql: standby served grids and get, refused toggle in one line; primary stopped at once and standby "
+              + "promoted under \(writers) writers: \(failed) commands failed with one line (\(unknown) of unknown outcome), "
+              + "\(outcomes.values.map(\.successes).reduce(0, +)) succeeded; every acknowledged change on the new primary")
     }
 }

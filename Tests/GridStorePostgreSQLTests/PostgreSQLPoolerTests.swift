@@ -7,7 +7,7 @@ import Testing
 
 /// gridstore through PgBouncer in transaction pooling mode, in front of a real server: many
 /// client connections share one or two server sessions, which change between transactions.
-@Suite("PostgreSQL through PgBouncer in transaction mode", .enabled(if: PostgreSQLTestServer.shouldTest))
+@Suite("PostgreSQL through PgBouncer in transaction mode", .enabled(if: PostgreSQLTestServer.shouldTestPooler))
 struct PostgreSQLPoolerTests {
     /// A server of this suite's own, with PgBouncer in front of it holding 2 server sessions per database.
     static let server = Result { () throws(PostgreSQLTestServer.Unavailable) -> PostgreSQLTestServer in

@@ -126,9 +126,9 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
     /// (`synchronous_standby_names`), and returns once the standby is streaming synchronously.
     public func startStandby() throws(Unavailable) {
         let standby = directory + "/data-standby"
-        try run("pg_basebackup", ["-D", standby, "-R", "-X", "stream", "-h", directory, "-p", String(port), "-U", user])
+        try run("pg_basebackup", ["-D", standby, "-R", "-X", "stream", "-c", "fast", "-h", directory, "-p", String(port), "-U", user])
         try run("pg_ctl", ["-D", standby, "-l", directory + "/standby-log", "-w", "-t", "60", "-o",
-                           "-c listen_addresses='' -k \(directory) -p \(standbyPort) -c hot_standby=on", "start"])
+                           "-c listen_addresses='' -k \(directory) -p \(standbyPort) -c hot_standby=on -c max_connections=200", "start"])
         _ = try runClient("psql", ["-X", "-q", "-h", directory, "-p", String(port), "-U", user, "-d", "postgres",
                                    "-c", "ALTER SYSTEM SET synchronous_standby_names = '*'", "-c", "SELECT pg_reload_conf()"])
         for _ in 0..<600 {
@@ -157,7 +157,7 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
     ///
     /// - Throws: ``Unavailable`` when PgBouncer is not installed or does not start.
     public func startPooler(serverConnections: Int = 2) throws(Unavailable) {
-        guard let pgbouncer = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].first(where: FileManager.default.isExecutableFile) else {
+        guard let pgbouncer = Self.poolerBinary else {
             throw Unavailable(description: "PgBouncer is not installed; on Debian: apt-get install -y pgbouncer")
         }
         let configuration = """
@@ -184,6 +184,15 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
             usleep(25_000)
         }
     }
+
+    /// Debian's PgBouncer, when installed.
+    private static var poolerBinary: String? {
+        ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].first(where: FileManager.default.isExecutableFile)
+    }
+
+    /// Whether tests should run through PgBouncer: it and PostgreSQL are installed, or they are
+    /// required (`CI` set; a missing one then fails the tests).
+    public static var shouldTestPooler: Bool { (isInstalled && poolerBinary != nil) || isRequired }
 
     /// A connection URI for `database` through the PgBouncer ``startPooler(serverConnections:)`` started.
     public func poolerURL(database: String) -> String {

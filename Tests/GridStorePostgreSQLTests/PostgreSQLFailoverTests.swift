@@ -1,0 +1,109 @@
+import Foundation
+import GridLayout
+import TestSupport
+import Testing
+@testable import GridStore
+@testable import GridStorePostgreSQL
+
+/// A primary and its synchronous streaming hot standby, both real servers: reads on the
+/// standby, and writers going on through a crash of the primary and the standby's promotion.
+@Suite("PostgreSQL failover to a hot standby", .enabled(if: PostgreSQLTestServer.shouldTest))
+struct PostgreSQLFailoverTests {
+    /// The size the toggled item has after `toggles` toggles from small.
+    static func size(after toggles: Int) -> TileSize {
+        [TileSize.small, .middle, .big][toggles % 3]
+    }
+
+    @Test("a standby serves reads and refuses a change in one line; writers go on through an immediate stop of the primary and the standby's promotion, and every acknowledged change is on the new primary")
+    func failover() throws {
+        let server = try PostgreSQLTestServer(durable: true)
+        defer { server.stop() }
+        let direct = try server.makeDatabase()
+        let name = PostgreSQLTestServer.databaseName(in: direct)
+        let writers = 3
+        let setup = try GridDatabase(postgreSQL: direct)
+        let toggled = GridIndexPath(item: 3)
+        for writer in 0..<writers {
+            try Grid(named: "w\(writer)", in: setup, creatingWith: GridOptions(sectionItemCounts: [300])).toggle(at: toggled)
+        }
+        try server.startStandby()
+
+        // The standby: reads work (a change committed on the primary shows once the standby has
+        // replayed it), and a change fails in one line that says the server is read-only.
+        try Grid(named: "w0", in: setup).toggle(at: toggled)
+        let standby = try GridDatabase(postgreSQL: server.standbyURL(database: name))
+        var replayed = try Grid(named: "w0", in: standby).snapshot()
+        for _ in 0..<500 where replayed.revision < 2 {
+            usleep(20_000)
+            replayed = try Grid(named: "w0", in: standby).snapshot()
+        }
+        #expect(replayed.revision == 2)
+        #expect(try replayed.size(at: toggled) == .big)
+        #expect(try Grid.list(in: standby).map(\.name) == (0..<writers).map { "w\($0)" })
+        let refused = #expect(throws: GridError.self) { try Grid(named: "w0", in: standby).toggle(at: toggled) }
+        #expect("\(refused!)".contains("is read-only"))
+        #expect(!"\(refused!)".contains("\n"))
+        #expect(try Grid(named: "w0", in: setup).snapshot().revision == 2)
+
+        // Writers through a URI naming both servers, for whichever accepts writes.
+        let url = server.failoverURL(database: name)
+        let handles = try (0..<writers).map { _ in try GridDatabase(postgreSQL: url) }
+        let start = try (0..<writers).map { try Grid(named: "w\($0)", in: setup).snapshot().revision }
+        let acknowledged = Locked([Int](repeating: 0, count: writers))
+        let uncertain = Locked([Int](repeating: 0, count: writers))
+        let failures = Locked<[String]>([])
+        let done = Locked(false)
+        let group = DispatchGroup()
+        for writer in 0..<writers {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                let grid = try! Grid(named: "w\(writer)", in: handles[writer])
+                while !done.withLock({ $0 }) {
+                    do {
+                        try grid.toggle(at: toggled)
+                        acknowledged.withLock { $0[writer] += 1 }
+                    } catch {
+                        let message = "\(error)"
+                        failures.withLock { $0.append(message) }
+                        if message.contains("may or may not have been applied") { uncertain.withLock { $0[writer] += 1 } }
+                        usleep(20_000)
+                    }
+                }
+            }
+        }
+        /// Waits until every writer has `count` more acknowledged changes than `base`, at most 60 seconds.
+        func waitForAcknowledged(_ count: Int, over base: [Int]) -> Bool {
+            for _ in 0..<3_000 {
+                if acknowledged.withLock({ zip($0, base).allSatisfy { $0 - $1 >= count } }) { return true }
+                usleep(20_000)
+            }
+            return false
+        }
+        #expect(waitForAcknowledged(20, over: Array(repeating: 0, count: writers)))
+        try server.stopPrimaryImmediately()
+        usleep(300_000)
+        try server.promoteStandby()
+        let atPromotion = acknowledged.withLock { $0 }
+        let wentOn = waitForAcknowledged(20, over: atPromotion)
+        done.withLock { $0 = true }
+        group.wait()
+        #expect(wentOn)
+
+        for message in failures.withLock({ $0 }) {
+            #expect(!message.contains("\n"))
+            #expect(message.hasPrefix("cannot reach PostgreSQL server") || message.hasPrefix("PostgreSQL server"))
+        }
+        // The standby, now the primary, holds every acknowledged change (and perhaps one whose
+        // acknowledgement the crash cut off), and placements that equal a fresh pack.
+        let promoted = try GridDatabase(postgreSQL: server.standbyURL(database: name))
+        for writer in 0..<writers {
+            let snapshot = try Grid(named: "w\(writer)", in: promoted).snapshot()
+            let made = snapshot.revision - start[writer]
+            let acked = acknowledged.withLock { $0[writer] }
+            #expect(made >= acked && made <= acked + uncertain.withLock { $0[writer] })
+            #expect(try snapshot.size(at: toggled) == Self.size(after: Int(snapshot.revision)))
+        }
+        #expect(try Grid.checkPlacements(in: promoted).allSatisfy { $0.problems.isEmpty })
+    }
+}
