@@ -138,7 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GridStorePostgreSQLTests",
-            dependencies: ["GridStorePostgreSQL", "GridStore", "GridStoreSQLite", "GridLayout", "GridStoreAudit", "TestSupport"]
+            dependencies: ["GridStorePostgreSQL", "GridStore", "GridStoreSQLite", "GridLayout", "GridStoreAudit", "SeededRandom", "TestSupport"]
         ),
         .testTarget(
             name: "MigrationTextTests",

@@ -77,22 +77,26 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     }
 
     func forEachExplicitSize(gridID: Int64, _ body: (Int, Int, TileSize?) throws -> Void) throws {
-        let rows = try connection.execute("SELECT section, item, size FROM item_sizes WHERE grid_id = $1", [String(gridID)])
+        let rows = try connection.execute("SELECT section, first_item, sizes FROM size_chunks WHERE grid_id = $1", [String(gridID)])
         for row in 0..<rows.count {
-            let size = rows.withUTF8(row, 2) { TileSize(rawValue: String(decoding: $0, as: UTF8.self)) }
-            try body(Int(rows.int(row, 0)), Int(rows.int(row, 1)), size)
+            let section = Int(rows.int(row, 0))
+            try rows.withUTF8(row, 2) { letters in
+                try SizeChunks.forEachSize(in: letters, section: section, firstItem: Int(rows.int(row, 1))) { try body(section, $0, $1) }
+            }
         }
     }
 
     func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: StoredSize, key: String?) {
+        let first = SizeChunks.firstItem(ofChunkHolding: item)
         let rows = try connection.execute("""
             SELECT item_count,
-                   (SELECT size FROM item_sizes WHERE grid_id = $1 AND section = $2 AND item = $3),
+                   (SELECT sizes FROM size_chunks WHERE grid_id = $1 AND section = $2 AND first_item = $4),
                    (SELECT key FROM item_keys WHERE grid_id = $1 AND section = $2 AND item = $3)
             FROM sections WHERE grid_id = $1 AND section = $2
-            """, [String(gridID), String(section), String(item)])
+            """, [String(gridID), String(section), String(item), String(first)])
         guard rows.count == 1 else { return (nil, .none, nil) }
-        let size: StoredSize = rows.isNull(0, 1) ? .none : TileSize(rawValue: rows.string(0, 1)).map { .known($0) } ?? .unknown
+        let size = try rows.isNull(0, 1) ? .none
+            : rows.withUTF8(0, 1) { try SizeChunks.storedSize(ofItem: item, section: section, in: $0) }
         return (Int(rows.int(0, 0)), size, rows.isNull(0, 2) ? nil : rows.string(0, 2))
     }
 
@@ -198,7 +202,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         guard found.count == 1 else { return false }
         let id = [found.string(0, 0)]
         // Deleted table by table rather than by cascade, so a sharded deployment can drop the foreign keys.
-        for table in ["history", "honeycomb_placements", "honeycombs", "placement_chunks", "item_keys", "item_sizes", "sections"] {
+        for table in ["history", "honeycomb_placements", "honeycombs", "placement_chunks", "item_keys", "size_chunks", "sections"] {
             connection.enqueue("DELETE FROM \(table) WHERE grid_id = $1", id)
         }
         connection.enqueue("DELETE FROM grids WHERE id = $1", id)
@@ -239,7 +243,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             connection.enqueue("DELETE FROM placement_chunks WHERE grid_id = $1", [gridID])
         }
         if let first = changes.firstRemovedSection {
-            for table in ["placement_chunks", "item_keys", "item_sizes", "sections"] {
+            for table in ["placement_chunks", "item_keys", "size_chunks", "sections"] {
                 connection.enqueue("DELETE FROM \(table) WHERE grid_id = $1 AND section >= $2", [gridID, String(first)])
             }
         }
@@ -261,34 +265,44 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         try writeHoneycomb(changes, gridID: gridID)
     }
 
+    /// Rewrites the size chunks (see ``SizeChunks``) the change touches: a chunk left without an
+    /// explicit size is deleted, the others inserted or replaced, one statement each.
     private func writeSizes(_ changes: GridChangeSet, gridID: String) throws {
-        if !changes.sizeDeletions.isEmpty {
-            var sections = PostgreSQLArrayLiteral(), items = PostgreSQLArrayLiteral()
-            for (section, item) in changes.sizeDeletions {
-                sections.append(section)
-                items.append(item)
+        let (rewrites, truncations) = changes.sizeChunkEdits()
+        for (section, first) in truncations {
+            connection.enqueue("DELETE FROM size_chunks WHERE grid_id = $1 AND section = $2 AND first_item >= $3",
+                               [gridID, String(section), String(first)])
+        }
+        var sections = PostgreSQLArrayLiteral(), firstItems = PostgreSQLArrayLiteral(), texts = PostgreSQLArrayLiteral()
+        var emptySections = PostgreSQLArrayLiteral(), emptyFirstItems = PostgreSQLArrayLiteral()
+        var written = 0, emptied = 0
+        for (section, first) in rewrites {
+            changes.withSizeText(section: section, firstItem: first) { letters in
+                if letters.isEmpty {
+                    emptySections.append(section)
+                    emptyFirstItems.append(first)
+                    emptied += 1
+                } else {
+                    sections.append(section)
+                    firstItems.append(first)
+                    texts.append(text: letters)
+                    written += 1
+                }
             }
+        }
+        if emptied > 0 {
             connection.enqueue("""
-                DELETE FROM item_sizes USING unnest($2::integer[], $3::integer[]) AS t (s, i)
-                WHERE grid_id = $1 AND section = t.s AND item = t.i
-                """, [gridID, sections.text, items.text])
+                DELETE FROM size_chunks USING unnest($2::integer[], $3::integer[]) AS t (s, f)
+                WHERE grid_id = $1 AND section = t.s AND first_item = t.f
+                """, [gridID, emptySections.text, emptyFirstItems.text])
         }
-        for (section, item) in changes.sizeTruncations {
-            connection.enqueue("DELETE FROM item_sizes WHERE grid_id = $1 AND section = $2 AND item >= $3",
-                                   [gridID, String(section), String(item)])
+        if written > 0 {
+            connection.enqueue("""
+                INSERT INTO size_chunks (grid_id, section, first_item, sizes)
+                SELECT $1, s, f, z FROM unnest($2::integer[], $3::integer[], $4::text[]) AS t (s, f, z)
+                ON CONFLICT (grid_id, section, first_item) DO UPDATE SET sizes = excluded.sizes
+                """, [gridID, sections.text, firstItems.text, texts.text])
         }
-        guard !changes.sizeUpserts.isEmpty else { return }
-        var sections = PostgreSQLArrayLiteral(), items = PostgreSQLArrayLiteral(), sizes = PostgreSQLArrayLiteral()
-        for row in changes.sizeUpserts {
-            sections.append(row.section)
-            items.append(row.item)
-            sizes.append(text: row.size.rawValue.utf8)
-        }
-        connection.enqueue("""
-            INSERT INTO item_sizes (grid_id, section, item, size)
-            SELECT $1, s, i, z FROM unnest($2::integer[], $3::integer[], $4::text[]) AS t (s, i, z)
-            ON CONFLICT (grid_id, section, item) DO UPDATE SET size = excluded.size
-            """, [gridID, sections.text, items.text, sizes.text])
     }
 
     private func writeKeys(_ changes: GridChangeSet, gridID: String) throws {

@@ -13,7 +13,7 @@ import GridStore
 enum PostgreSQLSchemaCheck {
     /// The tables and views gridstore's migrations create.
     static let gridStoreRelations = [
-        "grids", "sections", "item_sizes", "placement_chunks", "placements", "honeycombs", "honeycomb_placements",
+        "grids", "sections", "item_sizes", "size_chunks", "placement_chunks", "placements", "honeycombs", "honeycomb_placements",
         "item_keys", "history", "schema_migrations",
     ]
 

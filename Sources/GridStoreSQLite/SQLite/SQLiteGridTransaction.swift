@@ -47,16 +47,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
             let section = chunks.int(at: 0)
             let first = chunks.int(at: 1)
             try chunks.withUTF8(at: 2) { letters in
-                guard first >= 0, first % SizeChunks.size == 0, letters.count <= SizeChunks.size else {
-                    throw MisplacedSizeChunk(section: section, firstItem: first, letterCount: letters.count)
-                }
-                for offset in letters.indices {
-                    switch SizeChunks.read(letters[offset]) {
-                    case .defaultSize: continue
-                    case .size(let size): try body(section, first + offset, size)
-                    case .unknown: try body(section, first + offset, nil)
-                    }
-                }
+                try SizeChunks.forEachSize(in: letters, section: section, firstItem: first) { try body(section, $0, $1) }
             }
         }
     }
@@ -65,25 +56,10 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         let count = try connection.fetchOne("SELECT item_count FROM sections WHERE grid_id = ? AND section = ?",
                                             [gridID, section]) { $0.int(at: 0) }
         let first = SizeChunks.firstItem(ofChunkHolding: item)
-        // The item's letter, or nil when its chunk is missing or ends before it.
-        let letter = try connection.fetchOne("SELECT sizes FROM size_chunks WHERE grid_id = ? AND section = ? AND first_item = ?",
-                                             [gridID, section, first]) { row in
-            try row.withUTF8(at: 0) { letters -> UInt8? in
-                guard item >= 0, item - first < letters.count else { return nil }
-                guard letters.count <= SizeChunks.size else {
-                    throw MisplacedSizeChunk(section: section, firstItem: first, letterCount: letters.count)
-                }
-                return letters[item - first]
-            }
-        } ?? nil
-        var size = StoredSize.none
-        if let letter {
-            switch SizeChunks.read(letter) {
-            case .defaultSize: size = .none
-            case .size(let known): size = .known(known)
-            case .unknown: size = .unknown
-            }
-        }
+        let size = try connection.fetchOne("SELECT sizes FROM size_chunks WHERE grid_id = ? AND section = ? AND first_item = ?",
+                                           [gridID, section, first]) { row in
+            try row.withUTF8(at: 0) { try SizeChunks.storedSize(ofItem: item, section: section, in: $0) }
+        } ?? .none
         let key = try connection.fetchOne("SELECT key FROM item_keys WHERE grid_id = ? AND section = ? AND item = ?",
                                           [gridID, section, item]) { $0.string(at: 0) }
         return (count, size, key)

@@ -1,5 +1,4 @@
 import GridLayout
-import GridStore
 
 extension GridChangeSet {
     /// The size chunks (see ``SizeChunks``) the change writes, each named by its section and
@@ -8,7 +7,7 @@ extension GridChangeSet {
     /// on is deleted first.
     ///
     /// - Complexity: O(*k*) for the *k* size rows of the change.
-    func sizeChunkEdits() -> (rewrites: [(section: Int, firstItem: Int)], truncations: [(section: Int, firstItem: Int)]) {
+    package func sizeChunkEdits() -> (rewrites: [(section: Int, firstItem: Int)], truncations: [(section: Int, firstItem: Int)]) {
         var touched: [(section: Int, firstItem: Int)] = []
         func touch(_ section: Int, _ item: Int) {
             let first = SizeChunks.firstItem(ofChunkHolding: item)
@@ -38,7 +37,7 @@ extension GridChangeSet {
 
     /// Calls `body` with the text of the size chunk of `section` from `firstItem` after the
     /// change, empty when it holds no explicit size; valid only during the call.
-    func withSizeText<Result>(section: Int, firstItem: Int,
+    package func withSizeText<Result>(section: Int, firstItem: Int,
                                       _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try SizeChunks.withText(from: firstItem, of: explicitSizes(afterChangeOfSection: section), body)
     }
