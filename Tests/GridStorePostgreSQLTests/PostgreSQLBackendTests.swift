@@ -21,10 +21,58 @@ struct PostgreSQLBackendTests {
             ("postgresql:///layouts?host=/run/pg&password=s3cret&user=app", "postgresql:///layouts?host=/run/pg&password=***&user=app"),
             ("postgresql://db.internal/layouts", "postgresql://db.internal/layouts"),
             ("postgresql://:only@db", "postgresql://@db"),
+            // An `@` in a parameter's value, where the user part would be: the password parameter is still hidden.
+            ("postgresql://h/db?user=me@corp&password=secretpw&sslrootcert=/etc/root.crt",
+             "postgresql://h/db?user=me@corp&password=***&sslrootcert=/etc/root.crt"),
+            ("postgresql://h/db?pass%77ord=secretpw", "postgresql://h/db?pass%77ord=***"),
         ]
         for (uri, shown) in cases {
             #expect(PostgreSQLLocation(uri)?.displayName == shown, "\(uri)")
         }
+    }
+
+    @Test("pool_mode is read from the query as libpq finds it, taken out of what libpq gets, and refused in one line when unknown")
+    func poolModes() throws {
+        let cases: [(String, PostgreSQLLocation.PoolMode?, String)] = [
+            ("postgresql://h/db", .session, "postgresql://h/db"),
+            ("postgresql://h/db?pool_mode=transaction", .transaction, "postgresql://h/db"),
+            ("postgresql://h/db?sslmode=require&pool%5Fmode=transaction&port=6432", .transaction, "postgresql://h/db?sslmode=require&port=6432"),
+            ("postgresql://h/db?pool_mode=session", .session, "postgresql://h/db"),
+            // A password with an unencoded `?`: the query starts after the user part.
+            ("postgresql://u:pa?ss@h/db?pool_mode=transaction&port=6432", .transaction, "postgresql://u:pa?ss@h/db?port=6432"),
+            ("postgresql://h/db?pool_mode=statement", nil, "postgresql://h/db"),
+        ]
+        for (uri, mode, given) in cases {
+            let location = try #require(PostgreSQLLocation(uri))
+            #expect(location.poolMode == mode, "\(uri)")
+            #expect(location.libpqURI == given, "\(uri)")
+        }
+        for (value, shown) in [("statement", "\"statement\""), ("a%0Ab", "not a mode gridstore knows"), ("", "not a mode gridstore knows")] {
+            let error = try #require(throws: DatabaseFileError.self) {
+                try GridDatabase(postgreSQL: "postgresql://u:secretpw@h/db?pool_mode=\(value)")
+            }
+            #expect(error.description.contains("pool_mode is \(shown);"), "\(error)")
+            #expect(!error.description.contains("\n") && !error.description.contains("secretpw"))
+        }
+    }
+
+    @Test("a copy inside a change, which asks whether two databases are one, leaves the change's transaction whole")
+    func sameDatabaseInsideAChange() throws {
+        let database = try GridDatabase(location: PostgreSQLTestServer.shared().makeDatabase())
+        let other = try GridDatabase(location: PostgreSQLTestServer.shared().makeDatabase())
+        let x = try Grid(named: "x", in: database, creatingWith: GridOptions(sectionItemCounts: [5]))
+        let y = try Grid(named: "y", in: database, creatingWith: GridOptions(sectionItemCounts: [5]))
+        try x.toggle(at: GridIndexPath(item: 0))
+        try y.toggle(at: GridIndexPath(item: 0))
+        try x.update { editor in
+            _ = try editor.toggle(at: GridIndexPath(item: 2))
+            try y.toggle(at: GridIndexPath(item: 1))
+            _ = try Grid.copy(from: database, to: other, names: ["x"])
+        }
+        let fresh = try GridDatabase(location: database.location)
+        #expect(try Grid(named: "x", in: fresh).snapshot().revision == 2)
+        #expect(try Grid(named: "y", in: fresh).snapshot().revision == 2)
+        #expect(try Grid(named: "x", in: other).snapshot().revision == 1)
     }
 
     @Test("a server that is not there is one line naming it, without the password, at once")

@@ -29,11 +29,13 @@ FROM (
 ) AS letters
 GROUP BY grid_id, section, first_item;
 
--- The chunks hold exactly the rows: as many sizes, each at its item with its letter. Anything
--- else stops the migration, which is rolled back with item_sizes as it was.
+-- The chunks hold exactly the rows: one row per item (the key may have been dropped), as many
+-- sizes, each at its item with its letter. Anything else stops the migration, which is rolled
+-- back with item_sizes as it was.
 DO $$
 BEGIN
-    IF (SELECT count(*) FROM item_sizes)
+    IF EXISTS (SELECT 1 FROM item_sizes GROUP BY grid_id, section, item HAVING count(*) > 1)
+       OR (SELECT count(*) FROM item_sizes)
            <> (SELECT coalesce(sum(length(replace(sizes, '.', ''))), 0) FROM size_chunks)
        OR EXISTS (SELECT 1 FROM item_sizes AS size_row
                   LEFT JOIN size_chunks AS chunk ON chunk.grid_id = size_row.grid_id AND chunk.section = size_row.section
@@ -44,6 +46,17 @@ BEGIN
     END IF;
 END
 $$;
+
+-- Whom the table was granted to read, and its comment, go to the view that takes its place (writes
+-- are gridstore's: the view is read-only).
+CREATE TEMPORARY TABLE item_sizes_grants ON COMMIT DROP AS
+SELECT CASE WHEN grantee = 'PUBLIC' THEN 'PUBLIC' ELSE quote_ident(grantee) END AS grantee, privilege_type,
+       is_grantable = 'YES' AS grantable
+FROM information_schema.role_table_grants
+WHERE table_schema = current_schema() AND table_name = 'item_sizes' AND grantee <> current_user
+  AND privilege_type = 'SELECT';
+CREATE TEMPORARY TABLE item_sizes_comment ON COMMIT DROP AS
+SELECT obj_description('item_sizes'::regclass, 'pg_class') AS description;
 
 -- Refused, and rolled back, when an object gridstore did not create depends on the table (a view of an app's).
 DROP TABLE item_sizes;
@@ -56,3 +69,17 @@ SELECT chunk.grid_id, chunk.section, chunk.first_item + letter.position::integer
 FROM size_chunks AS chunk
 CROSS JOIN LATERAL regexp_split_to_table(chunk.sizes, '') WITH ORDINALITY AS letter (value, position)
 WHERE letter.value <> '.';
+
+DO $$
+DECLARE
+    grant_row record;
+BEGIN
+    FOR grant_row IN SELECT * FROM item_sizes_grants LOOP
+        EXECUTE format('GRANT %s ON item_sizes TO %s%s', grant_row.privilege_type, grant_row.grantee,
+                       CASE WHEN grant_row.grantable THEN ' WITH GRANT OPTION' ELSE '' END);
+    END LOOP;
+    IF (SELECT description FROM item_sizes_comment) IS NOT NULL THEN
+        EXECUTE format('COMMENT ON VIEW item_sizes IS %L', (SELECT description FROM item_sizes_comment));
+    END IF;
+END
+$$;

@@ -43,7 +43,11 @@ public struct PostgreSQLLocation: Sendable, Hashable {
         self.uri = uri
         var given: String?
         var rest = uri
-        if let query = uri.firstIndex(of: "?") {
+        // The query starts at the first `?` after the user part, as libpq reads it: a password may hold a `?`.
+        let afterScheme = uri.index(uri.startIndex, offsetBy: uri.hasPrefix("postgresql://") ? 13 : 11)
+        let hostStart = uri[afterScheme...].firstIndex { $0 == "@" || $0 == "/" }
+            .flatMap { uri[$0] == "@" ? uri.index(after: $0) : nil } ?? afterScheme
+        if let query = uri[hostStart...].firstIndex(of: "?") {
             var kept: [Substring] = []
             for parameter in uri[uri.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false) {
                 let name = Self.percentDecoded(String(parameter.prefix { $0 != "=" }))
@@ -62,7 +66,9 @@ public struct PostgreSQLLocation: Sendable, Hashable {
 
     /// The URI with any password removed (from the user part and from a `password=` parameter):
     /// what messages print.
-    public var displayName: String {
+    public var displayName: String { Self.displayName(of: uri) }
+
+    private static func displayName(of uri: String) -> String {
         let scheme = uri.hasPrefix("postgresql://") ? "postgresql://" : "postgres://"
         var result = scheme
         let rest = uri.dropFirst(scheme.count)
@@ -77,14 +83,30 @@ public struct PostgreSQLLocation: Sendable, Hashable {
             authority = Substring(name + authority[at...])
         }
         result += authority
-        let tail = rest[authorityEnd...]
-        guard let query = tail.firstIndex(of: "?") else { return result + tail }
-        result += tail[...query]
-        let parameters = tail[tail.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false).map { parameter in
-            let name = String(parameter.prefix { $0 != "=" })
-            return Self.percentDecoded(name).lowercased() == "password" ? name + "=***" : String(parameter)
+        return maskingPasswordParameters(result + rest[authorityEnd...])
+    }
+
+    /// `text` with the value of every `password=` parameter replaced by `***`: any piece after a
+    /// `?` or `&` whose name decodes to `password`, wherever the query seems to start (a user
+    /// name or another parameter's value may hold an `@` or a `?`).
+    static func maskingPasswordParameters(_ text: String) -> String {
+        var output = ""
+        var index = text.startIndex
+        var atParameterStart = false
+        while index < text.endIndex {
+            if atParameterStart, let equals = text[index...].firstIndex(where: { $0 == "=" || $0 == "&" || $0 == "?" }),
+               text[equals] == "=", percentDecoded(String(text[index..<equals])).lowercased() == "password" {
+                output += text[index...equals] + "***"
+                index = text[equals...].firstIndex(of: "&") ?? text.endIndex
+                atParameterStart = false
+                continue
+            }
+            let character = text[index]
+            output.append(character)
+            atParameterStart = character == "?" || character == "&"
+            index = text.index(after: index)
         }
-        return result + parameters.joined(separator: "&")
+        return output
     }
 
     /// The URI's passwords, as written and percent-decoded: the user part's and any `password=`
@@ -140,7 +162,8 @@ public struct PostgreSQLLocation: Sendable, Hashable {
     /// it: the URI is replaced by ``displayName``, and a quoted piece that holds a password by
     /// `"***"`, as is any other occurrence of a password of four characters or more.
     public func redacting(_ message: String) -> String {
-        var text = message.replacing(uri, with: displayName).replacing(libpqURI, with: displayName)
+        // libpq quotes the URI it was given, without pool_mode.
+        var text = message.replacing(libpqURI, with: Self.displayName(of: libpqURI))
         let secrets = self.secrets
         guard !secrets.isEmpty else { return text }
         let pieces = text.split(separator: "\"", omittingEmptySubsequences: false)

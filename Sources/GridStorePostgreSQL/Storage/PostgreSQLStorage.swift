@@ -82,9 +82,11 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
     package func isSameDatabase(as other: any GridStorageBackend) throws -> Bool {
         guard let other = other as? PostgreSQLStorage, other !== self else { return other === self }
         let key = String(Int64.random(in: 1...Int64.max))
+        // Inside a call's transaction the lock joins it, and goes when that transaction ends.
+        let joining = isInTransactionOnCurrentThread
         return try withConnection { mine in
-            mine.begin()
-            defer { _ = try? mine.execute("ROLLBACK") }
+            if !joining { mine.begin() }
+            defer { if !joining { _ = try? mine.execute("ROLLBACK") } }
             try mine.execute("SELECT pg_advisory_xact_lock($1)", [key])
             return try other.withConnection { theirs in
                 let taken = try theirs.execute("SELECT pg_try_advisory_xact_lock($1)", [key])
@@ -219,7 +221,10 @@ extension GridDatabase {
             throw DatabaseFileError.unsupported("the location is not a PostgreSQL connection URI (postgresql://… or postgres://…)")
         }
         guard server.poolMode != nil else {
-            throw DatabaseFileError.unsupported("the URI's pool_mode is \"\(server.poolModeText ?? "")\"; "
+            // Named only when it is a plain word: the text could hold a password's piece or a line break.
+            let given = server.poolModeText ?? ""
+            let named = !given.isEmpty && given.count <= 32 && given.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "_") }
+            throw DatabaseFileError.unsupported("the URI's pool_mode is \(named ? "\"\(given)\"" : "not a mode gridstore knows"); "
                                                 + "gridstore knows session (the default) and transaction")
         }
         guard connections >= 1 else {

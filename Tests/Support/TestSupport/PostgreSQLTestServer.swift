@@ -180,8 +180,12 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
         }
         if let runAs { chown(path, runAs.uid, runAs.gid) }
         try run(pgbouncer, ["-d", "-q", path])
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: directory + "/.s.PGSQL.\(poolerPort)") {
+        for _ in 0..<400 where !FileManager.default.fileExists(atPath: directory + "/.s.PGSQL.\(poolerPort)") {
             usleep(25_000)
+        }
+        guard FileManager.default.fileExists(atPath: directory + "/.s.PGSQL.\(poolerPort)") else {
+            let log = (try? String(contentsOfFile: directory + "/pgbouncer.log", encoding: .utf8)) ?? ""
+            throw Unavailable(description: "PgBouncer did not open its socket within 10 seconds: \(log.suffix(1000))")
         }
     }
 
