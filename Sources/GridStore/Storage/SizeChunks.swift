@@ -40,7 +40,7 @@ package enum SizeChunks {
     }
 
     /// Reads one stored letter.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func read(_ letter: UInt8) -> Letter {
         switch letter {
         case defaultLetter: .defaultSize
@@ -51,21 +51,22 @@ package enum SizeChunks {
         }
     }
 
-    /// Calls `body` with the item and the size of each explicit size in the stored chunk of
-    /// `section` from `firstItem` whose text is `letters`; the size is `nil` for a letter
-    /// gridstore does not write.
+    /// Calls `body` with the section, the item and the size of each explicit size in the stored
+    /// chunk of `section` from `firstItem` whose text is `letters`; the size is `nil` for a
+    /// letter gridstore does not write.
     ///
     /// - Throws: ``MisplacedSizeChunk`` for a chunk that would overlap its neighbours.
+    @inlinable @inline(__always)
     package static func forEachSize(in letters: UnsafeBufferPointer<UInt8>, section: Int, firstItem: Int,
-                                    _ body: (Int, TileSize?) throws -> Void) throws {
+                                    _ body: (Int, Int, TileSize?) throws -> Void) throws {
         guard firstItem >= 0, firstItem % size == 0, letters.count <= size else {
             throw MisplacedSizeChunk(section: section, firstItem: firstItem, letterCount: letters.count)
         }
         for offset in letters.indices {
             switch read(letters[offset]) {
             case .defaultSize: continue
-            case .size(let size): try body(firstItem + offset, size)
-            case .unknown: try body(firstItem + offset, nil)
+            case .size(let size): try body(section, firstItem + offset, size)
+            case .unknown: try body(section, firstItem + offset, nil)
             }
         }
     }

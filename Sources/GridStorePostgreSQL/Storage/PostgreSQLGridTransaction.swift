@@ -81,7 +81,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         for row in 0..<rows.count {
             let section = Int(rows.int(row, 0))
             try rows.withUTF8(row, 2) { letters in
-                try SizeChunks.forEachSize(in: letters, section: section, firstItem: Int(rows.int(row, 1))) { try body(section, $0, $1) }
+                try SizeChunks.forEachSize(in: letters, section: section, firstItem: Int(rows.int(row, 1)), body)
             }
         }
     }

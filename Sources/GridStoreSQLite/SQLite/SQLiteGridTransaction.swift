@@ -47,7 +47,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
             let section = chunks.int(at: 0)
             let first = chunks.int(at: 1)
             try chunks.withUTF8(at: 2) { letters in
-                try SizeChunks.forEachSize(in: letters, section: section, firstItem: first) { try body(section, $0, $1) }
+                try SizeChunks.forEachSize(in: letters, section: section, firstItem: first, body)
             }
         }
     }
