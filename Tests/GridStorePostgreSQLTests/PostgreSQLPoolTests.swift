@@ -128,9 +128,12 @@ struct PostgreSQLPoolTests {
         let grid = try Grid(named: "g", in: database, creatingWith: GridOptions(sectionItemCounts: [1_000]))
         try grid.toggle(at: GridIndexPath(item: 1))
         for item in [2, 500, 999] {
-            let before = storage.pool.idleRoundTrips
+            let before = (storage.pool.idleRoundTrips, storage.pool.idleStatements)
             try grid.toggle(at: GridIndexPath(item: item))
-            #expect(storage.pool.idleRoundTrips - before == 2, "toggle \(item)")
+            #expect(storage.pool.idleRoundTrips - before.0 == 2, "toggle \(item)")
+            // BEGIN, the lock, the header; the size chunk, the placement chunks, the history entry
+            // with the grid row's update, COMMIT.
+            #expect(storage.pool.idleStatements - before.1 == 7, "toggle \(item)")
         }
         #expect(try grid.snapshot().revision == 4)
     }

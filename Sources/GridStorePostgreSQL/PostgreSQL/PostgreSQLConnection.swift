@@ -219,13 +219,26 @@ package final class PostgreSQLConnection {
     private struct Statement {
         let sql: String
         let parameters: [String?]
+        /// Which ``enqueue(_:_:)`` queued it (0 for a statement executed at once).
+        var serial = 0
     }
+
+    /// A statement queued with ``enqueue(_:_:)``, for ``withdraw(_:)``.
+    package struct QueuedStatement {
+        fileprivate let serial: Int
+    }
+
+    /// How many statements ``enqueue(_:_:)`` has queued.
+    private var enqueuedCount = 0
 
     /// Statements queued with ``enqueue(_:_:)``, sent with the next that needs an answer.
     private var queued: [Statement] = []
 
     /// How many round trips the connection has made: for tests and diagnostics.
     package private(set) var roundTrips = 0
+
+    /// How many statements the connection has sent in pipelines: for tests and diagnostics.
+    package private(set) var statementsSent = 0
 
     /// Runs one statement with `parameters` bound to `$1`, `$2`, …, preparing it on first use.
     /// The statements queued before it go in the same round trip, ahead of it.
@@ -252,8 +265,18 @@ package final class PostgreSQLConnection {
 
     /// Queues a statement whose rows are not needed: it is sent with the next statement that is
     /// executed, in the same round trip, and its error is thrown from there.
-    package func enqueue(_ sql: String, _ parameters: [String?] = []) {
-        queued.append(Statement(sql: sql, parameters: parameters))
+    @discardableResult
+    package func enqueue(_ sql: String, _ parameters: [String?] = []) -> QueuedStatement {
+        enqueuedCount += 1
+        queued.append(Statement(sql: sql, parameters: parameters, serial: enqueuedCount))
+        return QueuedStatement(serial: enqueuedCount)
+    }
+
+    /// Takes `statement` back out of the queue, when it is still there (not sent, not
+    /// discarded), and returns its parameters, so that a later statement can do its work.
+    package func withdraw(_ statement: QueuedStatement) -> [String?]? {
+        guard let index = queued.lastIndex(where: { $0.serial == statement.serial }) else { return nil }
+        return queued.remove(at: index).parameters
     }
 
     /// Forgets the queued statements, unsent (a transaction given up before its first answer).
@@ -281,6 +304,7 @@ package final class PostgreSQLConnection {
         guard !abandoned else { throw abandonedError() }
         guard !statements.isEmpty else { return [] }
         roundTrips += 1
+        statementsSent += statements.count
         guard libpq.enterPipelineMode(handle) == 1 else { throw connectionError() }
         // What each answer belongs to: a new prepared name (its Parse), or a statement.
         var expected: [String?] = []

@@ -66,6 +66,9 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
     /// The round trips made so far by the connections that are idle now: for tests.
     var idleRoundTrips: Int { lock.withLock { idle.reduce(0) { $0 + $1.roundTrips } } }
 
+    /// The statements the idle connections have sent, for tests.
+    var idleStatements: Int { lock.withLock { idle.reduce(0) { $0 + $1.statementsSent } } }
+
     /// Runs `body` with a connection taken for `use`, waiting for one if none is free.
     ///
     /// - Throws: What `body` throws; ``QueueWaitTimeout`` (as ``GridError/storage(_:)``) when

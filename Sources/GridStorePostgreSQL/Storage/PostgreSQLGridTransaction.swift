@@ -28,6 +28,10 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     /// Any write of the transaction drops it.
     private var prefetchedChunkSizes: (gridID: Int64, sizes: ChunkSizeList)?
 
+    /// The grid row's update a change queued, which the change's history entry, queued next,
+    /// takes into its own statement: one statement fewer per change.
+    private var pendingGridUpdate: (gridID: Int64, statement: PostgreSQLConnection.QueuedStatement)?
+
     func header(named name: String) throws -> StoredGridRow? {
         // In a change, the row is locked first and read by a second statement of the same round
         // trip: one that waited for the lock sees every table as the lock's holder left it (a
@@ -169,15 +173,27 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     // MARK: Writing
 
     func appendHistory(_ entry: StoredHistoryEntry, gridID: Int64, keep: Int) throws {
-        // One statement: the entries that fall out of the kept ones go as the new one comes in.
+        // One statement: the entries that fall out of the kept ones go as the new one comes in,
+        // and the grid row's update that ``write(_:gridID:)`` queued, while it is still queued.
+        var parameters: [String?] = [String(gridID), String(entry.revision), entry.madeAt, entry.kind, entry.operation, entry.actor,
+                          entry.targets, entry.delta, String(entry.revision - Int64(keep))]
+        var updatesGrid = ""
+        if let pending = pendingGridUpdate, pending.gridID == gridID, let settings = connection.withdraw(pending.statement) {
+            parameters += settings.prefix(5)
+            updatesGrid = """
+                updated AS (UPDATE grids SET columns = $10, direction = $11, default_size = $12, revision = $13,
+                                             layout_kind = $14, updated_at = now() WHERE id = $1),
+
+                """
+        }
+        pendingGridUpdate = nil
         connection.enqueue("""
-            WITH dropped AS (DELETE FROM history WHERE grid_id = $1 AND revision <= $9)
+            WITH \(updatesGrid)dropped AS (DELETE FROM history WHERE grid_id = $1 AND revision <= $9)
             INSERT INTO history (grid_id, revision, made_at, kind, operation, actor, targets, delta)
                 VALUES ($1, $2, coalesce(nullif($3, '')::timestamptz, now()), $4, $5, $6, $7, $8)
             ON CONFLICT (grid_id, revision) DO UPDATE SET made_at = excluded.made_at, kind = excluded.kind,
                 operation = excluded.operation, actor = excluded.actor, targets = excluded.targets, delta = excluded.delta
-            """, [String(gridID), String(entry.revision), entry.madeAt, entry.kind, entry.operation, entry.actor, entry.targets,
-                  entry.delta, String(entry.revision - Int64(keep))])
+            """, parameters)
     }
 
     func setUpdatedAt(_ time: String, gridID: Int64) throws {
@@ -228,12 +244,13 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     func write(_ changes: GridChangeSet, gridID: Int64) throws {
         prefetchedChunkSizes = nil
         let settings = changes.settings
-        connection.enqueue("""
+        let update = connection.enqueue("""
             UPDATE grids SET columns = $1, direction = $2, default_size = $3, revision = $4, layout_kind = $5,
                              updated_at = now()
             WHERE id = $6
             """, [String(settings.columns), settings.direction.rawValue, settings.defaultSize.rawValue,
                   String(settings.revision), settings.kind.rawValue, String(gridID)])
+        pendingGridUpdate = (gridID, update)
         try writeRows(changes, gridID: String(gridID))
     }
 
