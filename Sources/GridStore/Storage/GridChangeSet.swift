@@ -5,13 +5,12 @@ import GridLayout
 ///
 /// Every key starts with the grid; the grid itself is the id the backend passes back.
 /// A backend writes, in this order: the grid row (``settings``), the removal of sections
-/// from ``firstRemovedSection`` on (with their sizes and placements), ``itemCounts``,
-/// ``sizeDeletions``, ``sizeTruncations``, ``sizeUpserts``, ``keyTruncations``, ``keyInserts``,
+/// from ``firstRemovedSection`` on (with their sizes and placements), ``itemCounts``, the
+/// sizes (the size chunks of ``sizeChunkEdits()``, or each changed section's sizes from
+/// ``forEachSectionOfNewSizes(_:)``), ``keyTruncations``, ``keyInserts``,
 /// ``chunkTruncations``, ``chunkUpserts``, then the honeycomb rows. Writes to one key never
 /// appear twice, so the order only has to respect the foreign keys (sections before their
 /// sizes and chunks) and the uniqueness of item keys (every key deletion before any insertion).
-/// A backend that stores a section's sizes together (SQLite's size chunks) writes them from
-/// ``explicitSizes(afterChangeOfSection:)`` in place of the three lists of size rows.
 package struct GridChangeSet: Sendable {
     /// The grid row's values after the change.
     package struct Settings: Sendable, Equatable {
@@ -77,12 +76,13 @@ package struct GridChangeSet: Sendable {
     package var firstRemovedSection: Int?
     /// Sections whose item count is set (inserted or replaced).
     package var itemCounts: [(section: Int, count: Int)] = []
-    /// Explicit sizes removed (the item has the default size again).
-    package var sizeDeletions: [(section: Int, item: Int)] = []
+    /// Explicit sizes removed (the item has the default size again): what the size chunks to
+    /// rewrite are found from.
+    var sizeDeletions: [(section: Int, item: Int)] = []
     /// Delete every explicit size of `section` from `item` on (items were removed).
-    package var sizeTruncations: [(section: Int, item: Int)] = []
+    var sizeTruncations: [(section: Int, item: Int)] = []
     /// Explicit sizes inserted or replaced.
-    package var sizeUpserts: [SizeRow] = []
+    var sizeUpserts: [SizeRow] = []
     /// Delete every key of `section` from `item` on.
     package var keyTruncations: [(section: Int, item: Int)] = []
     /// Item keys inserted (after every truncation).
@@ -179,6 +179,12 @@ package struct GridChangeSet: Sendable {
     /// (empty for any other): what a backend that stores a section's sizes together writes.
     package func explicitSizes(afterChangeOfSection section: Int) -> [TileSize?] {
         sizeSections[section] ?? []
+    }
+
+    /// Calls `body` with each section the change gives sizes to, in order, and its explicit
+    /// sizes after the change: what a backend that keeps a section's sizes whole writes.
+    package func forEachSectionOfNewSizes(_ body: (Int, [TileSize?]) throws -> Void) rethrows {
+        for section in sizeSections.keys.sorted() { try body(section, sizeSections[section]!) }
     }
 
     // MARK: Sections

@@ -227,11 +227,11 @@ final class MemoryTransaction: GridStorageTransaction {
                 }
             }
             for (section, count) in changes.itemCounts { grid.itemCounts[section] = count }
-            for (section, item) in changes.sizeDeletions { grid.sizes[section]?[item] = nil }
-            for (section, item) in changes.sizeTruncations {
-                grid.sizes[section] = grid.sizes[section]?.filter { $0.key < item }
+            changes.forEachSectionOfNewSizes { section, sizes in
+                var explicit: [Int: TileSize] = [:]
+                for (item, size) in sizes.enumerated() { if let size { explicit[item] = size } }
+                grid.sizes[section] = explicit
             }
-            for row in changes.sizeUpserts { grid.sizes[row.section, default: [:]][row.item] = row.size }
             for (section, item) in changes.keyTruncations { Self.removeKeys(ofSection: section, from: item, in: &grid) }
             for row in changes.keyInserts {
                 grid.keys[row.section, default: [:]][row.item] = row.key
