@@ -275,13 +275,17 @@ enum PostgreSQLCheck {
             listed = runner.run(["--db", standby, "grids"])
         }
         report.check(listsEvery(listed), "postgresql standby: grids \(listed.summary)")
-        let read = runner.run(["--db", standby, "--grid", "f0", "get", "3"])
-        report.check(read.status == 0 && !read.standardOutput.isEmpty, "postgresql standby: get 3 \(read.summary)")
+        for command in [["get", "3"], ["show"], ["export"], ["history"], ["check"]] {
+            let read = runner.run(["--db", standby, "--grid", "f0"] + command)
+            report.count(processes: 1, commands: 1)
+            report.check(read.status == 0 && !read.standardOutput.isEmpty,
+                         "postgresql standby: \(command.joined(separator: " ")) \(read.summary)")
+        }
         let refused = runner.run(["--db", standby, "--grid", "f0", "toggle", "3"])
         report.check(refused.status == 1 && refused.standardError.contains("is read-only")
                          && refused.standardError.split(separator: "\n").count == 1,
                      "postgresql standby: toggle 3 \(refused.summary)")
-        report.count(processes: 3, commands: 3)
+        report.count(processes: 2, commands: 2)
 
         let url = server.failoverURL(database: name)
         let outcomes = write(runner, url: url, grid: { "f\($0)" }, report: report, label: "failover", during: {
@@ -300,7 +304,7 @@ enum PostgreSQLCheck {
         verify(outcomes, url: standby, report: report, label: "failover")
         let failed = outcomes.values.map(\.failures).reduce(0, +)
         let unknown = outcomes.values.map(\.unknown).reduce(0, +)
-        print("postgresql: standby served grids and get, refused toggle in one line; primary stopped at once and standby "
+        print("postgresql: standby served grids, get, show, export, history and check, refused toggle in one line; primary stopped at once and standby "
               + "promoted under \(writers) writers: \(failed) commands failed with one line (\(unknown) of unknown outcome), "
               + "\(outcomes.values.map(\.successes).reduce(0, +)) succeeded; every acknowledged change on the new primary")
     }

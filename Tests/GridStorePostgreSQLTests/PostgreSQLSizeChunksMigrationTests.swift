@@ -128,4 +128,26 @@ struct PostgreSQLSizeChunksMigrationTests {
         #expect(after.string(0, 2) == "v")
         #expect(after.string(0, 3) == "t")
     }
+
+    @Test("an ordinary role that owns its database migrates it without TEMP or any other privilege it lacks")
+    func migratesWithoutPrivileges() throws {
+        let server = try PostgreSQLTestServer.shared()
+        let admin = try PostgreSQLConnection(PostgreSQLLocation(server.url())!)
+        let name = "plain_\(getpid())_\(Int.random(in: 0..<1_000_000))"
+        try admin.executeScript("CREATE ROLE \(name) LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE")
+        try admin.executeScript("CREATE DATABASE \(name) OWNER \(name)")
+        try admin.executeScript("REVOKE TEMPORARY ON DATABASE \(name) FROM PUBLIC, \(name)")
+        let url = "postgresql://\(name)@/\(name)?host=\(server.directory)&port=\(server.port)"
+        let seven = try MigrationSet(Array(MigrationSet.gridStorePostgreSQL.migrations.prefix(7)))
+        _ = try PostgreSQLStorage(PostgreSQLLocation(url)!, migrations: seven)
+        let connection = try PostgreSQLConnection(PostgreSQLLocation(url)!)
+        let id = try insertGrid("kept", sections: [300], on: connection)
+        try connection.execute("INSERT INTO item_sizes VALUES ($1, 0, 3, 'big'), ($1, 0, 299, 'middle')", [id])
+        try connection.executeScript("COMMENT ON TABLE item_sizes IS 'kept'")
+        #expect(try connection.execute("SELECT has_database_privilege(current_database(), 'TEMPORARY')").string(0, 0) == "f")
+        let database = try GridDatabase(postgreSQL: url)
+        #expect(database.migrationsAppliedOnOpen.map(\.version) == [8])
+        #expect(try rows(connection) == ["\(id) 0 3 big", "\(id) 0 299 middle"])
+        #expect(try connection.execute("SELECT obj_description('item_sizes'::regclass, 'pg_class')").string(0, 0) == "kept")
+    }
 }

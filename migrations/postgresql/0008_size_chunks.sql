@@ -48,15 +48,17 @@ END
 $$;
 
 -- Whom the table was granted to read, and its comment, go to the view that takes its place (writes
--- are gridstore's: the view is read-only).
-CREATE TEMPORARY TABLE item_sizes_grants ON COMMIT DROP AS
-SELECT CASE WHEN grantee = 'PUBLIC' THEN 'PUBLIC' ELSE quote_ident(grantee) END AS grantee, privilege_type,
-       is_grantable = 'YES' AS grantable
+-- are gridstore's: the view is read-only). Kept in settings of this transaction meanwhile, which
+-- needs no privilege (a temporary table would need TEMP on the database).
+SELECT set_config('gridstore.item_sizes_readers', coalesce(string_agg(
+           CASE WHEN grantee = 'PUBLIC' THEN 'PUBLIC' ELSE quote_ident(grantee) END
+               || CASE WHEN is_grantable = 'YES' THEN ' WITH GRANT OPTION' ELSE '' END, E'\n'), ''), true),
+       set_config('gridstore.item_sizes_comment', coalesce(obj_description('item_sizes'::regclass, 'pg_class'), ''), true),
+       set_config('gridstore.item_sizes_commented',
+                  (obj_description('item_sizes'::regclass, 'pg_class') IS NOT NULL)::text, true)
 FROM information_schema.role_table_grants
 WHERE table_schema = current_schema() AND table_name = 'item_sizes' AND grantee <> current_user
   AND privilege_type = 'SELECT';
-CREATE TEMPORARY TABLE item_sizes_comment ON COMMIT DROP AS
-SELECT obj_description('item_sizes'::regclass, 'pg_class') AS description;
 
 -- Refused, and rolled back, when an object gridstore did not create depends on the table (a view of an app's).
 DROP TABLE item_sizes;
@@ -72,14 +74,14 @@ WHERE letter.value <> '.';
 
 DO $$
 DECLARE
-    grant_row record;
+    reader text;
 BEGIN
-    FOR grant_row IN SELECT * FROM item_sizes_grants LOOP
-        EXECUTE format('GRANT %s ON item_sizes TO %s%s', grant_row.privilege_type, grant_row.grantee,
-                       CASE WHEN grant_row.grantable THEN ' WITH GRANT OPTION' ELSE '' END);
+    FOREACH reader IN ARRAY coalesce(string_to_array(nullif(current_setting('gridstore.item_sizes_readers'), ''), E'\n'),
+                                     ARRAY[]::text[]) LOOP
+        EXECUTE 'GRANT SELECT ON item_sizes TO ' || reader;
     END LOOP;
-    IF (SELECT description FROM item_sizes_comment) IS NOT NULL THEN
-        EXECUTE format('COMMENT ON VIEW item_sizes IS %L', (SELECT description FROM item_sizes_comment));
+    IF current_setting('gridstore.item_sizes_commented') = 'true' THEN
+        EXECUTE format('COMMENT ON VIEW item_sizes IS %L', current_setting('gridstore.item_sizes_comment'));
     END IF;
 END
 $$;
