@@ -106,4 +106,45 @@ struct PostgreSQLFailoverTests {
         }
         #expect(try Grid.checkPlacements(in: promoted).allSatisfy { $0.problems.isEmpty })
     }
+
+    @Test("a commit whose wait for the synchronous standby is cancelled (pg_cancel_backend) is not reported done")
+    func unconfirmedCommit() throws {
+        let server = try PostgreSQLTestServer(durable: false)
+        defer { server.stop() }
+        let url = try server.makeDatabase()
+        let grid = try Grid(named: "g", in: GridDatabase(postgreSQL: url), creatingWith: GridOptions(sectionItemCounts: [5]))
+        try grid.toggle(at: GridIndexPath(item: 1))
+        // A standby that never comes: every commit waits for it.
+        try server.alterSystem("synchronous_standby_names", "absent")
+        let waiting = try GridDatabase(postgreSQL: url + "&options=-c%20synchronous_commit%3Don")
+        let outcome = Locked<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            do {
+                try Grid(named: "g", in: waiting).toggle(at: GridIndexPath(item: 2))
+                outcome.withLock { $0 = "done" }
+            } catch {
+                outcome.withLock { $0 = "\(error)" }
+            }
+            done.signal()
+        }
+        // An operator cancels the wait; the server then ends the COMMIT with only a warning.
+        let admin = try PostgreSQLConnection(PostgreSQLLocation(url)!)
+        var cancelled = false
+        for _ in 0..<400 where !cancelled {
+            usleep(25_000)
+            cancelled = try admin.execute("""
+                SELECT count(pg_cancel_backend(pid)) FROM pg_stat_activity
+                WHERE wait_event = 'SyncRep' AND datname = current_database()
+                """).string(0, 0) == "1"
+        }
+        #expect(cancelled)
+        done.wait()
+        let message = try #require(outcome.withLock { $0 })
+        #expect(message.contains("the synchronous standby did not confirm it, so a failover now would lose it"), "\(message)")
+        #expect(!message.contains("\n"))
+        // It is committed on this server, as the message says.
+        try server.alterSystem("synchronous_standby_names", "")
+        #expect(try Grid(named: "g", in: GridDatabase(postgreSQL: url)).snapshot().revision == 2)
+    }
 }

@@ -49,16 +49,23 @@ $$;
 
 -- Whom the table was granted to read, and its comment, go to the view that takes its place (writes
 -- are gridstore's: the view is read-only). Kept in settings of this transaction meanwhile, which
--- needs no privilege (a temporary table would need TEMP on the database).
-SELECT set_config('gridstore.item_sizes_readers', coalesce(string_agg(
-           CASE WHEN grantee = 'PUBLIC' THEN 'PUBLIC' ELSE quote_ident(grantee) END
-               || CASE WHEN is_grantable = 'YES' THEN ' WITH GRANT OPTION' ELSE '' END, E'\n'), ''), true),
+-- needs no privilege (a temporary table would need TEMP on the database). A column's own grant
+-- cannot be carried to a view's column the same way: it stops the migration instead.
+DO $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'item_sizes'::regclass AND attnum > 0 AND attacl IS NOT NULL) THEN
+        RAISE EXCEPTION 'item_sizes has column privileges, which the view that replaces it cannot keep; revoke them first';
+    END IF;
+END
+$$;
+SELECT set_config('gridstore.item_sizes_readers', coalesce(array_agg(DISTINCT
+           CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(acl.grantee)) END
+               || CASE WHEN acl.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END), '{}')::text, true),
        set_config('gridstore.item_sizes_comment', coalesce(obj_description('item_sizes'::regclass, 'pg_class'), ''), true),
        set_config('gridstore.item_sizes_commented',
                   (obj_description('item_sizes'::regclass, 'pg_class') IS NOT NULL)::text, true)
-FROM information_schema.role_table_grants
-WHERE table_schema = current_schema() AND table_name = 'item_sizes' AND grantee <> current_user
-  AND privilege_type = 'SELECT';
+FROM (SELECT (aclexplode(relacl)).* FROM pg_class WHERE oid = 'item_sizes'::regclass) AS acl
+WHERE acl.privilege_type = 'SELECT' AND acl.grantee <> (SELECT relowner FROM pg_class WHERE oid = 'item_sizes'::regclass);
 
 -- Refused, and rolled back, when an object gridstore did not create depends on the table (a view of an app's).
 DROP TABLE item_sizes;
@@ -76,8 +83,7 @@ DO $$
 DECLARE
     reader text;
 BEGIN
-    FOREACH reader IN ARRAY coalesce(string_to_array(nullif(current_setting('gridstore.item_sizes_readers'), ''), E'\n'),
-                                     ARRAY[]::text[]) LOOP
+    FOREACH reader IN ARRAY current_setting('gridstore.item_sizes_readers')::text[] LOOP
         EXECUTE 'GRANT SELECT ON item_sizes TO ' || reader;
     END LOOP;
     IF current_setting('gridstore.item_sizes_commented') = 'true' THEN

@@ -48,6 +48,8 @@ package final class PostgreSQLConnection {
     /// The settings each transaction sets for itself (`SET LOCAL`), behind a pooler in
     /// transaction mode: the session's defaults that gridstore would otherwise set once.
     private var transactionSettings: [String?] = []
+    /// The server's notices and warnings since ``takeNotices()`` was last called (at most 8).
+    private var notices: [String] = []
     /// Whether the connection was shut down after the server did not answer in time.
     private var abandoned = false
     /// While the connection is set up: how long an answer may take, in place of ``answerDeadlineMilliseconds``.
@@ -168,7 +170,14 @@ package final class PostgreSQLConnection {
     /// Sets the session's defaults once connected, in one round trip, and reads the statement
     /// timeout that bounds the client's waits.
     private func configure() throws(PostgreSQLError) {
-        _ = libpq.setNoticeReceiver(handle, { _, _ in }, nil)
+        // Warnings are kept for the caller that asks (a COMMIT whose wait for a synchronous standby
+        // was cancelled succeeds with one); none is printed.
+        _ = libpq.setNoticeReceiver(handle, { context, result in
+            guard let context, case .success(let libpq) = LibPQ.shared,
+                  let message = libpq.resultErrorField(result, Int32(UInt8(ascii: "M"))) else { return }
+            let connection = Unmanaged<PostgreSQLConnection>.fromOpaque(context).takeUnretainedValue()
+            if connection.notices.count < 8 { connection.notices.append(String(cString: message)) }
+        }, Unmanaged.passUnretained(self).toOpaque())
         guard libpq.setNonblocking(handle, 1) == 0 else { throw connectionError() }
         guard location.poolMode == .session else { return try configureTransactions() }
         // Constants of this type's, not values: the one script without parameters besides BEGIN and COMMIT.
@@ -277,6 +286,12 @@ package final class PostgreSQLConnection {
     package func withdraw(_ statement: QueuedStatement) -> [String?]? {
         guard let index = queued.lastIndex(where: { $0.serial == statement.serial }) else { return nil }
         return queued.remove(at: index).parameters
+    }
+
+    /// The server's notices and warnings since the last call (at most 8), which are then forgotten.
+    package func takeNotices() -> [String] {
+        defer { notices.removeAll() }
+        return notices
     }
 
     /// Forgets the queued statements, unsent (a transaction given up before its first answer).

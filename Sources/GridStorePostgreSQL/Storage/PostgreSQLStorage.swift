@@ -178,6 +178,7 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
             throw error
         }
         do {
+            _ = connection.takeNotices()
             try connection.execute("COMMIT")
         } catch {
             guard error.isConnectionFailure else {
@@ -189,6 +190,13 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
             throw PostgreSQLError(sqlState: error.sqlState,
                                   message: "the connection was lost while committing, so the change may or may not "
                                       + "have been applied: \(error.message)", server: error.server)
+        }
+        // A COMMIT whose wait for the synchronous standby was cancelled (its statement_timeout
+        // passed) succeeds with a warning: the change is on this server only.
+        if let warning = connection.takeNotices().first(where: { $0.contains("synchronous replication") }) {
+            throw PostgreSQLError(sqlState: "01000", message: "the change was committed here, but the synchronous standby "
+                                      + "did not confirm it, so a failover now would lose it (\(warning))",
+                                  server: connection.server)
         }
         return result
     }

@@ -129,8 +129,7 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
         try run("pg_basebackup", ["-D", standby, "-R", "-X", "stream", "-c", "fast", "-h", directory, "-p", String(port), "-U", user])
         try run("pg_ctl", ["-D", standby, "-l", directory + "/standby-log", "-w", "-t", "60", "-o",
                            "-c listen_addresses='' -k \(directory) -p \(standbyPort) -c hot_standby=on -c max_connections=200", "start"])
-        _ = try runClient("psql", ["-X", "-q", "-h", directory, "-p", String(port), "-U", user, "-d", "postgres",
-                                   "-c", "ALTER SYSTEM SET synchronous_standby_names = '*'", "-c", "SELECT pg_reload_conf()"])
+        try alterSystem("synchronous_standby_names", "*")
         for _ in 0..<600 {
             let state = try runClient("psql", ["-X", "-A", "-t", "-h", directory, "-p", String(port), "-U", user, "-d", "postgres",
                                                "-c", "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync' AND state = 'streaming'"])
@@ -138,6 +137,20 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
             usleep(50_000)
         }
         throw Unavailable(description: "the standby did not start streaming synchronously within 30 seconds")
+    }
+
+    /// Sets a server setting with `ALTER SYSTEM` and reloads the configuration, waiting until
+    /// a new session sees it.
+    public func alterSystem(_ name: String, _ value: String) throws(Unavailable) {
+        _ = try runClient("psql", ["-X", "-q", "-h", directory, "-p", String(port), "-U", user, "-d", "postgres",
+                                   "-c", "ALTER SYSTEM SET \(name) = '\(value)'", "-c", "SELECT pg_reload_conf()"])
+        for _ in 0..<200 {
+            let shown = try runClient("psql", ["-X", "-A", "-t", "-h", directory, "-p", String(port), "-U", user, "-d", "postgres",
+                                               "-c", "SHOW \(name)"])
+            if shown.trimmingCharacters(in: .whitespacesAndNewlines) == value { return }
+            usleep(25_000)
+        }
+        throw Unavailable(description: "the server did not take \(name) = '\(value)' within 5 seconds")
     }
 
     /// Stops the primary at once, as a crash would, leaving the standby running.
