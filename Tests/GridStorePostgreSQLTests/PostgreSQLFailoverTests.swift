@@ -147,4 +147,32 @@ struct PostgreSQLFailoverTests {
         try server.alterSystem("synchronous_standby_names", "")
         #expect(try Grid(named: "g", in: GridDatabase(postgreSQL: url)).snapshot().revision == 2)
     }
+
+    @Test("with several hosts, one that accepts connections but never answers is passed over for the next within connect_timeout")
+    func silentFirstHost() throws {
+        let server = try PostgreSQLTestServer.shared()
+        let name = PostgreSQLTestServer.databaseName(in: try server.makeDatabase())
+        // A listener whose kernel completes the TCP handshake, and which never reads or answers:
+        // a primary whose machine stopped, as a client sees it.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(listener, raw, length) == 0 && listen(listener, 16) == 0 && getsockname(listener, raw, &length) == 0
+            }
+        }
+        try #require(bound)
+        let port = UInt16(bigEndian: address.sin_port)
+        let uri = "postgresql://\(server.user)@/\(name)?host=127.0.0.1,\(server.directory)&port=\(port),\(server.port)"
+            + "&connect_timeout=2&target_session_attrs=read-write"
+        let started = ContinuousClock.now
+        let database = try GridDatabase(postgreSQL: uri)
+        try Grid(named: "g", in: database, creatingWith: GridOptions(sectionItemCounts: [3])).toggle(at: GridIndexPath(item: 1))
+        #expect(ContinuousClock.now - started < .seconds(8))
+        #expect(try Grid(named: "g", in: database).snapshot().revision == 1)
+    }
 }

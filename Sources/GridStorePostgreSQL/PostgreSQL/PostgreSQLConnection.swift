@@ -129,7 +129,16 @@ package final class PostgreSQLConnection {
             throw PostgreSQLError(sqlState: nil, message: "out of memory", server: location.displayName)
         }
         _ = libpq.setNoticeReceiver(connection, { _, _ in }, nil)
-        let deadline = GridStore.Platform.monotonicMilliseconds() + Self.connectTimeout(libpq, connection)
+        let timeout = Self.connectTimeout(libpq, connection)
+        // Several hosts (a primary and its standbys): libpq gives each its own connect_timeout only
+        // when it waits itself, so that a host that does not answer at all is passed over for the next.
+        if Self.option("host", libpq, connection)?.contains(",") == true
+            || Self.option("hostaddr", libpq, connection)?.contains(",") == true {
+            libpq.finish(connection)
+            return try connectTryingEachHost(libpq, to: location,
+                                             [("connect_timeout", String(timeout / 1_000))] + parameters)
+        }
+        let deadline = GridStore.Platform.monotonicMilliseconds() + timeout
         var state = PGRES_POLLING_WRITING
         while libpq.status(connection) != CONNECTION_BAD && state != PGRES_POLLING_OK && state != PGRES_POLLING_FAILED {
             let remaining = deadline - GridStore.Platform.monotonicMilliseconds()
@@ -147,6 +156,36 @@ package final class PostgreSQLConnection {
             throw PostgreSQLError(sqlState: nil, message: message, server: location.displayName)
         }
         return connection
+    }
+
+    /// Connects through libpq's own blocking call, which tries the hosts in turn, each within
+    /// `connect_timeout` (given before the URI, so the URI's own wins).
+    private static func connectTryingEachHost(_ libpq: LibPQ, to location: PostgreSQLLocation,
+                                              _ parameters: [(String, String)]) throws(PostgreSQLError) -> OpaquePointer {
+        let made = Platform.withCStrings(parameters.map(\.0)) { keywords in
+            Platform.withCStrings(parameters.map(\.1)) { values in libpq.connectdbParams(keywords, values, 1) }
+        }
+        guard let connection = made else {
+            throw PostgreSQLError(sqlState: nil, message: "out of memory", server: location.displayName)
+        }
+        guard libpq.status(connection) == CONNECTION_OK else {
+            let message = location.redacting(String(cString: libpq.errorMessage(connection)!))
+            libpq.finish(connection)
+            throw PostgreSQLError(sqlState: nil, message: message, server: location.displayName)
+        }
+        return connection
+    }
+
+    /// The value libpq settled on for connection option `keyword` (from the URI, the environment or its default).
+    private static func option(_ keyword: String, _ libpq: LibPQ, _ connection: OpaquePointer) -> String? {
+        guard let options = libpq.conninfo(connection) else { return nil }
+        defer { libpq.conninfoFree(options) }
+        var option = options
+        while let name = option.pointee.keyword {
+            if String(cString: name) == keyword { return option.pointee.val.map { String(cString: $0) } }
+            option += 1
+        }
+        return nil
     }
 
     /// Milliseconds to wait for a connection: the URI's `connect_timeout`, else `PGCONNECT_TIMEOUT`
