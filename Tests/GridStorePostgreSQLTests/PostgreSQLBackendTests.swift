@@ -56,6 +56,34 @@ struct PostgreSQLBackendTests {
         }
     }
 
+    @Test("a tampered table's long texts and extra rows are read only up to a grid's limits, and found inconsistent in one line")
+    func boundedReads() throws {
+        for (plant, expected) in [
+            ("UPDATE size_chunks SET sizes = repeat('m', 10000000)", "has a size chunk for section 0 at item 0 with 257 sizes"),
+            ("INSERT INTO size_chunks SELECT grid_id, 0, 256 * n, 's' FROM size_chunks, generate_series(1, 20000) AS n",
+             "which does not exist"),
+            ("UPDATE item_keys SET key = repeat('k', 3000)", "has an invalid key for item 2 of section 0"),
+        ] {
+            let url = try PostgreSQLTestServer.shared().makeDatabase()
+            let grid = try Grid(named: "g", in: GridDatabase(location: url), creatingWith: GridOptions(sectionItemCounts: [10]))
+            try grid.update { editor in
+                _ = try editor.toggle(at: GridIndexPath(item: 1))
+                try editor.setKey("k", at: GridIndexPath(item: 2))
+            }
+            let connection = try PostgreSQLConnection(PostgreSQLLocation(url)!)
+            try connection.executeScript("""
+                ALTER TABLE size_chunks DROP CONSTRAINT size_chunks_sizes_check;
+                ALTER TABLE item_keys DROP CONSTRAINT IF EXISTS item_keys_key_check;
+                \(plant)
+                """)
+            let started = ContinuousClock.now
+            let error = try #require(throws: GridError.self) { try Grid(named: "g", in: GridDatabase(location: url)).snapshot() }
+            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(error.description.contains(expected), "\(error)")
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
     @Test("a copy inside a change, which asks whether two databases are one, leaves the change's transaction whole")
     func sameDatabaseInsideAChange() throws {
         let database = try GridDatabase(location: PostgreSQLTestServer.shared().makeDatabase())

@@ -62,6 +62,9 @@ package enum PlacementChunks {
     /// commas, the quoted size name, `]` and a comma.
     private static let longestItem = 1 + 4 * 20 + 3 + quotedNameLength(.middle) + 2
 
+    /// The most bytes a chunk's JSON text takes: what a backend may refuse to read past.
+    package static let maximumTextLength = 2 + size * longestItem
+
     /// The length in bytes of chunk `chunk`'s JSON text, computed without building it.
     static func encodedLength<Strategy>(_ chunk: Int, of section: TileGridSection<Strategy>) -> Int {
         let range = chunk * size..<min((chunk + 1) * size, section.count)

@@ -12,6 +12,17 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     /// Another transaction inserted a grid of the same name first; the change is run again.
     struct ConcurrentCreation: Error {}
 
+    /// The most rows, and characters, a read takes from the server: one past the most a grid
+    /// within ``GridLimits`` has, so a tampered table (its keys or `CHECK`s dropped) is found
+    /// inconsistent by what comes back, and never fills memory.
+    enum Bounds {
+        static let sections = GridLimits.maximumSections + 1
+        static let items = GridLimits.maximumItems + 1
+        static let sizeChunks = GridLimits.maximumItems / SizeChunks.size + GridLimits.maximumSections + 1
+        static let placementChunks = GridLimits.maximumItems / PlacementChunks.size + GridLimits.maximumSections + 1
+        static let keyLength = GridLimits.maximumKeyLength + 1
+    }
+
     let connection: PostgreSQLConnection
     /// Whether reading a grid's row locks it until the transaction ends (in a write).
     let locksGrids: Bool
@@ -42,8 +53,9 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
                    element_width, item_spacing, orientation, center_item, ring_order, scaling, history_keep
             """ + (locksGrids ? """
 
-            , (SELECT string_agg(section || ':' || first_item || ':' || octet_length(cells), ',')
-                 FROM placement_chunks WHERE grid_id = grids.id)
+            , (SELECT string_agg(section || ':' || first_item || ':' || bytes, ',')
+                 FROM (SELECT section, first_item, octet_length(cells) AS bytes FROM placement_chunks
+                       WHERE grid_id = grids.id LIMIT \(Bounds.placementChunks)) AS chunk)
             """ : "") + """
 
             FROM grids LEFT JOIN honeycombs ON honeycombs.grid_id = grids.id
@@ -75,13 +87,16 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     }
 
     func sectionItemCounts(gridID: Int64) throws -> [(section: Int, count: Int)] {
-        let rows = try connection.execute("SELECT section, item_count FROM sections WHERE grid_id = $1 ORDER BY section",
+        let rows = try connection.execute("SELECT section, item_count FROM sections WHERE grid_id = $1 ORDER BY section LIMIT \(Bounds.sections)",
                                           [String(gridID)])
         return (0..<rows.count).map { (section: Int(rows.int($0, 0)), count: Int(rows.int($0, 1))) }
     }
 
     func forEachExplicitSize(gridID: Int64, _ body: (Int, Int, TileSize?) throws -> Void) throws {
-        let rows = try connection.execute("SELECT section, first_item, sizes FROM size_chunks WHERE grid_id = $1", [String(gridID)])
+        let rows = try connection.execute("""
+            SELECT section, first_item, left(sizes, \(SizeChunks.size + 1)) FROM size_chunks WHERE grid_id = $1
+            LIMIT \(Bounds.sizeChunks)
+            """, [String(gridID)])
         for row in 0..<rows.count {
             let section = Int(rows.int(row, 0))
             try rows.withUTF8(row, 2) { letters in
@@ -94,8 +109,9 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         let first = SizeChunks.firstItem(ofChunkHolding: item)
         let rows = try connection.execute("""
             SELECT item_count,
-                   (SELECT sizes FROM size_chunks WHERE grid_id = $1 AND section = $2 AND first_item = $4),
-                   (SELECT key FROM item_keys WHERE grid_id = $1 AND section = $2 AND item = $3)
+                   (SELECT left(sizes, \(SizeChunks.size + 1)) FROM size_chunks
+                     WHERE grid_id = $1 AND section = $2 AND first_item = $4 LIMIT 1),
+                   (SELECT left(key, \(Bounds.keyLength)) FROM item_keys WHERE grid_id = $1 AND section = $2 AND item = $3 LIMIT 1)
             FROM sections WHERE grid_id = $1 AND section = $2
             """, [String(gridID), String(section), String(item), String(first)])
         guard rows.count == 1 else { return (nil, .none, nil) }
@@ -105,12 +121,15 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     }
 
     func storedIndexPath(gridID: Int64, key: String) throws -> (section: Int, item: Int)? {
-        let rows = try connection.execute("SELECT section, item FROM item_keys WHERE grid_id = $1 AND key = $2", [String(gridID), key])
+        let rows = try connection.execute("SELECT section, item FROM item_keys WHERE grid_id = $1 AND key = $2 LIMIT 2",
+                                          [String(gridID), key])
         return rows.count == 1 ? (Int(rows.int(0, 0)), Int(rows.int(0, 1))) : nil
     }
 
     func forEachItemKey(gridID: Int64, _ body: (Int, Int, String) throws -> Void) throws {
-        let rows = try connection.execute("SELECT section, item, key FROM item_keys WHERE grid_id = $1", [String(gridID)])
+        let rows = try connection.execute("""
+            SELECT section, item, left(key, \(Bounds.keyLength)) FROM item_keys WHERE grid_id = $1 LIMIT \(Bounds.items)
+            """, [String(gridID)])
         for row in 0..<rows.count {
             try body(Int(rows.int(row, 0)), Int(rows.int(row, 1)), rows.string(row, 2))
         }
@@ -139,13 +158,16 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             return sizes
         }
         let rows = try connection.execute(
-            "SELECT section, first_item, octet_length(cells) FROM placement_chunks WHERE grid_id = $1", [String(gridID)])
+            "SELECT section, first_item, octet_length(cells) FROM placement_chunks WHERE grid_id = $1 LIMIT \(Bounds.placementChunks)",
+            [String(gridID)])
         return (0..<rows.count).map { (section: Int(rows.int($0, 0)), firstItem: Int(rows.int($0, 1)), byteCount: Int(rows.int($0, 2))) }
     }
 
     func placementChunks(gridID: Int64) throws -> [(section: Int, firstItem: Int, cells: [UInt8])] {
-        let rows = try connection.execute("SELECT section, first_item, cells FROM placement_chunks WHERE grid_id = $1",
-                                          [String(gridID)])
+        let rows = try connection.execute("""
+            SELECT section, first_item, left(cells, \(PlacementChunks.maximumTextLength + 1)) FROM placement_chunks
+            WHERE grid_id = $1 LIMIT \(Bounds.placementChunks)
+            """, [String(gridID)])
         return (0..<rows.count).map { row in
             (section: Int(rows.int(row, 0)), firstItem: Int(rows.int(row, 1)), cells: rows.withUTF8(row, 2) { Array($0) })
         }
