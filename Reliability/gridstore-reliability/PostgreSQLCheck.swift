@@ -154,22 +154,12 @@ enum PostgreSQLCheck {
     /// The server stops at once (as in a crash) and starts again while writers run.
     static func serverRestart(_ runner: ProcessRunner, server: PostgreSQLTestServer, url: String, report: Report) throws {
         for writer in 0..<writers { _ = runner.run(["--db", url, "--grid", "r\(writer)", "init", "--items", "40"]) }
-        let outcomes = write(runner, url: url, grid: { "r\($0)" }, report: report, label: "restart", during: {
-            usleep(300_000)
-            do {
-                try server.restartImmediately()
-            } catch {
-                report.fail("postgresql restart: \(error)")
-            }
-        }, allowFailure: { result in
-            // While the server is down a command fails with one line that names it.
-            result.standardError.hasPrefix("Error: ") && result.standardError.contains("PostgreSQL server")
-        })
-        verify(outcomes, url: url, report: report, label: "restart")
-        let failed = outcomes.values.map(\.failures).reduce(0, +)
-        let unknown = outcomes.values.map(\.unknown).reduce(0, +)
+        let (failed, unknown, succeeded) = writeThroughOutage(runner, url: url, grid: { "r\($0)" }, report: report,
+                                                              label: "restart", verifyingAt: url) {
+            try server.restartImmediately()
+        }
         print("postgresql: server restarted immediately under \(writers) writers: \(failed) commands failed with one line "
-              + "(\(unknown) of unknown outcome), \(outcomes.values.map(\.successes).reduce(0, +)) succeeded; nothing committed lost")
+              + "(\(unknown) of unknown outcome), \(succeeded) succeeded; nothing committed lost")
     }
 
     /// While writers run with a `statement_timeout` of 1 second, every process of the server
@@ -235,6 +225,24 @@ enum PostgreSQLCheck {
         }
     }
 
+    /// Runs the writers while `outage` (a crash, a failover) happens 0.3 s in; a command may fail
+    /// then, in one line naming the server. Verifies every grid at `verifyingAt` afterwards.
+    ///
+    /// - Returns: How many commands failed, how many of those had an unknown outcome, and how many succeeded.
+    static func writeThroughOutage(_ runner: ProcessRunner, url: String, grid: @escaping @Sendable (Int) -> String,
+                                   report: Report, label: String, verifyingAt: String,
+                                   _ outage: @escaping () throws -> Void) -> (failed: Int, unknown: Int, succeeded: Int) {
+        let outcomes = write(runner, url: url, grid: grid, report: report, label: label, during: {
+            usleep(300_000)
+            do { try outage() } catch { report.fail("postgresql \(label): \(error)") }
+        }, allowFailure: { result in
+            result.standardError.hasPrefix("Error: ") && result.standardError.contains("PostgreSQL server")
+        })
+        verify(outcomes, url: verifyingAt, report: report, label: label)
+        return (outcomes.values.map(\.failures).reduce(0, +), outcomes.values.map(\.unknown).reduce(0, +),
+                outcomes.values.map(\.successes).reduce(0, +))
+    }
+
     /// Writers on eight grids through PgBouncer in transaction mode, 2 server sessions for 8 clients.
     static func throughPooler(_ runner: ProcessRunner, server: PostgreSQLTestServer, report: Report) throws {
         do {
@@ -288,24 +296,14 @@ enum PostgreSQLCheck {
         report.count(processes: 2, commands: 2)
 
         let url = server.failoverURL(database: name)
-        let outcomes = write(runner, url: url, grid: { "f\($0)" }, report: report, label: "failover", during: {
-            usleep(500_000)
-            do {
-                try server.stopPrimaryImmediately()
-                usleep(300_000)
-                try server.promoteStandby()
-            } catch {
-                report.fail("postgresql failover: \(error)")
-            }
-        }, allowFailure: { result in
-            // While no server accepts writes a command fails with one line that names them.
-            result.standardError.hasPrefix("Error: ") && result.standardError.contains("PostgreSQL server")
-        })
-        verify(outcomes, url: standby, report: report, label: "failover")
-        let failed = outcomes.values.map(\.failures).reduce(0, +)
-        let unknown = outcomes.values.map(\.unknown).reduce(0, +)
+        let (failed, unknown, succeeded) = writeThroughOutage(runner, url: url, grid: { "f\($0)" }, report: report,
+                                                              label: "failover", verifyingAt: standby) {
+            try server.stopPrimaryImmediately()
+            usleep(300_000)
+            try server.promoteStandby()
+        }
         print("postgresql: standby served grids, get, show, export, history and check, refused toggle in one line; primary stopped at once and standby "
               + "promoted under \(writers) writers: \(failed) commands failed with one line (\(unknown) of unknown outcome), "
-              + "\(outcomes.values.map(\.successes).reduce(0, +)) succeeded; every acknowledged change on the new primary")
+              + "\(succeeded) succeeded; every acknowledged change on the new primary")
     }
 }

@@ -150,12 +150,7 @@ package final class PostgreSQLConnection {
                 state = libpq.connectPoll(connection)
             }
         }
-        guard libpq.status(connection) == CONNECTION_OK else {
-            let message = location.redacting(String(cString: libpq.errorMessage(connection)!))
-            libpq.finish(connection)
-            throw PostgreSQLError(sqlState: nil, message: message, server: location.displayName)
-        }
-        return connection
+        return try established(connection, libpq, location)
     }
 
     /// Connects through libpq's own blocking call, which tries the hosts in turn, each within
@@ -168,6 +163,13 @@ package final class PostgreSQLConnection {
         guard let connection = made else {
             throw PostgreSQLError(sqlState: nil, message: "out of memory", server: location.displayName)
         }
+        return try established(connection, libpq, location)
+    }
+
+    /// `connection` once libpq is done connecting it; finished, and its failure thrown in one
+    /// line without a password, when it did not connect.
+    private static func established(_ connection: OpaquePointer, _ libpq: LibPQ,
+                                    _ location: PostgreSQLLocation) throws(PostgreSQLError) -> OpaquePointer {
         guard libpq.status(connection) == CONNECTION_OK else {
             let message = location.redacting(String(cString: libpq.errorMessage(connection)!))
             libpq.finish(connection)
@@ -191,19 +193,10 @@ package final class PostgreSQLConnection {
     /// Milliseconds to wait for a connection: the URI's `connect_timeout`, else `PGCONNECT_TIMEOUT`
     /// (libpq reads both into the connection's options), else ``defaultConnectTimeoutSeconds``.
     private static func connectTimeout(_ libpq: LibPQ, _ connection: OpaquePointer) -> Int {
-        var seconds = Int(defaultConnectTimeoutSeconds)!
-        if let options = libpq.conninfo(connection) {
-            var option = options
-            while let keyword = option.pointee.keyword {
-                if String(cString: keyword) == "connect_timeout", let value = option.pointee.val,
-                   let given = Int(String(cString: value)), given > 0 {
-                    seconds = max(2, given)  // libpq's own minimum
-                }
-                option += 1
-            }
-            libpq.conninfoFree(options)
+        guard let given = option("connect_timeout", libpq, connection).flatMap({ Int($0) }), given > 0 else {
+            return Int(defaultConnectTimeoutSeconds)! * 1_000
         }
-        return seconds * 1_000
+        return max(2, given) * 1_000  // libpq's own minimum
     }
 
     /// Sets the session's defaults once connected, in one round trip, and reads the statement
