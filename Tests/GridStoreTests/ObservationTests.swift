@@ -85,15 +85,15 @@ struct ObservationTests {
     @Test("async calls do their database work on a thread of gridstore's own, not the caller's")
     func offThePool() async throws {
         let grid = try Grid(named: "g", in: GridDatabase(path: directory.file("g.sqlite")))
-        let caller = Platform.currentThread
-        let worker = try await grid.database.changes.run { Platform.currentThread }
-        #expect(worker != caller)
-        // Calls queued at once run on the executor's thread, never the caller's.
-        let workers = try await withThrowingTaskGroup(of: UInt.self) { group in
-            for _ in 0..<50 { group.addTask { try await grid.database.reads.run { Platform.currentThread } } }
-            return try await group.reduce(into: [UInt]()) { $0.append($1) }
+        // Thread identities are reused once a thread ends, so the executor's own mark tells.
+        #expect(!ConnectionExecutor.isServing)
+        #expect(try await grid.database.changes.run { ConnectionExecutor.isServing })
+        // Calls queued at once run on the executor's threads, never the caller's.
+        let served = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<50 { group.addTask { try await grid.database.reads.run { ConnectionExecutor.isServing } } }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
         }
-        #expect(workers.count == 50 && !workers.contains(caller))
+        #expect(served.count == 50 && !served.contains(false))
         #expect(try await grid.toggle(at: GridIndexPath(item: 0)).revision == 1)
         // Many waiting at once, more than the pool has threads, is checked by the reliability
         // suite ("async pool"), in a process of its own: here other tests keep the pool busy.

@@ -52,6 +52,9 @@ package final class ConnectionExecutor: @unchecked Sendable {
     package static var threads: Int { threadCount.load(ordering: .relaxed) }
     private static let runningCount = Atomic(0)
     private static let threadCount = Atomic(0)
+    /// Whether the calling thread is serving an executor's queue now: for tests.
+    package static var isServing: Bool { servingThreads.isSet }
+    private static let servingThreads = Platform.ThreadMark()
 
     /// An executor that runs up to `width` calls at once.
     package init(location: String, waitLimitMilliseconds: Int, width: Int = 1) {
@@ -97,7 +100,11 @@ package final class ConnectionExecutor: @unchecked Sendable {
     /// Runs queued calls until the queue stays empty for a moment.
     private func serve() {
         Self.threadCount.add(1, ordering: .relaxed)
-        defer { Self.threadCount.subtract(1, ordering: .relaxed) }
+        Self.servingThreads.set(true)
+        defer {
+            Self.servingThreads.set(false)
+            Self.threadCount.subtract(1, ordering: .relaxed)
+        }
         lock.lock()
         while true {
             if head == jobs.count {

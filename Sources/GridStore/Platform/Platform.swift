@@ -54,6 +54,25 @@ package enum Platform {
     /// The process's id.
     package static var processID: Int32 { getpid() }
 
+    /// A mark each thread has or has not, unset on every thread until set on it.
+    package final class ThreadMark: Sendable {
+        private let key: pthread_key_t
+
+        package init() {
+            var key = pthread_key_t()
+            precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left")
+            self.key = key
+        }
+
+        /// Whether the calling thread has the mark.
+        package var isSet: Bool { pthread_getspecific(key) != nil }
+
+        /// Sets or clears the mark on the calling thread.
+        package func set(_ marked: Bool) {
+            pthread_setspecific(key, marked ? UnsafeRawPointer(bitPattern: 1) : nil)
+        }
+    }
+
     /// Starts a detached thread running `body`; `false` when none could be made.
     @discardableResult
     package static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
