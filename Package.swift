@@ -12,7 +12,10 @@ let package = Package(
         .library(name: "GridStoreSQLite", targets: ["GridStoreSQLite"]),
         .library(name: "GridStorePostgreSQL", targets: ["GridStorePostgreSQL"]),
         .executable(name: "gridstore", targets: ["gridstore"]),
-        .executable(name: "gridstore-bench", targets: ["gridstore-bench"]),
+        // For gridstore's own benchmarks (the `Benchmarks/` package), not an API: the test
+        // helpers (a throwaway PostgreSQL server, table audits) and the command line's internals.
+        .library(name: "_GridStoreTestSupport", targets: ["TestSupport", "SeededRandom", "GridStoreAudit"]),
+        .library(name: "_GridStoreCLI", targets: ["GridStoreCLI"]),
     ],
     targets: [
         // The system SQLite library, reached through a module map.
@@ -72,13 +75,6 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-stdlib"])]
         ),
 
-        // Every timing goal, measured in one run: `swift run -c release gridstore-bench`.
-        .executableTarget(
-            name: "gridstore-bench",
-            dependencies: ["GridLayout", "GridStore", "GridStoreSQLite", "GridStorePostgreSQL", "GridStoreCLI", "GridStoreAudit", "SQLiteBaseline", "SeededRandom",
-                           "TestSupport"],
-            path: "Benchmarks/gridstore-bench"
-        ),
         // The reliability suite CI runs against a release gridstore: concurrency, kill -9,
         // hostile files, fuzzing. `swift build -c release && .build/release/gridstore-reliability`.
         .executableTarget(
@@ -87,7 +83,7 @@ let package = Package(
             path: "Reliability/gridstore-reliability"
         ),
 
-        // Test-only helpers, shared by the test targets, the benchmarks and the reliability suite.
+        // Test-only helpers, shared by the test targets, the reliability suite and the benchmarks.
         // A seeded random number generator.
         .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
         // Reads grids straight from the tables to check what gridstore stored.
@@ -98,18 +94,6 @@ let package = Package(
         ),
         // One temporary-folder helper and one process runner.
         .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
-
-        // Helpers gridstore-bench starts as processes: an empty program, and the original's UserDefaults storage.
-        .executableTarget(name: "gridstore-bench-empty", path: "Benchmarks/gridstore-bench-empty"),
-        .executableTarget(name: "gridstore-bench-empty-static", path: "Benchmarks/gridstore-bench-empty-static",
-                          linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
-        .executableTarget(name: "gridstore-bench-defaults", path: "Benchmarks/gridstore-bench-defaults"),
-        // The raw C prepared-statement loop the repository's bulk writes are measured against.
-        .target(
-            name: "SQLiteBaseline",
-            path: "Benchmarks/SQLiteBaseline",
-            linkerSettings: [.linkedLibrary("sqlite3")]
-        ),
 
         // Turns the top-level `migrations/` folder into generated Swift at build time.
         .executableTarget(

@@ -154,3 +154,27 @@ int gridstore_baseline_rewrite_chunks(const char *path, long long grid_id, int v
     sqlite3_close(db);
     return rc;
 }
+
+int gridstore_baseline_history_bytes(const char *path, long long *entries, long long *bytes) {
+    sqlite3 *db = 0;
+    sqlite3_stmt *sum = 0;
+    *entries = 0;
+    *bytes = 0;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, 0);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_prepare_v2(db, "SELECT count(*), coalesce(sum(length(CAST(delta AS BLOB)) + length(CAST(operation AS BLOB)) "
+                                "+ length(CAST(actor AS BLOB)) + length(made_at) + length(kind) + length(targets) + 16), 0) "
+                                "FROM history", -1, &sum, 0);
+    }
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(sum);
+        if (rc == SQLITE_ROW) {
+            *entries = sqlite3_column_int64(sum, 0);
+            *bytes = sqlite3_column_int64(sum, 1);
+            rc = SQLITE_OK;
+        }
+    }
+    sqlite3_finalize(sum);
+    sqlite3_close(db);
+    return rc;
+}

@@ -3,6 +3,7 @@ import SeededRandom
 import GridStore
 import GridStoreSQLite
 import GridStoreAudit
+import SQLiteBaseline
 
 /// What recording the history costs a change, and what undo and older revisions cost.
 enum HistoryBenchmarks {
@@ -64,10 +65,9 @@ enum HistoryBenchmarks {
 /// The history's size as stored.
 enum SQLiteBytes {
     static func historyBytes(path: String) throws -> (entries: Int, bytes: Int) {
-        let connection = try SQLiteConnection(path: path, mode: .readOnly)
-        return try connection.fetchOne("""
-            SELECT count(*), coalesce(sum(length(CAST(delta AS BLOB)) + length(CAST(operation AS BLOB)) + length(CAST(actor AS BLOB))
-                + length(made_at) + length(kind) + length(targets) + 16), 0) FROM history
-            """) { (entries: $0.int(at: 0), bytes: $0.int(at: 1)) } ?? (0, 0)
+        var entries: Int64 = 0, bytes: Int64 = 0
+        let status = gridstore_baseline_history_bytes(path, &entries, &bytes)
+        guard status == 0 else { throw BenchmarkError("cannot read the history's size of \(path): SQLite error \(status)") }
+        return (Int(entries), Int(bytes))
     }
 }

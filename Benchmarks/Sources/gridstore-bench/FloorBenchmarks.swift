@@ -32,7 +32,7 @@ enum FloorBenchmarks {
             throw BenchmarkError("cannot compile the peak-memory program with \(clang)")
         }
         for program in [gridstore, emptySwift, emptyC, sqlite3] where access(program, X_OK) != 0 {
-            throw BenchmarkError("\(program) is missing; build everything with `swift build -c release` (and install sqlite3)")
+            throw BenchmarkError("\(program) is missing; build the benchmarks with `swift build -c release --package-path Benchmarks` (and install sqlite3)")
         }
         let count = 10_000
         let gridPath = scratch.file("floor-grid.sqlite")

@@ -28,4 +28,9 @@ int gridstore_baseline_set_size_rows(const char *path, int count, const unsigned
 int gridstore_baseline_rewrite_chunks(const char *path, long long grid_id, int variant,
                                       double *elapsed_ms, long long *bytes);
 
+/// How much history the database at `path` holds, read-only: the number of entries in
+/// `entries`, and in `bytes` the bytes of their values as stored (the texts' lengths plus 16
+/// for the two integers), before SQLite's page overhead. Returns 0, or an SQLite result code.
+int gridstore_baseline_history_bytes(const char *path, long long *entries, long long *bytes);
+
 #endif

@@ -22,7 +22,7 @@ enum ProcessBenchmarks {
         let empty = siblingExecutable("gridstore-bench-empty")
         let defaultsProgram = siblingExecutable("gridstore-bench-defaults")
         for program in [gridstore, empty, defaultsProgram] where access(program, X_OK) != 0 {
-            throw BenchmarkError("\(program) is missing; build everything with `swift build -c release` first")
+            throw BenchmarkError("\(program) is missing; build the benchmarks with `swift build -c release --package-path Benchmarks` first")
         }
         let runs = 101
         let emptyMilliseconds = medianWallTime(runs: runs) { _ in (empty, []) }

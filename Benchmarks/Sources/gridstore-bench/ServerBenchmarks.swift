@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GridLayout
 import GridStore
 import GridStorePostgreSQL
@@ -111,8 +112,8 @@ enum ServerBenchmarks {
             return try Grid(named: "g\(thread % grids)", in: try GridDatabase(postgreSQL: url))
         }
         for grid in perThread { _ = try grid.snapshot() }
-        let latencies = Locked<[Double]>([])
-        let failures = Locked<[String]>([])
+        let latencies = Mutex<[Double]>([])
+        let failures = Mutex<[String]>([])
         let group = DispatchGroup()
         let clock = ContinuousClock()
         let started = clock.now

@@ -4,8 +4,10 @@ import Glibc
 
 // gridstore-bench: every timing goal of gridstore, measured in one run of a release build.
 //
-//   swift build -c release && .build/release/gridstore-bench     all benchmarks
-//   .build/release/gridstore-bench toggle     only the named groups (packing, bulk, toggle, process, honeycomb, backends, scaling)
+//   swift build -c release --package-path Benchmarks && Benchmarks/.build/release/gridstore-bench
+//       all benchmarks;
+//   Benchmarks/.build/release/gridstore-bench toggle history
+//       only the named groups (see `allGroups` below).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -25,7 +27,7 @@ if arguments.first == "--peak-memory", arguments.count == 2, let count = Int(arg
 }
 
 #if DEBUG
-print("warning: this is a debug build; run `swift run -c release gridstore-bench` for meaningful numbers")
+print("warning: this is a debug build; build with `swift build -c release --package-path Benchmarks` for meaningful numbers")
 #endif
 
 let allGroups = ["packing", "bulk", "toggle", "process", "honeycomb", "backends", "scaling", "history", "editor", "floors", "server"]
