@@ -13,9 +13,8 @@ let package = Package(
         .library(name: "GridStorePostgreSQL", targets: ["GridStorePostgreSQL"]),
         .executable(name: "gridstore", targets: ["gridstore"]),
         // For gridstore's own benchmarks (the `Benchmarks/` package), not an API: the test
-        // helpers (a throwaway PostgreSQL server, table audits) and the command line's internals.
+        // helpers (a throwaway PostgreSQL server, table audits).
         .library(name: "_GridStoreTestSupport", targets: ["TestSupport", "SeededRandom", "GridStoreAudit"]),
-        .library(name: "_GridStoreCLI", targets: ["GridStoreCLI"]),
     ],
     targets: [
         // The system SQLite library, reached through a module map.

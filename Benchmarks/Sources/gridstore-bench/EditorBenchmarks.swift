@@ -2,7 +2,7 @@ import GridLayout
 import GridStore
 import GridStoreSQLite
 import GridStoreAudit
-import GridStoreCLI
+import GridStoreCLIClient
 
 /// How long `gridstore edit` takes from a key press to the next screen, on large grids.
 enum EditorBenchmarks {

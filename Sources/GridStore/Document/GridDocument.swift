@@ -19,8 +19,8 @@ public enum GridDocument {
     /// - Parameter metrics: When given, each item also gets its pixel `"frame"` and the document
     ///   the `"contentSize"` and the `"metrics"` they were computed with, as ``GridFrames`` computes them.
     /// - Throws: ``LayoutConfigurationError`` when `metrics` leave no room for the columns.
-    package static func encode(_ snapshot: GridSnapshot, viewport: (rect: LayoutRect, scaling: EdgeScaling)? = nil,
-                               metrics: FrameMetrics? = nil) throws(LayoutConfigurationError) -> String {
+    static func encode(_ snapshot: GridSnapshot, viewport: (rect: LayoutRect, scaling: EdgeScaling)?,
+                       metrics: FrameMetrics?) throws(LayoutConfigurationError) -> String {
         if snapshot.kind == .honeycomb { return encodeHoneycomb(snapshot, viewport: viewport) }
         let frames = try metrics.map { metrics throws(LayoutConfigurationError) in try GridFrames(grid: snapshot.layout, metrics: metrics) }
         var text = "{\"grid\":\(JSONText.quoted(snapshot.name)),\"type\":\"\(snapshot.type?.rawValue ?? "custom")\","
@@ -60,6 +60,12 @@ public enum GridDocument {
         try encode(snapshot, viewport: nil, metrics: metrics)
     }
 
+    /// The document of `snapshot`; for a honeycomb, each item inside `viewport` also gets the
+    /// `"scale"` that `scaling` gives it there (a tile grid's document has no scales).
+    public static func encode(_ snapshot: GridSnapshot, visibleIn viewport: LayoutRect, scaling: EdgeScaling) -> String {
+        (try? encode(snapshot, viewport: (viewport, scaling), metrics: nil)) ?? ""
+    }
+
     /// ` "metrics":{…},"contentSize":{…},` and a line break.
     private static func encodeMetrics<Strategy>(_ frames: GridFrames<Strategy>) -> String {
         let number = { (value: Double) in NumberText.number(value, decimals: 4) }
@@ -84,7 +90,7 @@ public enum GridDocument {
     ///  "orientation":"pointy-top","center":"first","contentSize":{"width":198,"height":184.75},
     ///  "items":[{"index":0,"ring":0,"q":0,"r":0,"frame":{"x":69,"y":57.11,"width":60,"height":69.28}}, ...]}
     /// ```
-    package static func encodeHoneycomb(_ snapshot: GridSnapshot, viewport: (rect: LayoutRect, scaling: EdgeScaling)?) -> String {
+    private static func encodeHoneycomb(_ snapshot: GridSnapshot, viewport: (rect: LayoutRect, scaling: EdgeScaling)?) -> String {
         guard let layout = snapshot.honeycombLayout, let configuration = snapshot.honeycomb else { return "{}\n" }
         let number = { (value: Double) in NumberText.number(value, decimals: 4) }
         var text = "{\"grid\":\(JSONText.quoted(snapshot.name)),\"layout\":\"honeycomb\",\"revision\":\(snapshot.revision),"

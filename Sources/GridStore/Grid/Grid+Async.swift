@@ -11,6 +11,11 @@ extension Grid {
         try await GridError.catching { try await database.reads.run { try self.snapshot() } }
     }
 
+    /// The grid's current state, never creating the grid.
+    public func storedSnapshot() async throws(GridError) -> GridSnapshot {
+        try await GridError.catching { try await database.reads.run { try self.storedSnapshot() } }
+    }
+
     /// The grid's current revision, never creating the grid.
     public func currentRevision() async throws(GridError) -> Int {
         try await GridError.catching { try await database.reads.run { try self.currentRevision() } }

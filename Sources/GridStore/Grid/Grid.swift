@@ -136,14 +136,16 @@ public final class Grid: Sendable {
         return revision
     }
 
-    /// The stored state, never creating the grid.
+    /// The grid's current state, never creating it: for a reader that must not leave a grid
+    /// behind, whatever options the grid was opened with.
     ///
     /// - Throws: ``GridError/gridNotFound(_:)`` when the grid does not exist.
-    package func storedSnapshot() throws -> GridSnapshot {
+    public func storedSnapshot() throws(GridError) -> GridSnapshot {
         let caching = mayCache
-        guard let snapshot = try database.backend.read({ try current($0, creatingIfMissing: false, caching: caching)?.snapshot }) else {
-            throw GridError.gridNotFound(name)
+        let snapshot = try GridError.catching {
+            try database.backend.read { try current($0, creatingIfMissing: false, caching: caching)?.snapshot }
         }
+        guard let snapshot else { throw GridError.gridNotFound(name) }
         return snapshot
     }
 

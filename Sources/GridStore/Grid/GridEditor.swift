@@ -528,14 +528,9 @@ public struct GridEditor: Sendable {
 }
 
 extension GridEditor {
-    /// An editor of `snapshot` in memory only, to show a change before it is made.
-    package static func previewEditor(_ snapshot: GridSnapshot) -> GridEditor {
-        GridEditor(snapshot)
-    }
-
     /// `snapshot` with the edits `body` makes, in memory only: what a change would make, to show
-    /// before it is made (an editor's tile being dragged).
-    package static func preview(_ snapshot: GridSnapshot, _ body: (inout GridEditor) throws(GridError) -> Void) throws(GridError) -> GridSnapshot {
+    /// before it is made (an editor's tile being dragged). Nothing is stored.
+    public static func preview<E: Error>(_ snapshot: GridSnapshot, _ body: (inout GridEditor) throws(E) -> Void) throws(E) -> GridSnapshot {
         var editor = GridEditor(snapshot)
         try body(&editor)
         return editor.snapshot

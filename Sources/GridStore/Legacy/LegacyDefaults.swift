@@ -95,7 +95,7 @@ public struct LegacyDefaults: Sendable {
     ///
     /// - Returns: What changed besides the sizes, in words (`added section 1`, `grew section 1
     ///   to 15 items`, `shrank section 0 to 4 items`, `removed section 2`).
-    package func apply(to editor: inout GridEditor) throws(GridError) -> [String] {
+    public func apply(to editor: inout GridEditor) throws(GridError) -> [String] {
         if editor.snapshot.kind == .honeycomb { throw .notTiles(operation: "have sizes", grid: editor.snapshot.name) }
         var notes: [String] = []
         let needed = sizes.keys.reduce(into: [Int: Int]()) { $0[$1.section] = max($0[$1.section] ?? 0, $1.item + 1) }

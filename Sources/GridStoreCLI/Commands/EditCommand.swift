@@ -52,7 +52,7 @@ struct EditorLoop {
         }
         terminal.write("\u{1B}[2J")
         draw()
-        var lastCheck = GridStore.Platform.monotonicMilliseconds()
+        var lastCheck = ContinuousClock.now
         while true {
             if let signal = terminal.stopSignal { return 128 + signal }
             // Ctrl-Z: the shell gets the terminal back until fg; a continue from elsewhere sets it up again.
@@ -85,8 +85,8 @@ struct EditorLoop {
                 changed = try model.commitPending()
             }
             // Another process's change shows within a poll interval.
-            let now = GridStore.Platform.monotonicMilliseconds()
-            if now - lastCheck >= 100 {
+            let now = ContinuousClock.now
+            if now - lastCheck >= .milliseconds(100) {
                 lastCheck = now
                 if try model.refresh() { changed = true }
             }

@@ -182,7 +182,10 @@ struct ShowCommand: GridStoreCommand {
             context.console.write(bytes: renderer.renderBytes(snapshot))
             if usesPager { context.console.pagesLongOutput = true }
         case .json:
-            context.console.write(try framed(snapshot) { () throws(LayoutConfigurationError) in try GridDocument.encode(snapshot, metrics: metrics) })
+            context.console.write(try framed(snapshot) { () throws(LayoutConfigurationError) in
+                try metrics.map { metrics throws(LayoutConfigurationError) in try GridDocument.encode(snapshot, frames: metrics) }
+                    ?? GridDocument.encode(snapshot)
+            })
         case .svg:
             let length = widthGiven ? metrics?.crossAxisLength ?? 360 : SVGGridRenderer.defaultCrossAxisLength(columns: snapshot.columns)
             let renderer = SVGGridRenderer(crossAxisLength: length, spacing: metrics?.spacing ?? 4)
@@ -222,7 +225,9 @@ struct ShowCommand: GridStoreCommand {
             let renderer = HoneycombTextRenderer(maximumWidth: context.terminalWidth, viewport: viewportOption)
             context.console.write(renderer.render(snapshot))
             if usesPager { context.console.pagesLongOutput = true }
-        case .json: context.console.write(try GridDocument.encode(snapshot, viewport: viewportOption))
+        case .json:
+            context.console.write(viewportOption.map { GridDocument.encode(snapshot, visibleIn: $0.rect, scaling: $0.scaling) }
+                                  ?? GridDocument.encode(snapshot))
         case .svg: context.console.write(HoneycombSVGRenderer(viewport: viewportOption).render(snapshot))
         }
     }

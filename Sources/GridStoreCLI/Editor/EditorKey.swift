@@ -1,5 +1,5 @@
 /// A key press or mouse event the editor acts on.
-public enum EditorKey: Equatable {
+package enum EditorKey: Equatable {
     case up, down, left, right
     case enter, space, escape, tab
     /// A printable character (`h`, `q`, `?`, …).
@@ -14,7 +14,7 @@ public enum EditorKey: Equatable {
     /// The keys in `bytes`, as a terminal sends them: plain characters, `ESC [ A`-style
     /// arrows (and `ESC O A`), and SGR mouse reports (`ESC [ < b ; x ; y M`). A lone `ESC`
     /// at the end of what arrived is the escape key; anything unknown is skipped.
-    public static func decode(_ bytes: [UInt8]) -> [EditorKey] {
+    package static func decode(_ bytes: [UInt8]) -> [EditorKey] {
         var keys: [EditorKey] = []
         var index = 0
         while index < bytes.count {

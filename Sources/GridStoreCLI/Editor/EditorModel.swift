@@ -3,7 +3,7 @@ import GridStore
 
 /// The editor without its terminal: what is focused, picked up or being swapped, what each
 /// key does to the grid (every change committed at once), and what the screen shows.
-public final class EditorModel {
+package final class EditorModel {
     /// What a key press started and has not finished.
     enum Mode: Equatable {
         case normal
@@ -28,7 +28,7 @@ public final class EditorModel {
     private var pressed: (item: Int, dragged: Bool)?
 
     /// Opens the editor on `grid`, which must exist.
-    public init(grid: Grid) throws {
+    package init(grid: Grid) throws {
         self.grid = grid
         snapshot = try grid.snapshot()
         focus = snapshot.itemCounts.first.map { $0 > 0 ? 0 : nil } ?? nil
@@ -39,7 +39,7 @@ public final class EditorModel {
     /// Acts on `key`.
     ///
     /// - Returns: `false` when the key asks to quit.
-    public func handle(_ key: EditorKey) -> Bool {
+    package func handle(_ key: EditorKey) -> Bool {
         if mode == .help {
             mode = .normal
             return true
@@ -98,7 +98,7 @@ public final class EditorModel {
     /// Picks up the snapshot another process committed, keeping the focus on the same item.
     ///
     /// - Returns: Whether anything changed.
-    public func refresh() throws -> Bool {
+    package func refresh() throws -> Bool {
         try commitPending()
         guard try grid.currentRevision() != snapshot.revision else { return false }
         let key = focus.flatMap { try? snapshot.key(at: GridIndexPath(item: $0, section: section)) }
@@ -161,10 +161,9 @@ public final class EditorModel {
     private func change<T>(_ operation: String, _ body: @escaping (inout GridEditor) throws -> T) throws -> T? {
         try commitPending()
         var result: T?
-        var editor = GridEditor.previewEditor(snapshot)
-        result = try body(&editor)
+        let shown = try GridEditor.preview(snapshot) { editor in result = try body(&editor) }
         pending = (operation + " (edit)", { _ = try body(&$0) }, snapshot)
-        snapshot = editor.snapshot
+        snapshot = shown
         clampFocus()
         return result
     }
@@ -174,7 +173,7 @@ public final class EditorModel {
     /// - Returns: Whether the screen should be drawn again (the stored result differs from what
     ///   was shown, or the commit failed and the change was taken back).
     @discardableResult
-    public func commitPending() throws -> Bool {
+    package func commitPending() throws -> Bool {
         guard let change = pending else { return false }
         pending = nil
         let shown = snapshot
@@ -314,7 +313,7 @@ public final class EditorModel {
     }
 
     /// The screen for a terminal of `columns` by `lines`.
-    public func render(columns: Int, lines: Int) -> EditorScreen {
+    package func render(columns: Int, lines: Int) -> EditorScreen {
         lastSize = (columns, lines)
         var screen = EditorScreen(width: columns, height: lines)
         let shown = displayed

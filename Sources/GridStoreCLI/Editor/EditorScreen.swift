@@ -3,7 +3,7 @@ import GridStore
 
 /// One screen of the editor: lines of characters, each with an attribute, written out with
 /// the fewest escape codes; and where each tile landed, so a mouse click can find it.
-public struct EditorScreen {
+package struct EditorScreen {
     /// A character's look: inverse video, and the color of a tile label by its size.
     struct Attribute: Equatable {
         var inverse = false
@@ -49,7 +49,7 @@ public struct EditorScreen {
     }
 
     /// The screen as bytes: from the top left, every line, with colors only when `useColor`.
-    public func encoded(useColor: Bool) -> [UInt8] {
+    package func encoded(useColor: Bool) -> [UInt8] {
         var text = "\u{1B}[H"
         for line in 0..<height {
             var current = Attribute()
@@ -78,5 +78,5 @@ public struct EditorScreen {
     }
 
     /// The screen's text without escapes, one line each: what tests compare.
-    public var plainLines: [String] { characters.map { String($0) } }
+    package var plainLines: [String] { characters.map { String($0) } }
 }

@@ -1,4 +1,5 @@
 import GridStore
+import Synchronization
 
 /// A one-line progress report on standard error for work that takes over a second, as git
 /// shows while it clones: `importing grid.json: writing 1,000,000 items… 3 s`.
@@ -12,20 +13,20 @@ final class ProgressLine: Sendable {
 
     private struct State {
         var step: String
-        var started: Int
+        var started: ContinuousClock.Instant
         var shown = false
         var finished = false
     }
 
     private let title: String
-    private let state: Locked<State>
+    private let state: Mutex<State>
 
     /// Starts reporting `title` (such as `importing grid.json`), if standard error is a terminal.
     init(_ title: String, enabled: Bool = Platform.isTerminal(.standardError)) {
         self.title = title
-        state = Locked(State(step: "starting", started: GridStore.Platform.monotonicMilliseconds()))
+        state = Mutex(State(step: "starting", started: .now))
         guard enabled else { return }
-        GridStore.Platform.startThread { [self] in redrawUntilFinished() }
+        Task.detached { [self] in await redrawUntilFinished() }
     }
 
     /// Names the step now running: `reading`, `checking 812 items`, `writing`.
@@ -42,16 +43,16 @@ final class ProgressLine: Sendable {
         if shown { Self.write("\r\u{1B}[K") }
     }
 
-    private func redrawUntilFinished() {
+    private func redrawUntilFinished() async {
         var last = ""
         while true {
-            GridStore.Platform.sleep(milliseconds: 250)
+            try? await Task.sleep(for: .milliseconds(250))
             let line: String? = state.withLock { state in
                 if state.finished { return nil }
-                let elapsed = GridStore.Platform.monotonicMilliseconds() - state.started
-                guard elapsed >= Self.delayMilliseconds else { return "" }
+                let elapsed = ContinuousClock.now - state.started
+                guard elapsed >= .milliseconds(Self.delayMilliseconds) else { return "" }
                 state.shown = true
-                return "\r\u{1B}[K\(title): \(state.step)… \(elapsed / 1_000) s"
+                return "\r\u{1B}[K\(title): \(state.step)… \(elapsed.components.seconds) s"
             }
             guard let line else { return }
             if !line.isEmpty && line != last { Self.write(line) }
