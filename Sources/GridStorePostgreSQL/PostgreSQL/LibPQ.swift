@@ -11,7 +11,6 @@ struct LibPQ: @unchecked Sendable {
     typealias StringArray = UnsafePointer<UnsafePointer<CChar>?>?
 
     let connectStartParams: @convention(c) (StringArray, StringArray, Int32) -> OpaquePointer?
-    let connectdbParams: @convention(c) (StringArray, StringArray, Int32) -> OpaquePointer?
     let connectPoll: @convention(c) (OpaquePointer?) -> PostgresPollingStatusType
     let socket: @convention(c) (OpaquePointer?) -> Int32
     let conninfo: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<PQconninfoOption>?
@@ -66,7 +65,6 @@ struct LibPQ: @unchecked Sendable {
         let libpq = LibPQ(
             connectStartParams: symbol("PQconnectStartParams",
                                        as: (@convention(c) (StringArray, StringArray, Int32) -> OpaquePointer?).self),
-            connectdbParams: symbol("PQconnectdbParams", as: (@convention(c) (StringArray, StringArray, Int32) -> OpaquePointer?).self),
             connectPoll: symbol("PQconnectPoll", as: (@convention(c) (OpaquePointer?) -> PostgresPollingStatusType).self),
             socket: symbol("PQsocket", as: (@convention(c) (OpaquePointer?) -> Int32).self),
             conninfo: symbol("PQconninfo", as: (@convention(c) (OpaquePointer?) -> UnsafeMutablePointer<PQconninfoOption>?).self),

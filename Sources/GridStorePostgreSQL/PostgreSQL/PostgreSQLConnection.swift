@@ -114,12 +114,36 @@ package final class PostgreSQLConnection {
     /// Opens a connection, step by step so that a notice the server sends while it starts (a
     /// "terminating connection" warning during a shutdown) reaches the silent receiver rather
     /// than libpq's default, which prints it on standard error.
+    ///
+    /// A URI of several hosts (a primary and its standbys) is tried host by host, in order, as
+    /// libpq would, but each host within its own `connect_timeout`, so a host that does not answer
+    /// at all is passed over for the next; `target_session_attrs` is checked on each by libpq.
     private static func connect(_ libpq: LibPQ, to location: PostgreSQLLocation) throws(PostgreSQLError) -> OpaquePointer {
         // Keywords given before "dbname" yield to the URI's own; environment variables are
         // read by libpq for what neither sets, so ours are left out when one is set.
         var parameters: [(String, String)] = []
         if Platform.environment("PGAPPNAME") == nil { parameters.append(("application_name", "gridstore")) }
         parameters.append(("dbname", location.libpqURI))
+        let connection = try start(libpq, parameters, location)
+        guard let attempts = hostAttempts(libpq, connection) else { return try finishConnecting(connection, libpq, location) }
+        libpq.finish(connection)
+        var failures: [String] = []
+        for attempt in attempts {
+            // Keywords after "dbname" override the URI's: one host (and its address and port) at a time.
+            do throws(PostgreSQLError) {
+                return try finishConnecting(try start(libpq, parameters + attempt, location), libpq, location)
+            } catch {
+                // libpq's messages name the server; a timeout of this type's own does not.
+                let host = attempt.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+                failures.append(error.message.hasPrefix("connection to server") ? error.message : "\(host): \(error.message)")
+            }
+        }
+        throw PostgreSQLError(sqlState: nil, message: failures.joined(separator: "; "), server: location.displayName)
+    }
+
+    /// A connection libpq has started making, with the silent notice receiver.
+    private static func start(_ libpq: LibPQ, _ parameters: [(String, String)],
+                              _ location: PostgreSQLLocation) throws(PostgreSQLError) -> OpaquePointer {
         let started = Platform.withCStrings(parameters.map(\.0)) { keywords in
             Platform.withCStrings(parameters.map(\.1)) { values in
                 libpq.connectStartParams(keywords, values, 1)
@@ -129,16 +153,36 @@ package final class PostgreSQLConnection {
             throw PostgreSQLError(sqlState: nil, message: "out of memory", server: location.displayName)
         }
         _ = libpq.setNoticeReceiver(connection, { _, _ in }, nil)
-        let timeout = Self.connectTimeout(libpq, connection)
-        // Several hosts (a primary and its standbys): libpq gives each its own connect_timeout only
-        // when it waits itself, so that a host that does not answer at all is passed over for the next.
-        if Self.option("host", libpq, connection)?.contains(",") == true
-            || Self.option("hostaddr", libpq, connection)?.contains(",") == true {
-            libpq.finish(connection)
-            return try connectTryingEachHost(libpq, to: location,
-                                             [("connect_timeout", String(timeout / 1_000))] + parameters)
+        return connection
+    }
+
+    /// For a connection to several hosts, the keywords of each host in turn (`host`, `hostaddr`
+    /// and `port`, as libpq pairs them: one port serves every host); `nil` for a single host.
+    private static func hostAttempts(_ libpq: LibPQ, _ connection: OpaquePointer) -> [[(String, String)]]? {
+        func list(_ keyword: String) -> [String] {
+            guard let value = option(keyword, libpq, connection), !value.isEmpty else { return [] }
+            return value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         }
-        let deadline = GridStore.Platform.monotonicMilliseconds() + timeout
+        let hosts = list("host"), addresses = list("hostaddr"), ports = list("port")
+        let count = max(hosts.count, addresses.count)
+        // libpq itself refuses lists whose lengths do not pair up; an empty entry means its
+        // default, which an override cannot say: both are left to libpq (it connects, or says why).
+        guard count > 1, hosts.isEmpty || hosts.count == count, addresses.isEmpty || addresses.count == count,
+              ports.count <= 1 || ports.count == count,
+              !(hosts + addresses + ports).contains(where: \.isEmpty) else { return nil }
+        return (0..<count).map { index in
+            var keywords: [(String, String)] = []
+            if !hosts.isEmpty { keywords.append(("host", hosts[index])) }
+            if !addresses.isEmpty { keywords.append(("hostaddr", addresses[index])) }
+            if !ports.isEmpty { keywords.append(("port", ports.count == 1 ? ports[0] : ports[index])) }
+            return keywords
+        }
+    }
+
+    /// Waits for libpq to finish making `connection`, within `connect_timeout`.
+    private static func finishConnecting(_ connection: OpaquePointer, _ libpq: LibPQ,
+                                         _ location: PostgreSQLLocation) throws(PostgreSQLError) -> OpaquePointer {
+        let deadline = GridStore.Platform.monotonicMilliseconds() + Self.connectTimeout(libpq, connection)
         var state = PGRES_POLLING_WRITING
         while libpq.status(connection) != CONNECTION_BAD && state != PGRES_POLLING_OK && state != PGRES_POLLING_FAILED {
             let remaining = deadline - GridStore.Platform.monotonicMilliseconds()
@@ -149,19 +193,6 @@ package final class PostgreSQLConnection {
             if Platform.wait(for: libpq.socket(connection), writable: state != PGRES_POLLING_READING, milliseconds: remaining) {
                 state = libpq.connectPoll(connection)
             }
-        }
-        return try established(connection, libpq, location)
-    }
-
-    /// Connects through libpq's own blocking call, which tries the hosts in turn, each within
-    /// `connect_timeout` (given before the URI, so the URI's own wins).
-    private static func connectTryingEachHost(_ libpq: LibPQ, to location: PostgreSQLLocation,
-                                              _ parameters: [(String, String)]) throws(PostgreSQLError) -> OpaquePointer {
-        let made = Platform.withCStrings(parameters.map(\.0)) { keywords in
-            Platform.withCStrings(parameters.map(\.1)) { values in libpq.connectdbParams(keywords, values, 1) }
-        }
-        guard let connection = made else {
-            throw PostgreSQLError(sqlState: nil, message: "out of memory", server: location.displayName)
         }
         return try established(connection, libpq, location)
     }
