@@ -11,6 +11,7 @@ import TestSupport
 /// Writers through PgBouncer in transaction mode lose nothing; a hot standby serves reads
 /// and refuses changes in one line; writers through a multi-host URI go on through an
 /// immediate stop of the primary and the standby's promotion, and lose nothing acknowledged.
+/// A server that warns while a command connects (it is shutting down) prints nothing.
 enum PostgreSQLCheck {
     static let writers = 8
     static let commandsPerWriter = 60
@@ -35,6 +36,7 @@ enum PostgreSQLCheck {
             try serverRestart(runner, server: server, url: server.makeDatabase(), report: report)
             try stalledServer(runner, server: server, url: server.makeDatabase(), report: report)
             try throughPooler(runner, server: server, report: report)
+            try noticeWhileConnecting(runner, scratch: scratch, report: report)
         } catch {
             report.fail("postgresql: \(error)")
         }
@@ -305,5 +307,31 @@ enum PostgreSQLCheck {
         print("postgresql: standby served grids, get, show, export, history and check, refused toggle in one line; primary stopped at once and standby "
               + "promoted under \(writers) writers: \(failed) commands failed with one line (\(unknown) of unknown outcome), "
               + "\(succeeded) succeeded; every acknowledged change on the new primary")
+    }
+
+    /// Commands connecting to servers that warn and hang up while they start (as one stopped at
+    /// once does), through one host and through several, fail in one line and print no warning.
+    static func noticeWhileConnecting(_ runner: ProcessRunner, scratch: String, report: Report) throws {
+        let directory = scratch + "/notice"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let first = try StartupNoticeServer(directory: directory, port: 7001)
+        let second = try StartupNoticeServer(directory: directory, port: 7002)
+        let uris = [
+            "postgresql://gridstore@/postgres?host=\(directory)&port=\(first.port)",
+            "postgresql://gridstore@/postgres?host=\(directory),\(directory)&port=\(first.port),\(second.port)"
+                + "&target_session_attrs=read-write",
+        ]
+        for uri in uris {
+            for command in [["grids"], ["--grid", "n", "toggle", "1"]] {
+                let result = runner.run(["--db", uri] + command)
+                report.count(processes: 1, commands: 1)
+                report.check(result.status == 1 && result.standardError.hasPrefix("Error: ")
+                                 && result.standardError.split(separator: "\n").count == 1
+                                 && !result.standardError.contains("WARNING"),
+                             "postgresql notice while connecting: \(command.joined(separator: " ")) \(result.summary)")
+            }
+        }
+        print("postgresql: servers warning while a command connects, through one host and two: each command failed in one line, "
+              + "no warning printed")
     }
 }
