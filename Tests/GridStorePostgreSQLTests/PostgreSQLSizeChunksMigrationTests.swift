@@ -47,7 +47,7 @@ struct PostgreSQLSizeChunksMigrationTests {
         for name in names {
             let sections = (0..<Int.random(in: 1...3, using: &generator)).map { _ in Int.random(in: 0...1_500, using: &generator) }
             let id = try insertGrid(name, sections: sections, on: connection)
-            var sectionsText = PostgreSQLArrayLiteral(), items = PostgreSQLArrayLiteral(), sizes = PostgreSQLArrayLiteral()
+            var sectionsText = PostgreSQLArray(of: .bigint), items = PostgreSQLArray(of: .bigint), sizes = PostgreSQLArray(of: .text)
             for (section, count) in sections.enumerated() where count > 0 && name != "empty" {
                 // Chunk edges always, then a share of the rest: none, a few, or nearly all.
                 let share = name == "dense" ? 0.9 : name == "sparse" ? 0.02 : 0.0
@@ -59,9 +59,9 @@ struct PostgreSQLSizeChunksMigrationTests {
             }
             try connection.execute("""
                 INSERT INTO item_sizes (grid_id, section, item, size)
-                SELECT $1, s, i, z FROM unnest($2::integer[], $3::integer[], $4::text[]) AS t (s, i, z)
+                SELECT $1, s, i, z FROM unnest($2::bigint[], $3::bigint[], $4::text[]) AS t (s, i, z)
                 ON CONFLICT DO NOTHING
-                """, [id, sectionsText.text, items.text, sizes.text])
+                """, parameters: [.text(id), sectionsText.parameter, items.parameter, sizes.parameter])
         }
         let before = try rows(connection)
         #expect(before.count > 100)

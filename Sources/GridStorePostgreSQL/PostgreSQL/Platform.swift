@@ -73,11 +73,35 @@ enum Platform {
         return pointers.withUnsafeMutableBufferPointer { body(UnsafePointer($0.baseAddress!)) }
     }
 
-    /// Hands `strings` to C as an array with a null pointer for each `nil`, for the length of `body`.
-    static func withOptionalCStrings<T>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
-        guard !strings.isEmpty else { return body(nil) }
-        let pointers: [UnsafePointer<CChar>?] = strings.map { $0.map { UnsafePointer(strdup($0)) } ?? nil }
-        defer { pointers.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+    /// Hands `parameters` to libpq for the length of `body`: their values (a null pointer for
+    /// `NULL`), their lengths and their formats (0 text, 1 binary), or null pointers for none.
+    static func withParameters<T>(_ parameters: [PostgreSQLParameter],
+                                  _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
+        guard !parameters.isEmpty else { return body(nil, nil, nil) }
+        var lengths: [Int32] = [], formats: [Int32] = []
+        let pointers: [UnsafePointer<CChar>?] = parameters.map { parameter in
+            switch parameter {
+            case .text(let value):
+                lengths.append(0)
+                formats.append(0)
+                return value.map { UnsafePointer(strdup($0)) } ?? nil
+            case .binary(let bytes):
+                lengths.append(Int32(bytes.count))
+                formats.append(1)
+                let copy = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, bytes.count))
+                bytes.withUnsafeBytes { UnsafeMutableRawPointer(copy).copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+                return UnsafePointer(copy)
+            }
+        }
+        defer {
+            for (pointer, parameter) in zip(pointers, parameters) {
+                if case .binary = parameter { pointer?.deallocate() } else { free(UnsafeMutablePointer(mutating: pointer)) }
+            }
+        }
+        return pointers.withUnsafeBufferPointer { values in
+            lengths.withUnsafeBufferPointer { lengths in
+                formats.withUnsafeBufferPointer { formats in body(values.baseAddress, lengths.baseAddress, formats.baseAddress) }
+            }
+        }
     }
 }

@@ -290,7 +290,7 @@ package final class PostgreSQLConnection {
     /// One statement and its parameters, as sent.
     private struct Statement {
         let sql: String
-        let parameters: [String?]
+        let parameters: [PostgreSQLParameter]
         /// Which ``enqueue(_:_:)`` queued it (0 for a statement executed at once).
         var serial = 0
     }
@@ -320,7 +320,16 @@ package final class PostgreSQLConnection {
     /// - Throws: The first error of the round trip: a queued statement's, or this one's.
     @discardableResult
     package func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgreSQLError) -> PostgreSQLResult {
-        try execute(batch: [(sql, parameters)])[0]
+        try execute(sql, parameters: parameters.map(PostgreSQLParameter.text))
+    }
+
+    /// Runs one statement with `parameters`, text or binary, as ``execute(_:_:)`` does.
+    @discardableResult
+    package func execute(_ sql: String, parameters: [PostgreSQLParameter]) throws(PostgreSQLError) -> PostgreSQLResult {
+        queued.append(Statement(sql: sql, parameters: parameters))
+        let sending = queued
+        queued.removeAll()
+        return try roundTrip(sending).last!
     }
 
     /// Runs the queued statements and then `statements`, in one round trip, and returns the
@@ -329,7 +338,7 @@ package final class PostgreSQLConnection {
     /// - Throws: The first error among them; the statements after it are not run.
     package func execute(batch statements: [(sql: String, parameters: [String?])]) throws(PostgreSQLError) -> [PostgreSQLResult] {
         let wanted = statements.count
-        queued += statements.map { Statement(sql: $0.sql, parameters: $0.parameters) }
+        queued += statements.map { Statement(sql: $0.sql, parameters: $0.parameters.map(PostgreSQLParameter.text)) }
         let sending = queued
         queued.removeAll()
         return Array(try roundTrip(sending).suffix(wanted))
@@ -339,6 +348,12 @@ package final class PostgreSQLConnection {
     /// executed, in the same round trip, and its error is thrown from there.
     @discardableResult
     package func enqueue(_ sql: String, _ parameters: [String?] = []) -> QueuedStatement {
+        enqueue(sql, parameters: parameters.map(PostgreSQLParameter.text))
+    }
+
+    /// Queues a statement with `parameters`, text or binary, as ``enqueue(_:_:)`` does.
+    @discardableResult
+    package func enqueue(_ sql: String, parameters: [PostgreSQLParameter]) -> QueuedStatement {
         enqueuedCount += 1
         queued.append(Statement(sql: sql, parameters: parameters, serial: enqueuedCount))
         return QueuedStatement(serial: enqueuedCount)
@@ -346,7 +361,7 @@ package final class PostgreSQLConnection {
 
     /// Takes `statement` back out of the queue, when it is still there (not sent, not
     /// discarded), and returns its parameters, so that a later statement can do its work.
-    package func withdraw(_ statement: QueuedStatement) -> [String?]? {
+    package func withdraw(_ statement: QueuedStatement) -> [PostgreSQLParameter]? {
         guard let index = queued.lastIndex(where: { $0.serial == statement.serial }) else { return nil }
         return queued.remove(at: index).parameters
     }
@@ -390,8 +405,8 @@ package final class PostgreSQLConnection {
         for statement in statements {
             guard location.poolMode == .session else {
                 // Parsed, bound and run as the unnamed statement: nothing outlives the transaction.
-                let sent = Platform.withOptionalCStrings(statement.parameters) { values in
-                    libpq.sendQueryParams(handle, statement.sql, Int32(statement.parameters.count), nil, values, nil, nil, 0)
+                let sent = Platform.withParameters(statement.parameters) { values, lengths, formats in
+                    libpq.sendQueryParams(handle, statement.sql, Int32(statement.parameters.count), nil, values, lengths, formats, 0)
                 }
                 guard sent == 1 else { throw sendFailure() }
                 expected.append(nil)
@@ -407,8 +422,8 @@ package final class PostgreSQLConnection {
                 expected.append(statement.sql)
                 name = fresh
             }
-            let sent = Platform.withOptionalCStrings(statement.parameters) { values in
-                libpq.sendQueryPrepared(handle, name, Int32(statement.parameters.count), values, nil, nil, 0)
+            let sent = Platform.withParameters(statement.parameters) { values, lengths, formats in
+                libpq.sendQueryPrepared(handle, name, Int32(statement.parameters.count), values, lengths, formats, 0)
             }
             guard sent == 1 else { throw sendFailure() }
             expected.append(nil)

@@ -197,8 +197,8 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     func appendHistory(_ entry: StoredHistoryEntry, gridID: Int64, keep: Int) throws {
         // One statement: the entries that fall out of the kept ones go as the new one comes in,
         // and the grid row's update that ``write(_:gridID:)`` queued, while it is still queued.
-        var parameters: [String?] = [String(gridID), String(entry.revision), entry.madeAt, entry.kind, entry.operation, entry.actor,
-                          entry.targets, entry.delta, String(entry.revision - Int64(keep))]
+        var parameters: [PostgreSQLParameter] = [String(gridID), String(entry.revision), entry.madeAt, entry.kind, entry.operation,
+                                                 entry.actor, entry.targets, entry.delta, String(entry.revision - Int64(keep))].map(PostgreSQLParameter.text)
         var updatesGrid = ""
         if let pending = pendingGridUpdate, pending.gridID == gridID, let settings = connection.withdraw(pending.statement) {
             parameters += settings.prefix(5)
@@ -215,7 +215,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
                 VALUES ($1, $2, coalesce(nullif($3, '')::timestamptz, now()), $4, $5, $6, $7, $8)
             ON CONFLICT (grid_id, revision) DO UPDATE SET made_at = excluded.made_at, kind = excluded.kind,
                 operation = excluded.operation, actor = excluded.actor, targets = excluded.targets, delta = excluded.delta
-            """, parameters)
+            """, parameters: parameters)
     }
 
     func setUpdatedAt(_ time: String, gridID: Int64) throws {
@@ -287,16 +287,16 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             }
         }
         if !changes.itemCounts.isEmpty {
-            var sections = PostgreSQLArrayLiteral(), counts = PostgreSQLArrayLiteral()
+            var sections = PostgreSQLArray(of: .bigint), counts = PostgreSQLArray(of: .bigint)
             for (section, count) in changes.itemCounts {
                 sections.append(section)
                 counts.append(count)
             }
             connection.enqueue("""
                 INSERT INTO sections (grid_id, section, item_count)
-                SELECT $1, s, c FROM unnest($2::integer[], $3::integer[]) AS t (s, c)
+                SELECT $1, s, c FROM unnest($2::bigint[], $3::bigint[]) AS t (s, c)
                 ON CONFLICT (grid_id, section) DO UPDATE SET item_count = excluded.item_count
-                """, [gridID, sections.text, counts.text])
+                """, parameters: [.text(gridID), sections.parameter, counts.parameter])
         }
         try writeSizes(changes, gridID: gridID)
         try writeKeys(changes, gridID: gridID)
@@ -312,8 +312,8 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             connection.enqueue("DELETE FROM size_chunks WHERE grid_id = $1 AND section = $2 AND first_item >= $3",
                                [gridID, String(section), String(first)])
         }
-        var sections = PostgreSQLArrayLiteral(), firstItems = PostgreSQLArrayLiteral(), texts = PostgreSQLArrayLiteral()
-        var emptySections = PostgreSQLArrayLiteral(), emptyFirstItems = PostgreSQLArrayLiteral()
+        var sections = PostgreSQLArray(of: .bigint), firstItems = PostgreSQLArray(of: .bigint), texts = PostgreSQLArray(of: .text)
+        var emptySections = PostgreSQLArray(of: .bigint), emptyFirstItems = PostgreSQLArray(of: .bigint)
         var written = 0, emptied = 0
         for (section, first) in rewrites {
             changes.withSizeText(section: section, firstItem: first) { letters in
@@ -331,16 +331,16 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
         if emptied > 0 {
             connection.enqueue("""
-                DELETE FROM size_chunks USING unnest($2::integer[], $3::integer[]) AS t (s, f)
+                DELETE FROM size_chunks USING unnest($2::bigint[], $3::bigint[]) AS t (s, f)
                 WHERE grid_id = $1 AND section = t.s AND first_item = t.f
-                """, [gridID, emptySections.text, emptyFirstItems.text])
+                """, parameters: [.text(gridID), emptySections.parameter, emptyFirstItems.parameter])
         }
         if written > 0 {
             connection.enqueue("""
                 INSERT INTO size_chunks (grid_id, section, first_item, sizes)
-                SELECT $1, s, f, z FROM unnest($2::integer[], $3::integer[], $4::text[]) AS t (s, f, z)
+                SELECT $1, s, f, z FROM unnest($2::bigint[], $3::bigint[], $4::text[]) AS t (s, f, z)
                 ON CONFLICT (grid_id, section, first_item) DO UPDATE SET sizes = excluded.sizes
-                """, [gridID, sections.text, firstItems.text, texts.text])
+                """, parameters: [.text(gridID), sections.parameter, firstItems.parameter, texts.parameter])
         }
     }
 
@@ -350,7 +350,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
                                    [gridID, String(section), String(item)])
         }
         guard !changes.keyInserts.isEmpty else { return }
-        var sections = PostgreSQLArrayLiteral(), items = PostgreSQLArrayLiteral(), keys = PostgreSQLArrayLiteral()
+        var sections = PostgreSQLArray(of: .bigint), items = PostgreSQLArray(of: .bigint), keys = PostgreSQLArray(of: .text)
         for row in changes.keyInserts {
             sections.append(row.section)
             items.append(row.item)
@@ -358,8 +358,8 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
         connection.enqueue("""
             INSERT INTO item_keys (grid_id, section, item, key)
-            SELECT $1, s, i, k FROM unnest($2::integer[], $3::integer[], $4::text[]) AS t (s, i, k)
-            """, [gridID, sections.text, items.text, keys.text])
+            SELECT $1, s, i, k FROM unnest($2::bigint[], $3::bigint[], $4::text[]) AS t (s, i, k)
+            """, parameters: [.text(gridID), sections.parameter, items.parameter, keys.parameter])
     }
 
     private func writeChunks(_ changes: GridChangeSet, gridID: String) throws {
@@ -368,7 +368,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
                                    [gridID, String(section), String(firstItem)])
         }
         guard !changes.chunkUpserts.isEmpty else { return }
-        var sections = PostgreSQLArrayLiteral(), firstItems = PostgreSQLArrayLiteral(), cells = PostgreSQLArrayLiteral()
+        var sections = PostgreSQLArray(of: .bigint), firstItems = PostgreSQLArray(of: .bigint), cells = PostgreSQLArray(of: .text)
         for chunk in changes.chunkUpserts {
             sections.append(chunk.section)
             firstItems.append(chunk.firstItem)
@@ -376,9 +376,9 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
         connection.enqueue("""
             INSERT INTO placement_chunks (grid_id, section, first_item, cells)
-            SELECT $1, s, f, c FROM unnest($2::integer[], $3::integer[], $4::text[]) AS t (s, f, c)
+            SELECT $1, s, f, c FROM unnest($2::bigint[], $3::bigint[], $4::text[]) AS t (s, f, c)
             ON CONFLICT (grid_id, section, first_item) DO UPDATE SET cells = excluded.cells
-            """, [gridID, sections.text, firstItems.text, cells.text])
+            """, parameters: [.text(gridID), sections.parameter, firstItems.parameter, cells.parameter])
     }
 
     private func writeHoneycomb(_ changes: GridChangeSet, gridID: String) throws {
@@ -400,7 +400,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             break
         }
         if !changes.honeycombUpserts.isEmpty {
-            var columns = Array(repeating: PostgreSQLArrayLiteral(), count: 8)
+            var columns = (0..<8).map { PostgreSQLArray(of: $0 < 4 ? .bigint : .float8) }
             for row in changes.honeycombUpserts {
                 columns[0].append(row.item)
                 columns[1].append(row.cell.ring)
@@ -414,11 +414,11 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             connection.enqueue("""
                 INSERT INTO honeycomb_placements (grid_id, item, ring, q, r, x, y, width, height)
                 SELECT $1, i, g, q, r, x, y, w, h
-                FROM unnest($2::integer[], $3::integer[], $4::integer[], $5::integer[],
+                FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[],
                             $6::float8[], $7::float8[], $8::float8[], $9::float8[]) AS t (i, g, q, r, x, y, w, h)
                 ON CONFLICT (grid_id, item) DO UPDATE SET ring = excluded.ring, q = excluded.q, r = excluded.r,
                     x = excluded.x, y = excluded.y, width = excluded.width, height = excluded.height
-                """, [gridID] + columns.map(\.text))
+                """, parameters: [.text(gridID)] + columns.map(\.parameter))
         }
         if let first = changes.honeycombTruncation {
             connection.enqueue("DELETE FROM honeycomb_placements WHERE grid_id = $1 AND item >= $2", [gridID, String(first)])

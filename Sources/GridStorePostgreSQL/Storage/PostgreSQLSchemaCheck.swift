@@ -22,7 +22,7 @@ enum PostgreSQLSchemaCheck {
     ///
     /// - Throws: ``DatabaseFileError/attachedObjects(location:objects:)`` naming each one.
     static func verify(_ connection: PostgreSQLConnection, migrating: Bool = false) throws {
-        var names = PostgreSQLArrayLiteral()
+        var names = PostgreSQLArray(of: .text)
         for name in gridStoreRelations { names.append(text: name.utf8) }
         let rows = try connection.execute("""
             WITH own AS (
@@ -47,7 +47,7 @@ enum PostgreSQLSchemaCheck {
                 FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class target ON target.oid = k.confrelid
                 WHERE k.contype = 'f' AND k.confrelid IN (SELECT oid FROM own) AND k.conrelid NOT IN (SELECT oid FROM own)
             ORDER BY 1
-            """, [names.text, migrating ? "true" : "false"])
+            """, parameters: [names.parameter, .text(migrating ? "true" : "false")])
         guard rows.count == 0 else {
             throw DatabaseFileError.attachedObjects(location: connection.server, objects: (0..<rows.count).map { rows.string($0, 0) })
         }
