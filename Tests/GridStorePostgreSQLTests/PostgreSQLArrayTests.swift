@@ -12,7 +12,7 @@ struct PostgreSQLArrayTests {
         let url = try PostgreSQLTestServer.shared().makeDatabase() + mode
         let connection = try PostgreSQLConnection(PostgreSQLLocation(url)!)
         let integers = [0, 1, -1, 255, 256, 65_536, Int(Int32.max), Int(Int32.min), Int.max, Int.min]
-        let numbers = [0.0, -0.0, 1.5, -57.11, 1e300, 5e-324, Double.infinity, -Double.infinity, .pi]
+        let numbers = [0.0, -0.0, 1.5, -57.11, 1e300, Double.leastNonzeroMagnitude, Double.infinity, -Double.infinity, .pi]
         let texts = ["", "a", "\"quoted\" \\ back", "{,}", "NULL", "ünïcødé 🧩", String(repeating: "[1,2,1,1,\"small\"],", count: 300)]
         var bigints = PostgreSQLArray(of: .bigint), floats = PostgreSQLArray(of: .float8), strings = PostgreSQLArray(of: .text)
         integers.forEach { bigints.append($0) }

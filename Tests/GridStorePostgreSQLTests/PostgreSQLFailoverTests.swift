@@ -38,6 +38,12 @@ struct PostgreSQLFailoverTests {
             replayed = try Grid(named: "w0", in: standby).snapshot()
         }
         #expect(replayed.revision == 2)
+        // Through the URI of both hosts, primary first: each attribute picks the server libpq would.
+        let both = server.failoverURL(database: name)
+        for (attributes, inRecovery) in [("read-write", "f"), ("prefer-standby", "t"), ("standby", "t"), ("any", "f")] {
+            let connection = try PostgreSQLConnection(PostgreSQLLocation(both.replacing("read-write", with: attributes))!)
+            #expect(try connection.execute("SELECT pg_is_in_recovery()").string(0, 0) == inRecovery, "\(attributes)")
+        }
         #expect(try replayed.size(at: toggled) == .big)
         #expect(try Grid.list(in: standby).map(\.name) == (0..<writers).map { "w\($0)" })
         let refused = #expect(throws: GridError.self) { try Grid(named: "w0", in: standby).toggle(at: toggled) }

@@ -89,7 +89,7 @@ enum Platform {
                 lengths.append(Int32(bytes.count))
                 formats.append(1)
                 let copy = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, bytes.count))
-                bytes.withUnsafeBytes { UnsafeMutableRawPointer(copy).copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+                UnsafeMutableRawBufferPointer(start: copy, count: bytes.count).copyBytes(from: bytes)
                 return UnsafePointer(copy)
             }
         }

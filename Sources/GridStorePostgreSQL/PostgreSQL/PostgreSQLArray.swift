@@ -6,7 +6,7 @@
 /// var items = PostgreSQLArray(of: .bigint)
 /// items.append(3)
 /// items.append(7)
-/// connection.enqueue("… unnest($1::bigint[]) …", [items.parameter])
+/// connection.enqueue("… unnest($1::bigint[]) …", parameters: [items.parameter])
 /// ```
 ///
 /// The statement's cast must name the same type (`bigint[]`, `float8[]`, `text[]`): the server

@@ -2,8 +2,8 @@ import CLibPQ
 
 /// One connection to a PostgreSQL server, through libpq.
 ///
-/// Every value reaches the server as a bound parameter of a prepared statement (text
-/// format); no value is ever spliced into SQL text. Statements run with
+/// Every value reaches the server as a bound parameter of a prepared statement (in text
+/// format, arrays in binary); no value is ever spliced into SQL text. Statements run with
 /// ``execute(_:_:)`` are prepared once per session and reused; behind a pooler in
 /// transaction mode (``PostgreSQLLocation/PoolMode/transaction``) each is sent as an unnamed
 /// statement instead, parsed with its parameters in the same round trip. Statements whose rows are not
@@ -117,7 +117,9 @@ package final class PostgreSQLConnection {
     ///
     /// A URI of several hosts (a primary and its standbys) is tried host by host, in order, as
     /// libpq would, but each host within its own `connect_timeout`, so a host that does not answer
-    /// at all is passed over for the next; `target_session_attrs` is checked on each by libpq.
+    /// at all is passed over for the next; `target_session_attrs` is checked on each by libpq
+    /// (`prefer-standby` as libpq means it: every host for a standby first, then every host for
+    /// any server), and `load_balance_hosts=random` (libpq 16 on) shuffles the hosts.
     private static func connect(_ libpq: LibPQ, to location: PostgreSQLLocation) throws(PostgreSQLError) -> OpaquePointer {
         // Keywords given before "dbname" yield to the URI's own; environment variables are
         // read by libpq for what neither sets, so ours are left out when one is set.
@@ -125,7 +127,12 @@ package final class PostgreSQLConnection {
         if Platform.environment("PGAPPNAME") == nil { parameters.append(("application_name", "gridstore")) }
         parameters.append(("dbname", location.libpqURI))
         let connection = try start(libpq, parameters, location)
-        guard let attempts = hostAttempts(libpq, connection) else { return try finishConnecting(connection, libpq, location) }
+        guard var attempts = hostAttempts(libpq, connection) else { return try finishConnecting(connection, libpq, location) }
+        if option("load_balance_hosts", libpq, connection) == "random" { attempts.shuffle() }
+        if option("target_session_attrs", libpq, connection) == "prefer-standby" {
+            // With one host per attempt libpq would take a primary at once: standbys first, across all hosts.
+            attempts = attempts.map { $0 + [("target_session_attrs", "standby")] } + attempts.map { $0 + [("target_session_attrs", "any")] }
+        }
         libpq.finish(connection)
         var failures: [String] = []
         for attempt in attempts {
@@ -134,7 +141,7 @@ package final class PostgreSQLConnection {
                 return try finishConnecting(try start(libpq, parameters + attempt, location), libpq, location)
             } catch {
                 // libpq's messages name the server; a timeout of this type's own does not.
-                let host = attempt.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+                let host = attempt.filter { $0.0 != "target_session_attrs" }.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
                 failures.append(error.message.hasPrefix("connection to server") ? error.message : "\(host): \(error.message)")
             }
         }
@@ -326,10 +333,7 @@ package final class PostgreSQLConnection {
     /// Runs one statement with `parameters`, text or binary, as ``execute(_:_:)`` does.
     @discardableResult
     package func execute(_ sql: String, parameters: [PostgreSQLParameter]) throws(PostgreSQLError) -> PostgreSQLResult {
-        queued.append(Statement(sql: sql, parameters: parameters))
-        let sending = queued
-        queued.removeAll()
-        return try roundTrip(sending).last!
+        try run([Statement(sql: sql, parameters: parameters)])[0]
     }
 
     /// Runs the queued statements and then `statements`, in one round trip, and returns the
@@ -337,11 +341,15 @@ package final class PostgreSQLConnection {
     ///
     /// - Throws: The first error among them; the statements after it are not run.
     package func execute(batch statements: [(sql: String, parameters: [String?])]) throws(PostgreSQLError) -> [PostgreSQLResult] {
-        let wanted = statements.count
-        queued += statements.map { Statement(sql: $0.sql, parameters: $0.parameters.map(PostgreSQLParameter.text)) }
-        let sending = queued
+        try run(statements.map { Statement(sql: $0.sql, parameters: $0.parameters.map(PostgreSQLParameter.text)) })
+    }
+
+    /// Sends the queued statements and then `statements` in one round trip, and returns the
+    /// results of `statements`.
+    private func run(_ statements: [Statement]) throws(PostgreSQLError) -> [PostgreSQLResult] {
+        let sending = queued + statements
         queued.removeAll()
-        return Array(try roundTrip(sending).suffix(wanted))
+        return Array(try roundTrip(sending).suffix(statements.count))
     }
 
     /// Queues a statement whose rows are not needed: it is sent with the next statement that is
