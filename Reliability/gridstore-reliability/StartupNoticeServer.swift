@@ -44,7 +44,11 @@ final class StartupNoticeServer: @unchecked Sendable {
         }
     }
 
-    deinit { close(listener) }
+    deinit {
+        // A thread blocked in accept wakes only on shutdown, not on close.
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
 
     /// Reads the startup message, then sends AuthenticationOk, the warning and a FATAL error.
     private static func answer(_ client: Int32) {

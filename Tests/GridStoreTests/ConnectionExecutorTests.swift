@@ -10,6 +10,11 @@ struct ConnectionExecutorTests {
     func order() async throws {
         let executor = ConnectionExecutor(location: "test", waitLimitMilliseconds: 10_000)
         let probe = Probe()
+        // A first call holds the executor, and each next call is made once the one before it
+        // waits in the queue, so the order they arrive in is known whatever the scheduler does.
+        let release = DispatchSemaphore(value: 0)
+        executor.enqueue { _ in _ = release.wait(timeout: .now() + 10) }
+        for _ in 0..<5_000 where executor.waiting > 0 { try await Task.sleep(for: .milliseconds(1)) }
         var tasks: [Task<Bool, any Error>] = []
         for call in 0..<20 {
             tasks.append(Task {
@@ -21,9 +26,9 @@ struct ConnectionExecutorTests {
                     return ConnectionExecutor.isServing
                 }
             })
-            // Each call queued before the next is made, so arrival order is known.
-            try await Task.sleep(for: .milliseconds(1))
+            for _ in 0..<5_000 where executor.waiting < call + 1 { try await Task.sleep(for: .milliseconds(1)) }
         }
+        release.signal()
         var served: [Bool] = []
         for task in tasks { served.append(try await task.value) }
         let overlapped = probe.overlap.load(ordering: .relaxed)

@@ -56,6 +56,9 @@ package final class ConnectionExecutor: @unchecked Sendable {
     package static var isServing: Bool { servingThreads.isSet }
     private static let servingThreads = Platform.ThreadMark()
 
+    /// How many calls wait in the queue now, not yet started: for tests.
+    package var waiting: Int { lock.withLock { jobs.count - head } }
+
     /// An executor that runs up to `width` calls at once.
     package init(location: String, waitLimitMilliseconds: Int, width: Int = 1) {
         self.location = location

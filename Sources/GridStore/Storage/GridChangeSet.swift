@@ -184,7 +184,7 @@ package struct GridChangeSet: Sendable {
     /// Calls `body` with each section the change gives sizes to, in order, and its explicit
     /// sizes after the change: what a backend that keeps a section's sizes whole writes.
     package func forEachSectionOfNewSizes(_ body: (Int, [TileSize?]) throws -> Void) rethrows {
-        for section in sizeSections.keys.sorted() { try body(section, sizeSections[section]!) }
+        for (section, sizes) in sizeSections.sorted(by: { $0.key < $1.key }) { try body(section, sizes) }
     }
 
     // MARK: Sections
