@@ -241,4 +241,22 @@ struct PostgreSQLBackendTests {
         try holder.executeScript("ROLLBACK")
         #expect(try Grid(named: "held", in: blocked).toggle(at: GridIndexPath(item: 0)).revision == 1)
     }
+
+    @Test("each change drops the one history entry that falls out, and all past a history_keep lowered by hand")
+    func historyRetention() throws {
+        let database = try GridDatabase(location: try PostgreSQLTestServer.shared().makeDatabase())
+        let grid = try Grid(named: "kept", in: database)
+        try grid.setHistoryRetention(5)
+        for item in 0..<12 { try grid.toggle(at: GridIndexPath(item: item % 8)) }
+        #expect(try grid.history().map(\.revision) == [12, 11, 10, 9, 8])
+        try grid.toggle(at: GridIndexPath(item: 0))
+        #expect(try grid.history().map(\.revision) == [13, 12, 11, 10, 9])
+        // Lowered by hand: the next change leaves the newest two, without a gap, so undo still works.
+        let storage = try #require(database.postgreSQL)
+        _ = try storage.withConnection { try $0.execute("UPDATE grids SET history_keep = 2 WHERE name = 'kept'") }
+        try grid.toggle(at: GridIndexPath(item: 1))
+        #expect(try grid.history().map(\.revision) == [14, 13])
+        #expect(try grid.undo().revision == 15)
+        #expect(try grid.history().map(\.revision) == [15, 14])
+    }
 }

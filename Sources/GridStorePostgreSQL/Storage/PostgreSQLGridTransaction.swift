@@ -197,8 +197,15 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     func appendHistory(_ entry: StoredHistoryEntry, gridID: Int64, keep: Int) throws {
         // One statement: the entries that fall out of the kept ones go as the new one comes in,
         // and the grid row's update that ``write(_:gridID:)`` queued, while it is still queued.
+        //
+        // The kept entries run without gaps up to the grid's revision, so the one entry at
+        // `revision - keep` is all that falls out, found by its key. A delete of every entry at or
+        // below it would walk the index from the grid's oldest entry, over those deleted since the
+        // last vacuum: a twentieth of the server's time per change. Only when the entry below that
+        // one is there too (a `history_keep` lowered by hand) does the delete reach down to all.
         var parameters: [PostgreSQLParameter] = [String(gridID), String(entry.revision), entry.madeAt, entry.kind, entry.operation,
-                                                 entry.actor, entry.targets, entry.delta, String(entry.revision - Int64(keep))].map(PostgreSQLParameter.text)
+                                                 entry.actor, entry.targets, entry.delta,
+                                                 String(entry.revision - Int64(keep))].map(PostgreSQLParameter.text)
         var updatesGrid = ""
         if let pending = pendingGridUpdate, pending.gridID == gridID, let settings = connection.withdraw(pending.statement) {
             parameters += settings.prefix(5)
@@ -210,7 +217,10 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
         pendingGridUpdate = nil
         connection.enqueue("""
-            WITH \(updatesGrid)dropped AS (DELETE FROM history WHERE grid_id = $1 AND revision <= $9)
+            WITH \(updatesGrid)dropped AS (
+                DELETE FROM history WHERE grid_id = $1 AND revision <= $9
+                    AND revision > CASE WHEN EXISTS (SELECT FROM history WHERE grid_id = $1 AND revision = $9 - 1)
+                                        THEN -9223372036854775808 ELSE $9 - 1 END)
             INSERT INTO history (grid_id, revision, made_at, kind, operation, actor, targets, delta)
                 VALUES ($1, $2, coalesce(nullif($3, '')::timestamptz, now()), $4, $5, $6, $7, $8)
             ON CONFLICT (grid_id, revision) DO UPDATE SET made_at = excluded.made_at, kind = excluded.kind,
