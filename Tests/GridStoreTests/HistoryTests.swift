@@ -175,6 +175,29 @@ struct HistoryTests {
         }
     }
 
+    @Test("a history with more entries than a grid can keep, added by hand, is read only up to that bound and found inconsistent", arguments: Backend.all)
+    func overfullHistory(backend: Backend) throws {
+        let database = try GridDatabase(location: try backend.database(in: directory))
+        let grid = try Grid(named: "default", in: database)
+        for item in 0..<12 { try grid.toggle(at: GridIndexPath(item: item)) }
+        // The bound is a grid's most kept entries, 1,000,000; read here with smaller ones.
+        let read = { (bound: Int, limit: Int?) throws -> [Int64] in
+            try database.backend.read { transaction in
+                let id = try #require(try transaction.header(named: "default")).id
+                return try GridHistory.entries(in: transaction, gridID: id, grid: "default", limit: limit, deltas: true, bound: bound)
+                    .map(\.revision)
+            }
+        }
+        #expect(try read(12, nil) == Array((1...12).reversed()))
+        #expect(try read(11, 3) == [12, 11, 10])
+        #expect {
+            try read(11, nil)
+        } throws: { error in
+            "\(error)" == "the stored grid is inconsistent: grid 'default' has more history entries than a grid can keep (11)"
+        }
+        #expect(GridHistory.maximumKeep == 1_000_000)
+    }
+
     @Test("the deltas are compact: a toggle of one of 100,000 items stores one size")
     func compactDeltas() throws {
         let path = directory.file("big.sqlite")

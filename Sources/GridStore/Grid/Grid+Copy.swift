@@ -55,7 +55,7 @@ extension Grid {
                 let snapshot = try GridSnapshot.load(header, name: name, from: transaction)
                 var entries: [StoredHistoryEntry] = []
                 if history {
-                    entries = try transaction.historyEntries(gridID: header.id, limit: nil, deltas: true).reversed()
+                    entries = try GridHistory.entries(in: transaction, gridID: header.id, grid: name, deltas: true).reversed()
                     for entry in entries {
                         _ = try GridHistoryEntry(entry, grid: name)
                         _ = try HistoryDelta.decode(entry.delta, revision: Int(entry.revision), grid: name)

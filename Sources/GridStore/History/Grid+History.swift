@@ -20,7 +20,7 @@ extension Grid {
             try database.backend.read { transaction in
                 guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
                 var entries: [GridHistoryEntry] = []
-                for row in try transaction.historyEntries(gridID: header.id, limit: limit.map { max(0, $0) }, deltas: false) {
+                for row in try GridHistory.entries(in: transaction, gridID: header.id, grid: name, limit: limit, deltas: false) {
                     entries.append(try GridHistoryEntry(row, grid: name))
                 }
                 return entries

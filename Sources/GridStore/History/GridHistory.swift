@@ -15,6 +15,18 @@ enum GridHistory {
     /// The most entries a grid can keep.
     static let maximumKeep = 1_000_000
 
+    /// The grid's kept entries, newest first, at most `limit` of them (`nil`: all). At most
+    /// `bound` (``maximumKeep``) are read, so a table holding more (rows added by hand) is found
+    /// inconsistent instead of read whole.
+    static func entries(in transaction: any GridStorageTransaction, gridID: Int64, grid: String,
+                        limit: Int? = nil, deltas: Bool, bound: Int = maximumKeep) throws -> [StoredHistoryEntry] {
+        let rows = try transaction.historyEntries(gridID: gridID, limit: min(max(0, limit ?? .max), bound + 1), deltas: deltas)
+        guard rows.count <= bound else {
+            throw GridError.corrupted("grid '\(grid)' has more history entries than a grid can keep (\(bound))")
+        }
+        return rows
+    }
+
     /// What undo and redo would act on, newest first.
     struct Stacks: Equatable {
         /// Changes that undo would take back, the next one last; a `nil` is the trimmed past.
@@ -186,7 +198,7 @@ struct GridHistoryReader: HistorySource {
 
     /// Every kept entry, oldest first, and whether they go back to the grid's first change.
     func entries() throws -> (entries: [GridHistoryEntry], isComplete: Bool) {
-        let rows = try transaction.historyEntries(gridID: gridID, limit: nil, deltas: false)
+        let rows = try GridHistory.entries(in: transaction, gridID: gridID, grid: grid, deltas: false)
         var entries: [GridHistoryEntry] = []
         entries.reserveCapacity(rows.count)
         for row in rows.reversed() { entries.append(try GridHistoryEntry(row, grid: grid)) }
@@ -211,7 +223,7 @@ struct GridHistoryReader: HistorySource {
 
     /// The oldest revision whose state can be rebuilt: the one before the oldest kept entry.
     func oldestReachableRevision() throws -> Int {
-        let rows = try transaction.historyEntries(gridID: gridID, limit: nil, deltas: false)
+        let rows = try GridHistory.entries(in: transaction, gridID: gridID, grid: grid, deltas: false)
         return Int(rows.last?.revision ?? Int64(revision + 1)) - 1
     }
 }

@@ -81,7 +81,7 @@ package protocol GridStorageTransaction: AnyObject {
 
     /// The grid's history entries, newest first, at most `limit` of them; with `deltas`, each
     /// with its delta text (else an empty one).
-    func historyEntries(gridID: Int64, limit: Int?, deltas: Bool) throws -> [StoredHistoryEntry]
+    func historyEntries(gridID: Int64, limit: Int, deltas: Bool) throws -> [StoredHistoryEntry]
 
     /// The delta text of the grid's entry for `revision`, or `nil` when there is none.
     func historyDelta(gridID: Int64, revision: Int) throws -> String?

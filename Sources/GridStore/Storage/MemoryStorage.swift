@@ -149,8 +149,8 @@ final class MemoryTransaction: GridStorageTransaction {
         try rows(gridID).chunks.flatMap { section, chunks in chunks.map { (section: section, firstItem: $0.key, cells: $0.value) } }
     }
 
-    func historyEntries(gridID: Int64, limit: Int?, deltas: Bool) throws -> [StoredHistoryEntry] {
-        try rows(gridID).history.reversed().prefix(limit ?? Int.max).map { entry in
+    func historyEntries(gridID: Int64, limit: Int, deltas: Bool) throws -> [StoredHistoryEntry] {
+        try rows(gridID).history.reversed().prefix(limit).map { entry in
             var entry = entry
             if !deltas { entry.delta = "" }
             return entry

@@ -173,12 +173,12 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
     }
 
-    func historyEntries(gridID: Int64, limit: Int?, deltas: Bool) throws -> [StoredHistoryEntry] {
+    func historyEntries(gridID: Int64, limit: Int, deltas: Bool) throws -> [StoredHistoryEntry] {
         let rows = try connection.execute("""
             SELECT revision, to_char(made_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), kind, operation, actor,
                    targets, \(deltas ? "delta" : "''") FROM history
-            WHERE grid_id = $1 ORDER BY revision DESC\(limit.map { " LIMIT \($0)" } ?? "")
-            """, [String(gridID)])
+            WHERE grid_id = $1 ORDER BY revision DESC LIMIT $2
+            """, [String(gridID), String(limit)])
         return (0..<rows.count).map { row in
             StoredHistoryEntry(revision: rows.int(row, 0), madeAt: rows.string(row, 1), kind: rows.string(row, 2),
                                operation: rows.string(row, 3), actor: rows.string(row, 4), targets: rows.string(row, 5),

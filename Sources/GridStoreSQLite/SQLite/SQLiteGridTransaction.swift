@@ -107,11 +107,11 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         }
     }
 
-    func historyEntries(gridID: Int64, limit: Int?, deltas: Bool) throws -> [StoredHistoryEntry] {
+    func historyEntries(gridID: Int64, limit: Int, deltas: Bool) throws -> [StoredHistoryEntry] {
         try connection.fetchAll("""
             SELECT revision, made_at, kind, operation, actor, targets, \(deltas ? "delta" : "''") FROM history
             WHERE grid_id = ? ORDER BY revision DESC LIMIT ?
-            """, [gridID, limit ?? -1]) { row in
+            """, [gridID, limit]) { row in
             StoredHistoryEntry(revision: Int64(row.int(at: 0)), madeAt: row.string(at: 1), kind: row.string(at: 2),
                                operation: row.string(at: 3), actor: row.string(at: 4), targets: row.string(at: 5),
                                delta: row.string(at: 6))
