@@ -33,6 +33,9 @@ enum ServerBenchmarks {
             table.add(["pgbench -N -M prepared, \(clients) client\(clients == 1 ? "" : "s")", format(fast.perSecond, decimals: 0),
                        format(fast.perSecond / tps.perSecond), format(fast.medianMilliseconds), "n/a"])
         }
+        // Unmeasured: the first 8-connection run on a new server came out 10 to 20% slower than
+        // the same run later, whichever kind of handle it used.
+        _ = try toggles(server, connections: 8, grids: 8, items: 1_000, duration: 2)
         for connections in [1, 8] {
             for grids in [8, 1] {
                 for items in [1_000, 10_000] {
@@ -51,10 +54,10 @@ enum ServerBenchmarks {
         let bulk = try bulkSets(server)
         return table.render() + """
 
-            Each row runs \(Int(seconds)) s; changes/s counts acknowledged changes over wall time. pgbench: `-N` (its default
-            simple protocol; x pgbench compares with it) and `-N -M prepared`, scale 8, median of 3 runs, median ms is pgbench's
-            average latency. gridstore: N threads share one
-            GridDatabase(postgreSQL:connections: N); thread i toggles random items of grid i mod grids.
+            Each row runs \(Int(seconds)) s after a CHECKPOINT, gridstore's after one unmeasured 2 s run; changes/s counts
+            acknowledged changes over wall time. pgbench: `-N` (its default simple protocol; x pgbench compares with it)
+            and `-N -M prepared`, scale 8, median of 3 runs, median ms is pgbench's average latency. gridstore: N threads
+            share one GridDatabase(postgreSQL:connections: N); thread i toggles random items of grid i mod grids.
             Bulk set of 100,000 sizes in one change on a fresh grid (median of 5): SQLite \(format(bulk.sqlite, decimals: 0)) ms, \
             PostgreSQL \(format(bulk.postgreSQL, decimals: 0)) ms (\(format(bulk.postgreSQL / bulk.sqlite))x).
 
@@ -78,6 +81,7 @@ enum ServerBenchmarks {
         for clients in [1, 8] {
             var runs: [Rate] = []
             for _ in 0..<3 {
+                try checkpoint(server)
                 let output = try server.runClient("pgbench", ["-N", "-M", mode, "-n", "-c", String(clients),
                                                               "-j", String(min(clients, 2)), "-T", String(Int(seconds))]
                                                   + connection + [database])
@@ -89,17 +93,25 @@ enum ServerBenchmarks {
         return rates
     }
 
+    /// Writes every changed page out, so that each measured run starts from a checkpoint:
+    /// without it, one run paid for the checkpoint the WAL of the runs before it brought on
+    /// (the full-page images that follow it), and 8 connections on one pooled handle came out
+    /// slower than 8 handles measured later in the same run.
+    static func checkpoint(_ server: PostgreSQLTestServer) throws {
+        _ = try server.runClient("psql", ["-h", server.directory, "-p", String(server.port), "-U", server.user, "-X", "-q",
+                                          "-c", "CHECKPOINT", "postgres"])
+    }
+
     /// The number that follows `label` in pgbench's output.
     static func number(after label: String, in output: String) -> Double {
         guard let range = output.range(of: label) else { return .nan }
         return Double(output[range.upperBound...].prefix { $0.isNumber || $0 == "." }) ?? .nan
     }
 
-    /// Toggles for ``seconds`` with `connections` threads on one pooled handle.
-    /// Toggles for ``seconds`` with `connections` threads: on one pooled handle, or (`separateHandles`)
+    /// Toggles for `duration` (``seconds``) with `connections` threads: on one pooled handle, or (`separateHandles`)
     /// each thread on a `GridDatabase` and `Grid`s of its own.
     static func toggles(_ server: PostgreSQLTestServer, connections: Int, grids: Int, items: Int,
-                        separateHandles: Bool = false) throws -> Rate {
+                        separateHandles: Bool = false, duration: Double = seconds) throws -> Rate {
         let url = try server.makeDatabase()
         let shared = try GridDatabase(postgreSQL: url, connections: separateHandles ? 1 : connections)
         let sizes = RepositoryBenchmarks.randomSizes(items, seed: 9)
@@ -112,12 +124,13 @@ enum ServerBenchmarks {
             return try Grid(named: "g\(thread % grids)", in: try GridDatabase(postgreSQL: url))
         }
         for grid in perThread { _ = try grid.snapshot() }
+        try checkpoint(server)
         let latencies = Mutex<[Double]>([])
         let failures = Mutex<[String]>([])
         let group = DispatchGroup()
         let clock = ContinuousClock()
         let started = clock.now
-        let deadline = started.advanced(by: .milliseconds(Int(seconds * 1_000)))
+        let deadline = started.advanced(by: .milliseconds(Int(duration * 1_000)))
         for thread in 0..<connections {
             group.enter()
             Thread.detachNewThread {
