@@ -33,8 +33,10 @@ enum ServerBenchmarks {
             table.add(["pgbench -N -M prepared, \(clients) client\(clients == 1 ? "" : "s")", format(fast.perSecond, decimals: 0),
                        format(fast.perSecond / tps.perSecond), format(fast.medianMilliseconds), "n/a"])
         }
-        // Unmeasured: the first 8-connection run on a new server came out 10 to 20% slower than
-        // the same run later, whichever kind of handle it used.
+        // Unmeasured: the first 8-connection run of a server (after pgbench's) came out slower
+        // than the same run later, whichever kind of handle it used: 2,760 changes/s against
+        // 3,110 to 3,200, in one series of runs. Each run has a database of its own, so this
+        // warms what the server shares: its buffers, its WAL files, the machine's caches.
         _ = try toggles(server, connections: 8, grids: 8, items: 1_000, duration: 2)
         for connections in [1, 8] {
             for grids in [8, 1] {

@@ -203,6 +203,9 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         // below it would walk the index from the grid's oldest entry, over those deleted since the
         // last vacuum: a twentieth of the server's time per change. Only when the entry below that
         // one is there too (a `history_keep` lowered by hand) does the delete reach down to all.
+        // Older entries cut off by a gap (rows deleted by hand) stay, and undo reports the gap,
+        // until `setHistoryKeep` trims them; SQLite, whose deletes leave nothing to walk, trims
+        // them with the next change.
         var parameters: [PostgreSQLParameter] = [String(gridID), String(entry.revision), entry.madeAt, entry.kind, entry.operation,
                                                  entry.actor, entry.targets, entry.delta,
                                                  String(entry.revision - Int64(keep))].map(PostgreSQLParameter.text)
