@@ -95,10 +95,9 @@ enum ServerBenchmarks {
         return rates
     }
 
-    /// Writes every changed page out, so that each measured run starts from a checkpoint:
-    /// without it, one run paid for the checkpoint the WAL of the runs before it brought on
-    /// (the full-page images that follow it), and 8 connections on one pooled handle came out
-    /// slower than 8 handles measured later in the same run.
+    /// Writes every changed page out, so that each measured run starts from a checkpoint and
+    /// none pays for one that the WAL of the runs before it brought on (with the full-page
+    /// images that follow a checkpoint).
     static func checkpoint(_ server: PostgreSQLTestServer) throws {
         _ = try server.runClient("psql", ["-h", server.directory, "-p", String(server.port), "-U", server.user, "-X", "-q",
                                           "-c", "CHECKPOINT", "postgres"])
