@@ -13,16 +13,9 @@ import GridLayout
 /// Positions are in cells; for a horizontal grid `x` runs along the scroll axis. `type` is
 /// `custom` for a column count other than 4 and 6.
 public enum GridDocument {
-    /// The document for `snapshot`, ending with a newline.
-    ///
-    /// - Parameter viewport: For a honeycomb, a viewport whose visible items get a `"scale"`.
-    /// - Parameter metrics: When given, each item also gets its pixel `"frame"` and the document
-    ///   the `"contentSize"` and the `"metrics"` they were computed with, as ``GridFrames`` computes them.
-    /// - Throws: ``LayoutConfigurationError`` when `metrics` leave no room for the columns.
-    static func encode(_ snapshot: GridSnapshot, viewport: (rect: LayoutRect, scaling: EdgeScaling)?,
-                       metrics: FrameMetrics?) throws(LayoutConfigurationError) -> String {
-        if snapshot.kind == .honeycomb { return encodeHoneycomb(snapshot, viewport: viewport) }
-        let frames = try metrics.map { metrics throws(LayoutConfigurationError) in try GridFrames(grid: snapshot.layout, metrics: metrics) }
+    /// A tile grid's document, ending with a newline; with `frames`, each item also gets its
+    /// pixel `"frame"` and the document the `"contentSize"` and the `"metrics"` they were computed with.
+    private static func encodeTiles(_ snapshot: GridSnapshot, frames: GridFrames<DensePacking>?) -> String {
         var text = "{\"grid\":\(JSONText.quoted(snapshot.name)),\"type\":\"\(snapshot.type?.rawValue ?? "custom")\","
         text += "\"columns\":\(snapshot.columns),\"direction\":\"\(snapshot.direction.rawValue)\","
         text += "\"revision\":\(snapshot.revision),\"defaultSize\":\"\(snapshot.defaultSize.rawValue)\",\n"
@@ -49,7 +42,7 @@ public enum GridDocument {
 
     /// The document of `snapshot`, ending with a newline.
     public static func encode(_ snapshot: GridSnapshot) -> String {
-        (try? encode(snapshot, viewport: nil, metrics: nil)) ?? ""
+        snapshot.kind == .honeycomb ? encodeHoneycomb(snapshot, viewport: nil) : encodeTiles(snapshot, frames: nil)
     }
 
     /// The document of `snapshot` with each item's pixel `"frame"`, the `"contentSize"` and the
@@ -57,13 +50,14 @@ public enum GridDocument {
     ///
     /// - Throws: ``LayoutConfigurationError`` when `metrics` leave no room for the columns.
     public static func encode(_ snapshot: GridSnapshot, frames metrics: FrameMetrics) throws(LayoutConfigurationError) -> String {
-        try encode(snapshot, viewport: nil, metrics: metrics)
+        guard snapshot.kind == .tiles else { return encodeHoneycomb(snapshot, viewport: nil) }
+        return encodeTiles(snapshot, frames: try GridFrames(grid: snapshot.layout, metrics: metrics))
     }
 
     /// The document of `snapshot`; for a honeycomb, each item inside `viewport` also gets the
     /// `"scale"` that `scaling` gives it there (a tile grid's document has no scales).
     public static func encode(_ snapshot: GridSnapshot, visibleIn viewport: LayoutRect, scaling: EdgeScaling) -> String {
-        (try? encode(snapshot, viewport: (viewport, scaling), metrics: nil)) ?? ""
+        snapshot.kind == .honeycomb ? encodeHoneycomb(snapshot, viewport: (viewport, scaling)) : encodeTiles(snapshot, frames: nil)
     }
 
     /// ` "metrics":{…},"contentSize":{…},` and a line break.
