@@ -40,6 +40,11 @@ public enum GridDocument {
         return text + "]}\n"
     }
 
+    /// The most bytes a document ``encode(_:)`` writes can hold, and so the most an import of
+    /// one takes: a million items, each with a key of 255 four-byte characters, come to about
+    /// 1.1 GB. Whatever gridstore exports, it imports.
+    public static let maximumDocumentBytes = 1_280 * 1024 * 1024
+
     /// The document of `snapshot`, ending with a newline.
     public static func encode(_ snapshot: GridSnapshot) -> String {
         snapshot.kind == .honeycomb ? encodeHoneycomb(snapshot, viewport: nil) : encodeTiles(snapshot, frames: nil)
@@ -88,7 +93,9 @@ public enum GridDocument {
         guard let layout = snapshot.honeycombLayout, let configuration = snapshot.honeycomb else { return "{}\n" }
         let number = { (value: Double) in NumberText.number(value, decimals: 4) }
         var text = "{\"grid\":\(JSONText.quoted(snapshot.name)),\"layout\":\"honeycomb\",\"revision\":\(snapshot.revision),"
-        text += "\"elementWidth\":\(number(configuration.elementWidth)),\"itemSpacing\":\(number(configuration.itemSpacing)),"
+        // The stored values, exactly: rounded, they would not read back as they are.
+        text += "\"elementWidth\":\(NumberText.exact(configuration.elementWidth)),"
+            + "\"itemSpacing\":\(NumberText.exact(configuration.itemSpacing)),"
         text += "\"orientation\":\"\(configuration.orientation.rawValue)\",\"center\":\"\(configuration.centerItem.rawValue)\","
         // Left out at their defaults, so documents of grids without them read as before.
         if configuration.ringOrder != .standard { text += "\"ringOrder\":\"\(configuration.ringOrder.rawValue)\"," }

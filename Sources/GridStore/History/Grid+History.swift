@@ -109,7 +109,7 @@ extension Grid {
     // MARK: Undo and redo
 
     private func moveThroughHistory(_ count: Int, kind: GridHistoryEntry.Kind) throws(GridError) -> GridSnapshot {
-        guard count >= 1 else { throw .invalidItemCount(count) }
+        guard count >= 1 else { throw .invalidStepCount(count) }
         return try GridError.catching {
             try perform(record: HistoryRecord(kind: kind, operation: "\(kind.rawValue) \(count)")) {
                 editor, reader, record in

@@ -94,7 +94,8 @@ struct HistoryRecord {
             targetList += String(target)
         }
         return StoredHistoryEntry(revision: Int64(revision), madeAt: "", kind: kind.rawValue,
-                                  operation: operation ?? GridEdit.describe(edits), actor: HistoryActor.current,
+                                  operation: GridHistoryEntry.storable(operation ?? GridEdit.describe(edits)),
+                                  actor: GridHistoryEntry.storable(HistoryActor.current),
                                   targets: targetList, delta: HistoryDelta.encode(recorded))
     }
 }

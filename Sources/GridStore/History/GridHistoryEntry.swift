@@ -68,8 +68,28 @@ extension GridHistoryEntry {
                   targets: targets)
     }
 
-    /// The longest operation or actor read back: far above what gridstore writes.
+    /// The longest operation or actor read back, in UTF-8 bytes; what is written is cut to it
+    /// (see ``storable(_:)``).
     static let maximumTextBytes = 65_536
+
+    /// `text` as an entry stores an operation or an actor: cut at a character boundary to at
+    /// most ``maximumTextBytes`` bytes, ending in `…` when cut, with NUL (which PostgreSQL's
+    /// text cannot hold) replaced by U+FFFD.
+    static func storable(_ text: String) -> String {
+        var text = text
+        if text.utf8.contains(0) { text = String(text.unicodeScalars.map { $0 == "\0" ? "\u{FFFD}" : Character($0) }) }
+        guard text.utf8.count > maximumTextBytes else { return text }
+        let ellipsis = "…"
+        var cut = ""
+        var bytes = 0
+        for character in text {
+            let length = character.utf8.count
+            guard bytes + length + ellipsis.utf8.count <= maximumTextBytes else { break }
+            cut.append(character)
+            bytes += length
+        }
+        return cut + ellipsis
+    }
 
     /// Whether `text` is a time as gridstore records it: ISO 8601 in UTC with milliseconds,
     /// `2026-11-30T11:32:01.123Z`, each field in range.

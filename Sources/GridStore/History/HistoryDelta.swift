@@ -143,9 +143,30 @@ enum HistoryDelta {
     /// a section's length to replay, so a few of them may not add up to hours.
     static let maximumPositionalEditsPerEntry = 100_000
 
-    /// Whether `edits` can be read back: within the edits an entry may hold.
+    /// Whether `edits` can be read back: within the edits, positional edits and sizes an entry
+    /// may hold, counted as ``decode(_:revision:grid:)`` counts them.
     static func fits(_ edits: [GridEdit]) -> Bool {
-        edits.count <= maximumEditsPerEntry && edits.count(where: isPositional) <= maximumPositionalEditsPerEntry
+        guard edits.count <= maximumEditsPerEntry, edits.count(where: isPositional) <= maximumPositionalEditsPerEntry else {
+            return false
+        }
+        var sizes = 0
+        for edit in edits {
+            sizes += sizeCount(of: edit)
+            if sizes > maximumSizesPerEntry { return false }
+        }
+        return true
+    }
+
+    /// How many sizes the runs of `edit` hold when encoded: what a reader counts against
+    /// ``maximumSizesPerEntry``.
+    static func sizeCount(of edit: GridEdit) -> Int {
+        switch edit {
+        case .itemCount(_, _, _, let tail): tail.sizes.count
+        case .insertSection(_, let contents), .removeSection(_, let contents): contents.sizes.count
+        case .section(_, let from, let to): from.sizes.count + to.sizes.count
+        case .content(let from, let to): from.sections.reduce(0) { $0 + $1.count } + to.sections.reduce(0) { $0 + $1.count }
+        case .size, .defaultSize, .columns, .direction, .insert, .delete, .move, .key: 0
+        }
     }
 
     /// Whether `edit` inserts, deletes or moves one item: one that costs a section's length to replay.

@@ -1,7 +1,10 @@
+import GridStore
+
 /// Reads an input file named on the command line, or standard input for `-`.
 enum InputFile {
-    /// The largest input read: larger files are refused rather than exhausting memory.
-    static let maximumBytes = 512 * 1024 * 1024
+    /// The largest input read: larger files are refused rather than exhausting memory. As large
+    /// as the largest document `export` writes, so every export imports.
+    static let maximumBytes = GridDocument.maximumDocumentBytes
 
     /// How errors name the input: its path, or `standard input`.
     static func displayName(_ path: String) -> String {
