@@ -144,6 +144,26 @@ struct PostgreSQLBackendTests {
         #expect(try grid.snapshot().revision == 2)
     }
 
+    @Test("a new database's columns, constraints and indexes are exactly the latest that gridstore's migrations create")
+    func knownDefinitions() throws {
+        let uri = try PostgreSQLTestServer.shared().makeDatabase()
+        let storage = try #require(try GridDatabase(location: uri).postgreSQL)
+        let found = try storage.withConnection { try PostgreSQLSchemaCheck.definitions($0) }
+        #expect(found.subtracting(PostgreSQLSchemaCheck.knownDefinitions).isEmpty, "\(found.subtracting(PostgreSQLSchemaCheck.knownDefinitions))")
+        // What the list holds beyond them is the item_sizes table, a view since migration 8.
+        let earlier = PostgreSQLSchemaCheck.knownDefinitions.subtracting(found)
+        #expect(earlier.count == 10 && earlier.allSatisfy { $0.contains("item_sizes") }, "\(earlier)")
+    }
+
+    /// A table that records what a planted function saw, and the functions that write to it.
+    static let spy = """
+        CREATE TABLE spy (seen text);
+        CREATE FUNCTION record_seen(text) RETURNS boolean LANGUAGE plpgsql VOLATILE AS 'BEGIN INSERT INTO spy VALUES ($1); RETURN true; END';
+        CREATE FUNCTION snoop(text) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS 'BEGIN RETURN record_seen($1); END';
+        CREATE FUNCTION snoop_text() RETURNS text LANGUAGE plpgsql IMMUTABLE AS 'BEGIN PERFORM record_seen(''default''); RETURN ''''; END';
+
+        """
+
     @Test("a trigger, rule or policy on gridstore's tables, or another table's foreign key to them, is refused by name", arguments: [
         ("CREATE FUNCTION wipe() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN DELETE FROM history; RETURN NULL; END'; "
             + "CREATE TRIGGER wipe AFTER UPDATE ON grids FOR EACH ROW EXECUTE FUNCTION wipe();", "trigger wipe on grids"),
@@ -151,6 +171,18 @@ struct PostgreSQLBackendTests {
         ("ALTER TABLE sections ENABLE ROW LEVEL SECURITY; CREATE POLICY hide ON sections USING (false);", "policy hide on sections"),
         ("CREATE TABLE app_pins (grid bigint REFERENCES grids (id) ON DELETE CASCADE);",
          "foreign key app_pins_grid_fkey of table app_pins to grids"),
+        // Code in what PostgreSQL evaluates on a write: each calls a function that claims to be
+        // IMMUTABLE and writes to another table.
+        (Self.spy + "ALTER TABLE grids ADD CONSTRAINT peek CHECK (snoop(name));", "constraint peek on grids"),
+        (Self.spy + "ALTER TABLE history ALTER COLUMN targets SET DEFAULT snoop_text();", "column history.targets (text, with a default)"),
+        (Self.spy + "ALTER TABLE grids ADD COLUMN peek boolean GENERATED ALWAYS AS (snoop(name)) STORED;",
+         "column grids.peek (boolean, generated)"),
+        (Self.spy + "CREATE INDEX peek ON grids ((snoop(name)));", "index peek on grids"),
+        (Self.spy + "CREATE INDEX peek ON sections (grid_id) WHERE snoop(section::text);", "index peek on sections"),
+        (Self.spy + "CREATE DOMAIN watched AS text CHECK (snoop(VALUE)); ALTER TABLE history ALTER COLUMN operation TYPE watched;",
+         "column history.operation (watched)"),
+        // Even a CHECK of built-in functions only is not gridstore's own.
+        ("ALTER TABLE sections ADD CONSTRAINT stall CHECK (pg_sleep(0) IS NOT NULL);", "constraint stall on sections"),
     ])
     func attachedObjects(sql: String, object: String) throws {
         let uri = try PostgreSQLTestServer.shared().makeDatabase()

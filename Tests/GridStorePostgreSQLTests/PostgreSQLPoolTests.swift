@@ -1,6 +1,7 @@
 import Foundation
 import GridLayout
 import TestSupport
+import GridStoreAudit
 import Testing
 @testable import GridStore
 @testable import GridStorePostgreSQL
@@ -122,6 +123,56 @@ struct PostgreSQLPoolTests {
         #expect(try stored.size(at: GridIndexPath(item: 5)) == .small)
     }
 
+    @Test("a pool wider than the server lets it connect keeps the connections it got, and every call succeeds on them")
+    func poolPastTheServersLimit() throws {
+        let server = try PostgreSQLTestServer.shared()
+        let admin = try server.makeDatabase()
+        let role = "limited_\(UInt32.random(in: 0...UInt32.max))", name = "db_" + role
+        // A role, not the superuser, whom a connection limit binds.
+        try PostgreSQLScript.run("CREATE ROLE \(role) LOGIN CONNECTION LIMIT 2", on: admin)
+        try PostgreSQLScript.run("CREATE DATABASE \(name) OWNER \(role)", on: admin)
+        let uri = admin.replacingOccurrences(of: "//\(server.user)@/\(admin.split(separator: "@/").last!.split(separator: "?").first!)",
+                                             with: "//\(role)@/\(name)")
+        let storage = try PostgreSQLStorage(PostgreSQLLocation(uri)!, connections: 4)
+        let database = GridDatabase(backend: storage)
+        let grids = try (0..<3).map { try Grid(named: "g\($0)", in: database, creatingWith: GridOptions(sectionItemCounts: [20])) }
+        // Two changes hold the two connections the role may have; a third call needs one more.
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchGroup()
+        let failures = Locked<[String]>([])
+        for index in 0..<2 {
+            done.enter()
+            Thread.detachNewThread {
+                do {
+                    try grids[index].update { editor in
+                        try editor.toggle(at: GridIndexPath(item: 1))
+                        holding.signal()
+                        release.wait()
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+                done.leave()
+            }
+        }
+        holding.wait()
+        holding.wait()
+        done.enter()
+        Thread.detachNewThread {
+            do { try grids[2].toggle(at: GridIndexPath(item: 1)) } catch { failures.withLock { $0.append("\(error)") } }
+            done.leave()
+        }
+        // The third call was refused a connection by the server and waits for one of the two.
+        let deadline = Date().addingTimeInterval(10)
+        while storage.pool.capacity != 2 && failures.withLock({ $0.isEmpty }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(storage.pool.capacity == 2)
+        release.signal()
+        release.signal()
+        done.wait()
+        #expect(failures.withLock { $0 } == [])
+        #expect(storage.pool.openCount <= 2)
+        for grid in grids { #expect(try grid.snapshot().revision == 1) }
+    }
+
     @Test("a change of a cached grid takes two round trips: its header with BEGIN, then its writes with COMMIT")
     func twoRoundTrips() throws {
         let (database, storage, _) = try pooled(1)
@@ -149,6 +200,8 @@ struct PostgreSQLPoolTests {
         let error = try #require(throws: GridError.self) { try grid.setSize(.big, at: GridIndexPath(item: 3)) }
         #expect(error.description.contains("no_big"), "\(error)")
         #expect(!error.description.contains("\n"))
+        // A new handle refuses a database with a constraint gridstore did not create.
+        _ = try storage.withConnection { try $0.executeScript("ALTER TABLE size_chunks DROP CONSTRAINT no_big") }
         let stored = try Grid(named: "g", in: GridDatabase(location: uri)).snapshot()
         #expect(stored.revision == 2)
         #expect(try stored.size(at: GridIndexPath(item: 3)) == .small)

@@ -87,7 +87,7 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
         case .attachedObjects(let location, let objects):
             return "\(location) holds \(objects.joined(separator: ", ")), which gridstore did not create and which would run "
                 + "inside gridstore's changes; gridstore runs nothing there; drop \(objects.count == 1 ? "it" : "them"), "
-                + "and refer to a grid by its name rather than by a foreign key"
+                + "and keep an app's own objects on tables of its own, referring to a grid by its name"
         case .hotJournal(let path):
             return "\(path)-journal holds an interrupted write that opening would replay into \(path); gridstore replays nothing "
                 + "and changed nothing; roll it back with sqlite3 \(path) 'PRAGMA integrity_check', then try again"

@@ -39,7 +39,7 @@ package protocol GridStorageBackend: AnyObject, Sendable {
     var parallelCalls: Int { get }
 
     /// Whether `other` stores its grids in the same database as this one (the same file by any
-    /// path, the same PostgreSQL database by any URI).
+    /// path, the same PostgreSQL database and schema, the `grids` table `search_path` finds, by any URI).
     func isSameDatabase(as other: any GridStorageBackend) throws -> Bool
 }
 

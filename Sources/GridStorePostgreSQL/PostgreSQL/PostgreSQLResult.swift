@@ -32,9 +32,23 @@ package final class PostgreSQLResult {
         withUTF8(row, column) { Self.parseInteger($0) }
     }
 
-    /// The value at `row`, `column` as a floating-point number (0 when it is not one).
-    package func double(_ row: Int, _ column: Int) -> Double {
-        Double(string(row, column)) ?? 0
+    /// The value at `row`, `column` as a floating-point number sent as the 16 hex digits of
+    /// its big-endian bits (`encode(float8send(x), 'hex')`): exact; NaN when it is not that.
+    package func float8Bits(_ row: Int, _ column: Int) -> Double {
+        withUTF8(row, column) { digits in
+            guard digits.count == 16 else { return .nan }
+            var bits: UInt64 = 0
+            for digit in digits {
+                let value: UInt8
+                switch digit {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = digit - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = digit - UInt8(ascii: "a") + 10
+                default: return .nan
+                }
+                bits = bits << 4 | UInt64(value)
+            }
+            return Double(bitPattern: bits)
+        }
     }
 
     /// Calls `body` with the UTF-8 bytes of the value at `row`, `column` (none for a cell the

@@ -5,7 +5,9 @@ import GridStore
 /// never waits for a change that waits for another process's row lock.
 ///
 /// Connections are made when first needed and kept; a connection the server dropped is made
-/// again by the call that next takes it. Callers wait in the order they came, writers among
+/// again by the call that next takes it. When the server refuses one more connection for want of
+/// slots (`max_connections`), the pool keeps the connections it has and its callers take turns
+/// on them, instead of failing. Callers wait in the order they came, writers among
 /// writers and readers among readers, each at most ``waitLimitMilliseconds``, then fail with a
 /// ``QueueWaitTimeout`` having done nothing.
 ///
@@ -22,8 +24,12 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
 
     /// How many changes may run at once, each on its own connection.
     let writers: Int
-    /// At most this many connections are open: one per writer and one more for reads.
-    var capacity: Int { writers + 1 }
+    /// At most this many connections are open: one per writer and one more for reads, or
+    /// fewer once the server had no slot for another (see ``serverRefusedMore``).
+    private var connectionLimit: Int
+
+    /// At most this many connections are open now (see ``connectionLimit``).
+    var capacity: Int { lock.withLock { connectionLimit } }
     /// How long a caller waits for a connection before it gives up.
     let waitLimitMilliseconds: Int
     /// Where new connections go.
@@ -49,6 +55,16 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
         location = first.location
         idle = [first]
         opened = 1
+        connectionLimit = writers + 1
+    }
+
+    /// Whether `error`, from opening a connection, says the server has no slot for another
+    /// or for the role or database (`CONNECTION LIMIT`): SQLSTATE 53300, whose text is all libpq
+    /// passes on before a connection exists.
+    static func serverRefusedMore(_ error: any Error) -> Bool {
+        let text = "\(error)"
+        return text.contains("too many clients") || text.contains("remaining connection slots are reserved")
+            || text.contains("too many connections for")
     }
 
     /// The connection the calling thread holds, if it holds one.
@@ -80,6 +96,14 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
     }
 
     private func take(for use: ConnectionGate.Use) throws -> Lease {
+        while true {
+            if let lease = try takeOnce(for: use) { return lease }
+        }
+    }
+
+    /// Takes a connection, or returns `nil` when a new one was refused for want of server slots
+    /// while others are open: the pool then shrinks to those, and the caller queues again.
+    private func takeOnce(for use: ConnectionGate.Use) throws -> Lease? {
         let queue = use == .write ? 0 : 1
         let thread = GridStore.Platform.currentThread
         let started = GridStore.Platform.monotonicMilliseconds()
@@ -111,11 +135,15 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
         do {
             connection = try reused ?? PostgreSQLConnection(location)
         } catch {
-            lock.withLock {
+            let shrunk = lock.withLock {
                 opened -= 1
                 if use == .write { writing -= 1 }
+                let shrinks = opened >= 1 && Self.serverRefusedMore(error)
+                if shrinks { connectionLimit = opened }
                 lock.broadcast()
+                return shrinks
             }
+            if shrunk { return nil }
             throw error
         }
         let lease = Lease(connection: connection, use: use)
@@ -124,8 +152,9 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
     }
 
     private func canStart(_ use: ConnectionGate.Use) -> Bool {
-        if use == .write && writing >= writers { return false }
-        return !idle.isEmpty || opened < capacity
+        // With fewer connections than writers, one is kept free for reads while there are two.
+        if use == .write && (writing >= writers || writing >= max(1, connectionLimit - 1)) { return false }
+        return !idle.isEmpty || opened < connectionLimit
     }
 
     private func give(back lease: Lease) {

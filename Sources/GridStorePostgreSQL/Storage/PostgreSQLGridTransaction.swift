@@ -47,10 +47,11 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         // In a change, the row is locked first and read by a second statement of the same round
         // trip: one that waited for the lock sees every table as the lock's holder left it (a
         // statement that waited reads its other tables from before the wait). That statement also
-        // reads the chunks' lengths, as text: `section:first_item:bytes,…`.
+        // reads the chunks' lengths, as text: `section:first_item:bytes,…`. The honeycomb's
+        // lengths come as their eight bytes in hex, exact whatever `extra_float_digits` says.
         let header = """
             SELECT grids.id, revision, columns, direction, default_size, layout_kind,
-                   element_width, item_spacing, orientation, center_item, ring_order, scaling, history_keep
+                   encode(float8send(element_width), 'hex'), encode(float8send(item_spacing), 'hex'), orientation, center_item, ring_order, scaling, history_keep
             """ + (locksGrids ? """
 
             , (SELECT string_agg(section || ':' || first_item || ':' || bytes, ',')
@@ -80,7 +81,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             id: rows.int(0, 0), name: name, revision: rows.int(0, 1), columns: rows.int(0, 2),
             direction: rows.string(0, 3), defaultSize: rows.string(0, 4), kind: rows.string(0, 5),
             honeycomb: rows.isNull(0, 6) ? nil
-                : StoredHoneycombRow(elementWidth: rows.double(0, 6), itemSpacing: rows.double(0, 7),
+                : StoredHoneycombRow(elementWidth: rows.float8Bits(0, 6), itemSpacing: rows.float8Bits(0, 7),
                                      orientation: rows.string(0, 8), centerItem: rows.string(0, 9),
                                      ringOrder: rows.string(0, 10), scaling: rows.string(0, 11)),
             historyKeep: rows.int(0, 12))

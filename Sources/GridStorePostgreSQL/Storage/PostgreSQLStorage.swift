@@ -88,9 +88,15 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
             if !joining { mine.begin() }
             defer { if !joining { _ = try? mine.execute("ROLLBACK") } }
             try mine.execute("SELECT pg_advisory_xact_lock($1)", [key])
+            // One database may hold two stores, in two schemas that `search_path` chooses: the
+            // same store is the same `grids` table.
+            let table = "SELECT coalesce(to_regclass('grids')::oid::text, '')"
+            let myTable = try mine.execute(table)
             return try other.withConnection { theirs in
                 let taken = try theirs.execute("SELECT pg_try_advisory_xact_lock($1)", [key])
-                return !(taken.count == 1 && taken.string(0, 0) == "t")
+                guard !(taken.count == 1 && taken.string(0, 0) == "t") else { return false }
+                let theirTable = try theirs.execute(table)
+                return myTable.count == 1 && theirTable.count == 1 && myTable.string(0, 0) == theirTable.string(0, 0)
             }
         }
     }
