@@ -23,24 +23,43 @@ public enum GridStoreCommandLine {
     /// writes its output to the process's standard output and standard error.
     ///
     /// - Returns: The exit status: 0 on success, 64 for a usage error, 65 for a
-    ///   malformed input file, 74 when the output could not be written, 1 for any other failure.
+    ///   malformed input file, 74 when the output could not be written and nothing was changed,
+    ///   3 when a change was committed but its output could not be written, 1 for any other failure.
     public static func main(arguments: [String]) -> Int32 {
         let console = Console(environment: Console.processEnvironment())
         let status = run(arguments, console: console)
+        let committed = console.committedChange
         switch console.flush() {
         case .written:
             return status
         case .brokenPipe:
-            // The reader stopped reading (`| head`): quiet, as when SIGPIPE ends a process.
-            return 141
+            guard let committed else {
+                // The reader stopped reading (`| head`): quiet, as when SIGPIPE ends a process.
+                return 141
+            }
+            Console.writeErrorLine("Error: \(committedMessage(committed)), but the reader of standard output went away")
+            return committedOutputErrorStatus
         case .failed(let stream, let reason):
-            Console.writeErrorLine("Error: cannot write \(stream): \(reason)")
-            return outputErrorStatus
+            guard let committed else {
+                Console.writeErrorLine("Error: cannot write \(stream): \(reason)")
+                return outputErrorStatus
+            }
+            Console.writeErrorLine("Error: \(committedMessage(committed)), but cannot write \(stream): \(reason)")
+            return committedOutputErrorStatus
         }
     }
 
-    /// The exit status when output could not be written: `EX_IOERR`.
+    /// The exit status when output could not be written and nothing was changed: `EX_IOERR`.
     static let outputErrorStatus: Int32 = 74
+
+    /// The exit status when the change was made, but its output could not be written: run
+    /// again, the command would change the grid again.
+    static let committedOutputErrorStatus: Int32 = 3
+
+    /// `the change was made (grid 'default' is at revision 12); do not run it again`.
+    private static func committedMessage(_ committed: String) -> String {
+        "the change was made and committed (\(singleLine(committed))); running the command again would repeat it"
+    }
 
     /// Runs the command line, collecting its output in `console`.
     static func run(_ arguments: [String], console: Console) -> Int32 {

@@ -57,7 +57,25 @@ extension CommandContext {
             // In memory, with what a missing grid is created with.
             _ = try InMemoryGridSizeRepository(name: gridName, options: GridOptions()).update(body)
         }
-        return try openGrid().update(operation: operation, body)
+        let snapshot = try openGrid().update(operation: operation, body)
+        noteCommitted(snapshot)
+        return snapshot
+    }
+
+    /// Records that the command committed a change that left its grid as `snapshot`.
+    func noteCommitted(_ snapshot: GridSnapshot) {
+        noteCommitted("grid '\(snapshot.name)' is at revision \(snapshot.revision)")
+    }
+
+    /// Records what the command committed, for the message when its output then fails.
+    func noteCommitted(_ what: String) {
+        console.committedChange = what
+    }
+
+    /// Records that the command committed `snapshot`, then prints it as ``printChanged(_:focus:output:)`` does.
+    func printCommitted(_ snapshot: GridSnapshot, output: ChangeOutput) {
+        noteCommitted(snapshot)
+        printChanged(snapshot, output: output)
     }
 
     /// Prints a grid a command just changed, as ``edit(focus:output:_:)`` does.
@@ -112,10 +130,10 @@ extension ParsedArguments {
     }
 
     /// The value of `option` as a decimal number in `range`, or `fallback` when it is not given.
-    func number(_ option: CommandSpec.Option, in range: ClosedRange<Double>, default fallback: Double,
-                for command: CommandSpec) throws(CommandLineError) -> Double {
+    func number(_ option: CommandSpec.Option, in range: ClosedRange<Double>, aboveLowerBound: Bool = false,
+                default fallback: Double, for command: CommandSpec) throws(CommandLineError) -> Double {
         guard let text = value(option) else { return fallback }
-        return try ValueParser.number(text, name: "--\(option.name)", in: range, command: command)
+        return try ValueParser.number(text, name: "--\(option.name)", in: range, aboveLowerBound: aboveLowerBound, command: command)
     }
 
     /// The value of `option` as one of the raw values of `T`, or `fallback` when it is not given.

@@ -52,6 +52,7 @@ struct CopyCommand: GridStoreCommand {
         let to = try target.open()
         let copied = try Grid.copy(from: from, to: to, names: context.explicitGridName.map { [$0] }, replacing: replacing,
                                    history: history)
+        context.noteCommitted("\(copied.count) grid(s) copied to \(to.location)")
         if quiet { return }
         let list = copied.map { "\(CommandLineOutput.printable($0.name)) (revision \($0.revision))" }.joined(separator: ", ")
         context.console.write("copied \(copied.count) grid(s) from \(CommandLineOutput.printable(from.location)) "

@@ -96,6 +96,7 @@ struct DropCommand: GridStoreCommand {
 
     func run(in context: CommandContext) throws {
         try Grid.drop(named: name, in: context.openExistingDatabase())
+        context.noteCommitted("grid '\(name)' is dropped")
         if !quiet { context.console.write("dropped grid '\(CommandLineOutput.printable(name))'\n") }
     }
 }

@@ -37,7 +37,7 @@ struct UndoCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
-        context.printChanged(try context.existingGrid().undo(count), output: output)
+        context.printCommitted(try context.existingGrid().undo(count), output: output)
     }
 }
 
@@ -59,7 +59,7 @@ struct RedoCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
-        context.printChanged(try context.existingGrid().redo(count), output: output)
+        context.printCommitted(try context.existingGrid().redo(count), output: output)
     }
 }
 
@@ -86,7 +86,7 @@ struct RevertCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
-        context.printChanged(try context.existingGrid().revert(to: revision), output: output)
+        context.printCommitted(try context.existingGrid().revert(to: revision), output: output)
     }
 }
 
@@ -133,6 +133,7 @@ struct HistoryCommand: GridStoreCommand {
         switch action {
         case .keep(let keep, let quiet):
             try grid.setHistoryRetention(keep)
+            context.noteCommitted("grid '\(grid.name)' keeps its newest \(keep) change(s)")
             if !quiet {
                 context.console.write("grid '\(CommandLineOutput.printable(grid.name))' keeps its newest \(keep) change(s)\n")
             }

@@ -87,8 +87,9 @@ struct InitCommand: GridStoreCommand {
     private static func honeycombOptions(_ arguments: ParsedArguments) throws(CommandLineError) -> GridOptions {
         let spec = Self.spec
         let items = try arguments.integer(Option.items, in: 0...GridLimits.maximumItems, default: 19, for: spec)
-        let width = try arguments.number(Option.elementWidth, in: 1...10_000, default: 60, for: spec)
-        let spacing = try arguments.number(Option.spacing, in: 0...10_000, default: 6, for: spec)
+        let longest = HoneycombConfiguration.maximumLength
+        let width = try arguments.number(Option.elementWidth, in: 0...longest, aboveLowerBound: true, default: 60, for: spec)
+        let spacing = try arguments.number(Option.spacing, in: 0...longest, default: 6, for: spec)
         let orientation = try arguments.choice(Option.orientation, default: HoneycombConfiguration.Orientation.pointyTop, for: spec)
         let center = try arguments.choice(Option.center, default: HoneycombConfiguration.CenterItem.first, for: spec)
         let ringOrder = try arguments.choice(Option.ringOrder, default: HoneycombConfiguration.RingOrder.standard, for: spec)
@@ -107,6 +108,6 @@ struct InitCommand: GridStoreCommand {
         try options.validate()
         let grid = try Grid.create(named: context.gridName, in: context.openDatabase(), content: GridContent(options),
                                    replacing: force)
-        context.printChanged(try grid.snapshot(), output: output)
+        context.printCommitted(try grid.snapshot(), output: output)
     }
 }

@@ -39,6 +39,7 @@ struct MigrateCommand: GridStoreCommand {
         let database = try context.openDatabase()
         let applied = database.migrationsAppliedOnOpen
         let version = try database.migrationStatus().currentVersion
+        if !applied.isEmpty { context.noteCommitted("\(database.location) is at schema version \(version)") }
         if quiet { return }
         if applied.isEmpty {
             context.console.write("\(CommandLineOutput.printable(database.location)) is up to date at schema version \(version).\n")

@@ -66,6 +66,7 @@ struct ImportCommand: GridStoreCommand {
         } catch let error as GridError {
             throw CommandLineError.badInput("\(InputFile.displayName(source)) cannot be imported: \(error)")
         }
+        context.noteCommitted(snapshot)
         if quiet { return }
         context.console.write("imported \(snapshot.totalItemCount) item(s) in \(snapshot.layout.sections.count) section(s) "
                               + "into grid '\(CommandLineOutput.printable(name))' (revision \(snapshot.revision))\n")

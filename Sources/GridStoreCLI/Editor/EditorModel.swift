@@ -45,10 +45,18 @@ package final class EditorModel {
             return true
         }
         message = nil
+        if key != .character("q") { quitWithUnsavedArmed = false }
         do {
             switch key {
             case .character("q"):
                 if case .moving = mode { mode = .normal }
+                try commitPending()
+                if !pending.isEmpty && !quitWithUnsavedArmed {
+                    quitWithUnsavedArmed = true
+                    message = "\(pending.count) change(s) not saved yet: the database cannot be reached; "
+                        + "wait for it, or press q again to quit without them"
+                    return true
+                }
                 return false
             case .up, .character("k"): moveFocus(dx: 0, dy: -1)
             case .down, .character("j"): moveFocus(dx: 0, dy: 1)
@@ -74,10 +82,10 @@ package final class EditorModel {
                 let type = try change("type toggle") { try $0.toggleType() }
                 message = "type \(type?.rawValue ?? "?")"
             case .character("u"):
-                try commitPending()
+                guard try savedBeforeHistory() else { break }
                 try reload(with: grid.undo(), note: "undid")
             case .character("U"):
-                try commitPending()
+                guard try savedBeforeHistory() else { break }
                 try reload(with: grid.redo(), note: "redid")
             // Not while a tile is carried or a swap chosen: that would drop them unseen.
             case .character("?") where mode == .normal: mode = .help
@@ -98,11 +106,19 @@ package final class EditorModel {
     /// Picks up the snapshot another process committed, keeping the focus on the same item.
     ///
     /// - Returns: Whether anything changed.
+    /// A database that cannot be reached is shown in the status line, and tried again at the
+    /// next refresh; the screen stays as it is meanwhile.
     package func refresh() throws -> Bool {
-        try commitPending()
-        guard try grid.currentRevision() != snapshot.revision else { return false }
+        let committedChanged = try commitPending()
+        guard pending.isEmpty else { return committedChanged }
+        let hadOutage = outage != nil
+        let shownRevision = snapshot.revision
+        let read = try reachingDatabase { () throws(GridError) -> GridSnapshot? in
+            try grid.currentRevision() == shownRevision ? nil : grid.snapshot()
+        }
+        guard let read, let current = read else { return committedChanged || hadOutage != (outage != nil) }
         let key = focus.flatMap { try? snapshot.key(at: GridIndexPath(item: $0, section: section)) }
-        snapshot = try grid.snapshot()
+        snapshot = current
         if let key, let path = snapshot.indexPath(forKey: key) {
             section = path.section
             focus = path.item
@@ -113,6 +129,17 @@ package final class EditorModel {
     }
 
     // MARK: Changes
+
+    /// Commits what waits, and says whether an undo or a redo may go ahead: not while changes
+    /// made before it wait, since it would act on the wrong one.
+    private func savedBeforeHistory() throws -> Bool {
+        try commitPending()
+        guard pending.isEmpty else {
+            message = "\(pending.count) change(s) wait to be saved; undo and redo once they are"
+            return false
+        }
+        return true
+    }
 
     /// Space or enter: toggles the focused tile, drops a picked-up one, or finishes a swap.
     private func activate() throws {
@@ -153,8 +180,19 @@ package final class EditorModel {
         clampFocus()
     }
 
-    /// A change shown but not committed yet: its operation and its edits.
-    private var pending: (operation: String, body: (inout GridEditor) throws -> Void, shownOver: GridSnapshot)?
+    /// The changes shown but not committed yet, oldest first: each with its operation, its edits
+    /// and the state it was shown over. More than one only while the database cannot be reached.
+    private var pending: [(operation: String, body: (inout GridEditor) throws -> Void, shownOver: GridSnapshot)] = []
+
+    /// Why the database could not be reached at the last try, while it cannot: the status line
+    /// says so, and the changes made meanwhile wait in ``pending`` to be committed.
+    package fileprivate(set) var outage: String?
+
+    /// Whether `q` was pressed once while changes waited: a second one quits without them.
+    private var quitWithUnsavedArmed = false
+
+    /// How many changes wait to be committed.
+    package var unsavedChangeCount: Int { pending.count }
 
     /// Shows the change `body` makes at once, and leaves it to ``commitPending()`` to commit as
     /// one change recorded as `operation`, so the screen answers a key before the commit's sync.
@@ -162,7 +200,7 @@ package final class EditorModel {
         try commitPending()
         var result: T?
         let shown = try GridEditor.preview(snapshot) { editor in result = try body(&editor) }
-        pending = (operation + " (edit)", { _ = try body(&$0) }, snapshot)
+        pending.append((operation + " (edit)", { _ = try body(&$0) }, snapshot))
         snapshot = shown
         clampFocus()
         return result
@@ -172,19 +210,33 @@ package final class EditorModel {
     ///
     /// - Returns: Whether the screen should be drawn again (the stored result differs from what
     ///   was shown, or the commit failed and the change was taken back).
+    ///
+    /// While the database cannot be reached (a server restarting or failing over), the changes
+    /// stay shown and wait, in order, for the next try; one the database refuses is taken back,
+    /// with those made after it.
     @discardableResult
     package func commitPending() throws -> Bool {
-        guard let change = pending else { return false }
-        pending = nil
+        guard !pending.isEmpty else { return false }
         let shown = snapshot
-        do {
-            snapshot = try grid.update(operation: change.operation, change.body)
-        } catch let error as GridError {
-            snapshot = change.shownOver
-            message = error.description
+        let hadOutage = outage != nil
+        while let change = pending.first {
+            switch Result(catching: { try grid.update(operation: change.operation, change.body) }) {
+            case .success(let committed):
+                outage = nil
+                pending.removeFirst()
+                if pending.isEmpty { snapshot = committed }
+            case .failure(let error):
+                if let failure = (error as? GridError)?.storageFailure {
+                    outage = failure.message
+                    return !hadOutage || snapshot != shown
+                }
+                snapshot = change.shownOver
+                pending.removeAll()
+                message = (error as? GridError)?.description ?? "\(error)"
+            }
         }
         clampFocus()
-        return snapshot != shown || snapshot.layout.sections.count != shown.layout.sections.count
+        return hadOutage || snapshot != shown || snapshot.layout.sections.count != shown.layout.sections.count
     }
 
     /// Shows `changed`, an undo's or a redo's result, saying which change it acted on:
@@ -386,6 +438,10 @@ package final class EditorModel {
             parts.append(snapshot.type.map { "\($0.rawValue) (\(snapshot.columns) columns)" } ?? "custom (\(snapshot.columns) columns)")
         }
         parts.append("revision \(snapshot.revision)")
+        if let outage {
+            let waiting = pending.isEmpty ? "" : ", \(pending.count) change(s) waiting"
+            parts.append("database unreachable\(waiting), retrying: \(CommandLineOutput.printable(outage))")
+        }
         if snapshot.itemCounts.count > 1 { parts.append("section \(section) of \(snapshot.itemCounts.count)") }
         if let focus {
             let path = GridIndexPath(item: focus, section: section)
@@ -424,4 +480,28 @@ package final class EditorModel {
         "",
         "Press any key to go back.",
     ]
+}
+
+extension EditorModel {
+    /// What `body` returns, or `nil` when the database could not be reached (``outage`` then
+    /// says why, until a call reaches it again).
+    private func reachingDatabase<T>(_ body: () throws(GridError) -> T) throws(GridError) -> T? {
+        do {
+            let value = try body()
+            outage = nil
+            return value
+        } catch {
+            guard let failure = error.storageFailure else { throw error }
+            outage = failure.message
+            return nil
+        }
+    }
+}
+
+extension GridError {
+    /// The failure, when the database could not carry a call out: one a later try may pass.
+    fileprivate var storageFailure: GridStorageFailure? {
+        if case .storage(let failure) = self { return failure }
+        return nil
+    }
 }

@@ -9,6 +9,10 @@ final class Console {
     private(set) var standardError = ""
     /// The environment variables the command sees (those of ``consultedVariables`` that are set).
     let environment: [String: String]
+    /// What the command committed, once it has (`grid 'default' is at revision 12`): a failure
+    /// to write its output afterwards must not read as "nothing was done".
+    var committedChange: String?
+
     /// Whether standard output goes through the pager when it is a terminal and the output is
     /// taller than it (see ``Pager``).
     var pagesLongOutput = false

@@ -101,6 +101,33 @@ enum FileSystem {
         return parent.isEmpty ? "/" : String(parent)
     }
 
+    /// Why SQLite could not keep a database at `path`, whose file name the folder allows but
+    /// not the companions SQLite makes beside it (`-journal`, `-wal`, `-shm`); `nil` when it can.
+    ///
+    /// Checked before anything is created: the database file alone would be made, then fail on
+    /// its write-ahead log.
+    static func companionNameProblem(_ path: String) -> String? {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let name = trimmed.lastIndex(of: "/").map { trimmed[trimmed.index(after: $0)...] } ?? trimmed
+        let longest = "-journal"
+        // The limit of the nearest folder that exists; 255 bytes, the usual one, when none answers.
+        var folder = parentDirectory(of: path)
+        var limit = -1
+        while true {
+            limit = pathconf(folder, Int32(_PC_NAME_MAX))
+            let parent = parentDirectory(of: folder)
+            if limit > 0 || parent == folder { break }
+            folder = parent
+        }
+        if limit <= 0 { limit = 255 }
+        let needed = name.utf8.count + longest.utf8.count
+        guard needed > limit else { return nil }
+        return "the file name is \(name.utf8.count) bytes, and SQLite keeps files named after it with '\(longest)' "
+            + "and '-wal' added beside it, which this file system allows at most \(limit) bytes for: "
+            + "use a name of at most \(limit - longest.utf8.count) bytes"
+    }
+
     /// Creates a new, empty file with `mode`, failing if anything exists at `path`.
     static func createExclusively(_ path: String, mode: mode_t) throws(DatabaseFileError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)

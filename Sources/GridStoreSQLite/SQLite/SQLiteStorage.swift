@@ -408,6 +408,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// If another process creates `path` first, its database is kept and this one discarded.
     /// - Returns: The migrations applied to the new file, or none when another process won.
     private static func createDatabase(at path: String, runner: MigrationRunner) throws -> [Migration] {
+        if let problem = FileSystem.companionNameProblem(path) { throw DatabaseFileError.cannotCreate(path: path, reason: problem) }
         let folder = FileSystem.parentDirectory(of: path)
         try FileSystem.createDirectories(folder)
         // A short name beside the final one, so that a long but legal file name cannot make it
