@@ -21,6 +21,8 @@ struct CheckCommandTests {
             DELETE FROM placement_chunks WHERE first_item = 128 AND grid_id = (SELECT id FROM grids WHERE name = 'default');
             UPDATE placement_chunks SET cells = '[[9,9,1,1,"big"]]'
                 WHERE first_item = 0 AND grid_id = (SELECT id FROM grids WHERE name = 'default');
+            UPDATE placement_chunks SET cells = '[[9,9,1,1,"big"]]'
+                WHERE first_item = 0 AND grid_id = (SELECT id FROM grids WHERE name = 'fine');
             """
         if backend == .sqlite {
             try SQLiteConnection(path: database, mode: .readWrite).executeScript(tamper)
@@ -30,17 +32,19 @@ struct CheckCommandTests {
         let found = try CommandRunner.run(["--db", database, "check"])
         #expect(found.status == 1)
         #expect(found.standardOutput == """
-            grid 'default': the placements of the 128 items from item 0 of section 0 differ from a fresh pack
-            grid 'default': the placements of the 128 items from item 128 of section 0 are missing
-            checked 2 grid(s): 1 with placements that differ
+            grid 'default': the placements of items 0 to 127 of section 0 differ from a fresh pack
+            grid 'default': the placements of items 128 to 255 of section 0 are missing
+            grid 'fine': the placements of items 0 to 49 of section 0 differ from a fresh pack
+            checked 2 grid(s): 2 with placements that differ
 
             """)
-        #expect(found.standardError == "Error: 1 grid(s) have placements that differ from a fresh pack; "
+        #expect(found.standardError == "Error: 2 grid(s) have placements that differ from a fresh pack; "
                 + "'gridstore check --repair' rewrites them\n")
         let revision = try #require(try StoredGrid.read("default", path: database)).revision
         let repaired = try CommandRunner.run(["--db", database, "check", "--repair"])
         #expect(repaired.status == 0)
-        #expect(repaired.standardOutput.hasSuffix("grid 'default': placements rewritten\nchecked 2 grid(s): 1 repaired\n"))
+        #expect(repaired.standardOutput.contains("grid 'default': placements rewritten\n"))
+        #expect(repaired.standardOutput.hasSuffix("grid 'fine': placements rewritten\nchecked 2 grid(s): 2 repaired\n"))
         let stored = try #require(try StoredGrid.read("default", path: database))
         #expect(stored.isConsistent)
         #expect(stored.revision == revision)

@@ -39,21 +39,26 @@ public struct HoneycombConfiguration: Hashable, Sendable {
     /// How cells shrink near a viewport's edges when no other curve is asked for.
     public let scalingCurve: EdgeScaling.Curve
 
+    /// The largest cell width and spacing: every entry point (the initializer, documents, the
+    /// command line) accepts the same ranges, a width above 0 and a spacing from 0, both up to this.
+    public static let maximumLength = 1_000_000.0
+
     /// Creates a configuration.
     ///
     /// - Throws: ``LayoutConfigurationError/invalidGeometry(_:)`` unless `elementWidth` is
-    ///   positive and `itemSpacing` is not negative, both finite.
+    ///   above 0 and `itemSpacing` at least 0, both at most ``maximumLength``.
     public init(elementWidth: Double = 60, itemSpacing: Double = 6, orientation: Orientation = .pointyTop,
                 centerItem: CenterItem = .first, ringOrder: RingOrder = .standard,
                 scalingCurve: EdgeScaling.Curve = .linear) throws(LayoutConfigurationError) {
-        guard elementWidth.isFinite, elementWidth > 0, elementWidth <= 1_000_000 else {
+        guard elementWidth.isFinite, elementWidth > 0, elementWidth <= Self.maximumLength else {
             throw .invalidGeometry("a honeycomb cell's width must be a positive number up to 1000000, not \(LayoutConfigurationError.format(elementWidth))")
         }
-        guard itemSpacing.isFinite, itemSpacing >= 0, itemSpacing <= 1_000_000 else {
+        guard itemSpacing.isFinite, itemSpacing >= 0, itemSpacing <= Self.maximumLength else {
             throw .invalidGeometry("the spacing between honeycomb cells must be a number from 0 to 1000000, not \(LayoutConfigurationError.format(itemSpacing))")
         }
         self.elementWidth = elementWidth
-        self.itemSpacing = itemSpacing
+        // `-0` as `0`: one spacing of nothing, whichever way it was spelled.
+        self.itemSpacing = itemSpacing + 0
         self.orientation = orientation
         self.centerItem = centerItem
         self.ringOrder = ringOrder

@@ -21,7 +21,9 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
 ///
 /// Import documents can hold a million items; reading them straight into the values the
 /// importer needs keeps memory proportional to the result, not to the text. Every read
-/// checks the grammar, so a malformed document fails with its line and column.
+/// checks the grammar, so a malformed document fails with its line and column. An object that
+/// names a key twice is refused: which of the two values counts is not defined by RFC 8259,
+/// and readers disagree.
 ///
 /// ```swift
 /// var reader = JSONReader(bytes)
@@ -44,6 +46,8 @@ package struct JSONReader {
     private var position = 0
     /// The open arrays and objects, innermost last, each with whether a member was read yet.
     private var containers: [(isObject: Bool, started: Bool)] = []
+    /// The keys read so far of each open object, innermost last.
+    private var objectKeys: [ObjectKeys] = []
 
     package init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -80,6 +84,7 @@ package struct JSONReader {
         guard position < bytes.count else { throw error("the document ends before an object is closed with '}'") }
         if consume(UInt8(ascii: "}")) {
             containers.removeLast()
+            objectKeys.removeLast()
             return nil
         }
         if containers[containers.count - 1].started {
@@ -90,7 +95,12 @@ package struct JSONReader {
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
             throw error("expected a quoted key")
         }
+        let start = position
         let key = try readString()
+        guard objectKeys[objectKeys.count - 1].insert(key) else {
+            position = start
+            throw error("the key \(JSONText.quoted(TextExcerpt.abbreviated(key))) appears twice in one object")
+        }
         skipWhitespace()
         guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after the key \"\(key)\"") }
         return key
@@ -250,7 +260,9 @@ package struct JSONReader {
         guard containers.count < Self.maximumDepth else {
             throw error("arrays and objects are nested more than \(Self.maximumDepth) deep")
         }
-        containers.append((isObject: bytes[position] == UInt8(ascii: "{"), started: false))
+        let isObject = bytes[position] == UInt8(ascii: "{")
+        containers.append((isObject: isObject, started: false))
+        if isObject { objectKeys.append(ObjectKeys()) }
         position += 1
     }
 
@@ -391,5 +403,25 @@ package struct JSONReader {
         }
         let column = String(decoding: bytes[lineStart..<position], as: UTF8.self).count + 1
         return JSONError(message: message, line: line, column: column)
+    }
+}
+
+/// The keys of one JSON object read so far: a list while it is short (most objects have a
+/// few keys, and a set for each would cost a million-item document a million allocations),
+/// a set once it is long (so a hostile object of many keys is not checked in quadratic time).
+private struct ObjectKeys {
+    private var few: [String] = []
+    private var many: Set<String>?
+
+    /// Adds `key`, returning `false` when the object has it already.
+    mutating func insert(_ key: String) -> Bool {
+        if many != nil { return many!.insert(key).inserted }
+        if few.contains(key) { return false }
+        few.append(key)
+        if few.count > 16 {
+            many = Set(few)
+            few = []
+        }
+        return true
     }
 }

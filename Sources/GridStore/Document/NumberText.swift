@@ -11,6 +11,13 @@ public enum NumberText {
         return String(rounded)
     }
 
+    /// `value` as the shortest text that reads back as exactly `value`: `60`, `60.00004`,
+    /// `1e-05`. For stored values, which a document must carry bit for bit.
+    public static func exact(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return value.description
+    }
+
     /// `x,y,w,h`.
     public static func rect(_ rect: LayoutRect) -> String {
         [rect.minX, rect.minY, rect.size.width, rect.size.height].map { number($0) }.joined(separator: ",")

@@ -29,7 +29,8 @@ extension Grid {
                 guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
                 let snapshot = try GridSnapshot.load(header, name: name, from: transaction)
                 let fresh = GridChangeSet(inserting: snapshot)
-                let problems = try differences(stored: transaction.placementChunks(gridID: header.id), fresh: fresh)
+                let problems = try differences(stored: transaction.placementChunks(gridID: header.id), fresh: fresh,
+                                               itemCounts: snapshot.itemCounts)
                 if repairing && !problems.isEmpty {
                     try transaction.replacePlacements(with: fresh, gridID: header.id)
                 }
@@ -40,14 +41,17 @@ extension Grid {
     }
 
     /// Sentences naming each chunk that is missing, extra or different.
-    private static func differences(stored: [(section: Int, firstItem: Int, cells: [UInt8])], fresh: GridChangeSet) -> [String] {
+    private static func differences(stored: [(section: Int, firstItem: Int, cells: [UInt8])], fresh: GridChangeSet,
+                                    itemCounts: [Int]) -> [String] {
         struct Key: Hashable { var section: Int; var firstItem: Int }
         var storedByKey: [Key: [UInt8]] = [:]
         for chunk in stored { storedByKey[Key(section: chunk.section, firstItem: chunk.firstItem)] = chunk.cells }
         var problems: [String] = []
         for chunk in fresh.chunkUpserts {
             let key = Key(section: chunk.section, firstItem: chunk.firstItem)
-            let range = "the \(PlacementChunks.size) items from item \(chunk.firstItem) of section \(chunk.section)"
+            let last = min(chunk.firstItem + PlacementChunks.size, itemCounts[chunk.section]) - 1
+            let range = last == chunk.firstItem ? "item \(last) of section \(chunk.section)"
+                : "items \(chunk.firstItem) to \(last) of section \(chunk.section)"
             switch storedByKey.removeValue(forKey: key) {
             case nil: problems.append("the placements of \(range) are missing")
             case let cells? where !cells.elementsEqual(fresh.text(of: chunk)):

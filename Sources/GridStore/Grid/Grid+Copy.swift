@@ -48,9 +48,14 @@ extension Grid {
         }
         let grids = try source.backend.read { transaction -> [Copied] in
             let summaries = try transaction.listGrids()
-            let updatedAt = Dictionary(summaries.map { ($0.name, $0.updatedAt) }, uniquingKeysWith: { first, _ in first })
-            let wanted = names ?? summaries.map(\.name)
+            // Keyed by bytes: two names Swift's `==` finds equal (NFC and NFD forms written by an
+            // older gridstore) are two grids, each with its own time.
+            let updatedAt = Dictionary(summaries.map { (Array($0.name.utf8), $0.updatedAt) }, uniquingKeysWith: { first, _ in first })
+            let wanted = names?.map(GridLimits.canonical) ?? summaries.map(\.name)
             return try wanted.map { name in
+                // A name written by hand that no grid may have would be copied into a grid no
+                // call can open.
+                try GridLimits.validate(name: name)
                 guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
                 let snapshot = try GridSnapshot.load(header, name: name, from: transaction)
                 var entries: [StoredHistoryEntry] = []
@@ -61,9 +66,13 @@ extension Grid {
                         _ = try HistoryDelta.decode(entry.delta, revision: Int(entry.revision), grid: name)
                     }
                 }
-                return Copied(snapshot: snapshot, updatedAt: updatedAt[name] ?? "",
+                return Copied(snapshot: snapshot, updatedAt: updatedAt[Array(name.utf8)] ?? "",
                               keep: header.historyKeep, history: entries)
             }
+        }
+        let thread = Platform.currentThread
+        if target.gridsBeingChanged.withLock({ changing in grids.contains { changing[$0.snapshot.name]?.contains(thread) ?? false } }) {
+            throw GridError.reentrantCall
         }
         let copied = Set(grids.map(\.snapshot.name))
         return try target.backend.write { transaction -> [GridSummary] in

@@ -48,7 +48,7 @@ extension Grid {
                 if header.honeycomb != nil { throw GridError.notTiles(operation: "have sizes", grid: name) }
                 var resolved = path ?? GridIndexPath(item: 0)
                 if let key {
-                    guard let found = try transaction.storedIndexPath(gridID: header.id, key: key) else {
+                    guard let found = try transaction.storedIndexPath(gridID: header.id, key: GridLimits.canonical(key)) else {
                         throw GridError.keyNotFound(key, grid: name)
                     }
                     resolved = GridIndexPath(item: found.item, section: found.section)

@@ -42,6 +42,7 @@ public final class Grid: Sendable {
     /// - Throws: ``GridError/gridNotFound(_:)`` when it is missing and `options` is `nil`;
     ///   ``GridError`` for an invalid name or options.
     public init(named name: String, in database: GridDatabase, creatingWith options: GridOptions? = GridOptions()) throws(GridError) {
+        let name = GridLimits.canonical(name)
         try GridLimits.validate(name: name)
         self.name = name
         self.database = database
@@ -60,6 +61,7 @@ public final class Grid: Sendable {
     @discardableResult
     public static func create(named name: String, in database: GridDatabase, content: GridContent,
                               replacing: Bool = false) throws(GridError) -> Grid {
+        let name = GridLimits.canonical(name)
         try GridLimits.validate(name: name)
         let created = try GridError.catching {
             try database.backend.write { transaction -> (Int64, GridSnapshot) in
@@ -88,7 +90,8 @@ public final class Grid: Sendable {
 
     /// Whether a grid named `name` exists.
     public static func exists(named name: String, in database: GridDatabase) throws(GridError) -> Bool {
-        try GridError.catching { try database.backend.read { try $0.header(named: name) != nil } }
+        let name = GridLimits.canonical(name)
+        return try GridError.catching { try database.backend.read { try $0.header(named: name) != nil } }
     }
 
     /// Every grid in the database, by name.
@@ -100,6 +103,11 @@ public final class Grid: Sendable {
     ///
     /// - Throws: ``GridError/gridNotFound(_:)`` when there is none.
     public static func drop(named name: String, in database: GridDatabase) throws(GridError) {
+        let name = GridLimits.canonical(name)
+        // Inside a change of this grid the row is the change's to write: dropping it there would
+        // fail on the rows that change still holds.
+        let thread = Platform.currentThread
+        if database.gridsBeingChanged.withLock({ $0[name]?.contains(thread) ?? false }) { throw .reentrantCall }
         try GridError.catching {
             try database.backend.write { transaction in
                 if try !transaction.deleteGrid(named: name) { throw GridError.gridNotFound(name) }
@@ -255,6 +263,11 @@ public final class Grid: Sendable {
             let reader = GridHistoryReader(transaction: transaction, gridID: id, grid: name, revision: old.revision)
             let edited = try GridEditor.edit(old, seenAs: registration?.apply(to: old)) { try body(&$0, reader, &record) }
             var new = edited.snapshot
+            // A reader takes revisions below Int64.max; one at the last of them (a hand edit, or
+            // a copy of such a grid) takes no more changes.
+            guard old.revision < Int(Int64.max) - 1 else {
+                throw GridError.limitExceeded("grid '\(name)' is at revision \(old.revision), the last one gridstore can store")
+            }
             new.revision = old.revision + 1
             seen = nil
             var changes = GridChangeSet(old: old, new: new, changes: edited.changes)

@@ -250,6 +250,7 @@ public struct GridEditor: Sendable {
     ///   - key: The new item's key, or `nil` for none.
     /// - Throws: ``GridError/duplicateKey(_:_:)`` when another item has the key.
     public mutating func insertItem(at path: GridIndexPath, size: TileSize? = nil, key: String? = nil) throws(GridError) {
+        let key = key.map(GridLimits.canonical)
         if size != nil { try requireTiles("have sizes") }
         try snapshot.validate(section: path.section)
         let count = snapshot.explicitSizes[path.section].count
@@ -346,6 +347,8 @@ public struct GridEditor: Sendable {
 
     /// Replaces the settings and every section's sizes, as an import does.
     public mutating func replaceContent(_ content: GridContent) throws(GridError) {
+        var content = content
+        content.keys = content.keys.map { $0.map { $0.map(GridLimits.canonical) } }
         let replacement = try GridSnapshot(name: snapshot.name, revision: snapshot.revision, content: content, packing: packs)
         record(.content(from: snapshot.content, to: replacement.content))
         snapshot = replacement
@@ -359,6 +362,7 @@ public struct GridEditor: Sendable {
     /// - Throws: ``GridError/invalidKey(_:reason:)``, or ``GridError/duplicateKey(_:_:)`` when
     ///   another item has the key.
     public mutating func setKey(_ key: String?, at path: GridIndexPath) throws(GridError) {
+        let key = key.map(GridLimits.canonical)
         try snapshot.validate(path)
         if let key {
             try GridLimits.validate(key: key)
@@ -380,6 +384,7 @@ public struct GridEditor: Sendable {
     /// - Throws: ``GridError/invalidKey(_:reason:)``; ``GridError/repeatedKey(_:)`` when a key is
     ///   listed twice; ``GridError/duplicateKey(_:_:)`` when one belongs to an item of another section.
     public mutating func setItems(keys: [String], inSection section: Int) throws(GridError) {
+        let keys = keys.map(GridLimits.canonical)
         try snapshot.validate(section: section)
         let current = snapshot.explicitSizes[section].count
         guard keys.count <= GridLimits.maximumItems else { throw .invalidItemCount(keys.count) }
@@ -522,7 +527,8 @@ public struct GridEditor: Sendable {
         guard additional > 0 else { return }
         let total = snapshot.totalItemCount
         guard total + additional <= GridLimits.maximumItems else {
-            throw .limitExceeded("a grid holds at most \(GridLimits.maximumItems) items; this one has \(total)")
+            throw .limitExceeded("a grid holds at most \(GridLimits.maximumItems) items; it has \(total), "
+                                 + "and this change would make it \(total + additional)")
         }
     }
 }

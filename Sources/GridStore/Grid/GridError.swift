@@ -33,6 +33,8 @@ public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConverti
     case duplicateKey(String, GridIndexPath)
     /// A list of keys given for a grid names one key more than once.
     case repeatedKey(String)
+    /// Undo or redo was asked for a number of steps below 1.
+    case invalidStepCount(Int)
     /// Undo or redo was asked for more changes than there are to undo or redo.
     case nothingToUndo(requested: Int, available: Int)
     /// Redo was asked for more changes than were undone since the last change.
@@ -90,6 +92,8 @@ public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConverti
             return "the key '\(key)' belongs to item \(path.item) of section \(path.section) already; a key names one item of its grid"
         case .repeatedKey(let key):
             return "the key '\(key)' is given more than once; a key names one item of its grid"
+        case .invalidStepCount(let count):
+            return "undo and redo take a number of changes from 1, not \(count)"
         case .nothingToUndo(let requested, let available):
             return available == 0 ? "there is nothing to undo"
                 : "only \(available) change(s) can be undone, not \(requested)"

@@ -10,6 +10,15 @@ public enum GridLimits {
     /// The longest item key, in Unicode scalars.
     public static let maximumKeyLength = 255
 
+    /// `text` in Unicode Normalization Form C, as every grid name and item key is stored and
+    /// looked up: "café" typed as `e` and a combining accent names the same grid, and the same
+    /// key, as "café" typed with `é`, as Swift's `==` says, and a byte-exact lookup in the
+    /// database agrees.
+    public static func canonical(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
+        return String(decoding: text._nfcCodeUnits, as: UTF8.self)
+    }
+
     /// Throws unless `key` can be an item's key: 1 to 255 characters, no control characters.
     public static func validate(key: String) throws(GridError) {
         if let problem = problem(with: key, noun: "key", maximum: maximumKeyLength, masksControls: true) {

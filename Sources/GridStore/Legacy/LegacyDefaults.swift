@@ -97,6 +97,13 @@ public struct LegacyDefaults: Sendable {
     ///   to 15 items`, `shrank section 0 to 4 items`, `removed section 2`).
     public func apply(to editor: inout GridEditor) throws(GridError) -> [String] {
         if editor.snapshot.kind == .honeycomb { throw .notTiles(operation: "have sizes", grid: editor.snapshot.name) }
+        if let far = sizes.keys.filter({ $0.item >= GridLimits.maximumItems || $0.section >= GridLimits.maximumSections })
+            .min(by: { ($0.section, $0.item) < ($1.section, $1.item) }) {
+            let item = far.item == Int.max ? "past \(Int.max)" : "\(far.item)"
+            let section = far.section == Int.max ? "past \(Int.max)" : "\(far.section)"
+            throw .limitExceeded("a size key names item \(item) of section \(section); a grid holds at most "
+                                 + "\(GridLimits.maximumItems) items in at most \(GridLimits.maximumSections) sections")
+        }
         var notes: [String] = []
         let needed = sizes.keys.reduce(into: [Int: Int]()) { $0[$1.section] = max($0[$1.section] ?? 0, $1.item + 1) }
         var sectionCount = max(editor.snapshot.itemCounts.count, (needed.keys.max() ?? -1) + 1)

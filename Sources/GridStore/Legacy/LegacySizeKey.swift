@@ -22,10 +22,19 @@ enum LegacySizeKey {
         return TileSize(rawValue: String(value.dropFirst("grid_size_".count)))
     }
 
+    /// The number `text` spells, saturating at `Int.max`: a key naming an item past every grid's
+    /// limits is still a size key, refused when applied rather than skipped as another app's key.
     private static func wholeNumber(_ text: Substring) -> Int? {
         // As the original wrote them: no leading zero, so `r:1` and `r:01` cannot both name item 1.
-        guard !text.isEmpty, text.count <= 9, text.allSatisfy({ $0.isASCII && $0.isNumber }),
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
               text == "0" || !text.hasPrefix("0") else { return nil }
-        return Int(text)
+        var value = 0
+        for digit in text.utf8 {
+            let (times10, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = times10.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
+            if overflowA || overflowB { return Int.max }
+            value = sum
+        }
+        return value
     }
 }

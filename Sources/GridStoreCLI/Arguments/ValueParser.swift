@@ -24,16 +24,16 @@ enum ValueParser {
     }
 
     /// A finite decimal number within `range`, such as `60` or `7.5`.
-    static func number(_ text: String, name: String, in range: ClosedRange<Double>,
+    static func number(_ text: String, name: String, in range: ClosedRange<Double>, aboveLowerBound: Bool = false,
                        command: CommandSpec) throws(CommandLineError) -> Double {
         let isDecimal = !text.isEmpty && text.utf8.count <= 32
             && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") }
         guard isDecimal, let value = Double(text), value.isFinite else {
             throw .usage("\(name) must be a number, such as 60 or 7.5, not '\(abbreviated(text))'", command: command)
         }
-        guard range.contains(value) else {
-            throw .usage("\(name) must be from \(format(range.lowerBound)) to \(format(range.upperBound)), not \(abbreviated(text))",
-                         command: command)
+        guard range.contains(value), !aboveLowerBound || value > range.lowerBound else {
+            let from = aboveLowerBound ? "above \(format(range.lowerBound)) and up" : "from \(format(range.lowerBound))"
+            throw .usage("\(name) must be \(from) to \(format(range.upperBound)), not \(abbreviated(text))", command: command)
         }
         return value
     }
