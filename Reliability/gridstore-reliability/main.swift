@@ -9,6 +9,10 @@ import TestSupport
 // The PostgreSQL pass starts a server of its own (initdb + pg_ctl); with CI set, a missing
 // PostgreSQL is a failure.
 
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--transaction-child" {
+    TransactionKillCheck.child(location: CommandLine.arguments[2])
+}
+
 let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
 let executable = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : here.appendingPathComponent("gridstore").path
 guard FileManager.default.isExecutableFile(atPath: executable) else {
@@ -37,6 +41,7 @@ for (name, check) in [
     ("concurrency", ConcurrencyCheck.run), ("crash", CrashCheck.run), ("hostile files", HostileFileCheck.run),
     ("names", NameCheck.run), ("fuzz", FuzzCheck.run), ("postgresql", PostgreSQLCheck.run), ("readers", ReaderCheck.run),
     ("in-process writers", InProcessWriterCheck.run), ("async pool", AsyncPoolCheck.run),
+    ("transactions", TransactionKillCheck.run),
 ] as [(String, (ProcessRunner, String, Report) -> Void)] {
     // GRIDSTORE_RELIABILITY_ONLY=postgresql,names runs only those checks, while working on them.
     if let only = ProcessInfo.processInfo.environment["GRIDSTORE_RELIABILITY_ONLY"],

@@ -56,9 +56,9 @@ public enum GridStoreCommandLine {
     /// again, the command would change the grid again.
     static let committedOutputErrorStatus: Int32 = 3
 
-    /// `the change was made (grid 'default' is at revision 12); do not run it again`.
+    /// `the change was made and committed (grid 'default' is at revision 12)`.
     private static func committedMessage(_ committed: String) -> String {
-        "the change was made and committed (\(singleLine(committed))); running the command again would repeat it"
+        "the change was made and committed (\(singleLine(committed)))"
     }
 
     /// Runs the command line, collecting its output in `console`.

@@ -84,7 +84,7 @@ struct PostgreSQLBackendTests {
         }
     }
 
-    @Test("a copy inside a change, which asks whether two databases are one, leaves the change's transaction whole")
+    @Test("a copy inside a change is refused as a reentrant call, and the change rolls back whole")
     func sameDatabaseInsideAChange() throws {
         let database = try GridDatabase(location: PostgreSQLTestServer.shared().makeDatabase())
         let other = try GridDatabase(location: PostgreSQLTestServer.shared().makeDatabase())
@@ -92,14 +92,19 @@ struct PostgreSQLBackendTests {
         let y = try Grid(named: "y", in: database, creatingWith: GridOptions(sectionItemCounts: [5]))
         try x.toggle(at: GridIndexPath(item: 0))
         try y.toggle(at: GridIndexPath(item: 0))
-        try x.update { editor in
-            _ = try editor.toggle(at: GridIndexPath(item: 2))
-            try y.toggle(at: GridIndexPath(item: 1))
-            _ = try Grid.copy(from: database, to: other, names: ["x"])
+        #expect(throws: GridError.reentrantCall) {
+            try database.write { transaction in
+                try transaction.update(x) { try $0.toggle(at: GridIndexPath(item: 2)) }
+                try transaction.update(y) { try $0.toggle(at: GridIndexPath(item: 1)) }
+                _ = try Grid.copy(from: database, to: other, names: ["x"])
+            }
         }
         let fresh = try GridDatabase(location: database.location)
-        #expect(try Grid(named: "x", in: fresh).snapshot().revision == 2)
-        #expect(try Grid(named: "y", in: fresh).snapshot().revision == 2)
+        #expect(try Grid(named: "x", in: fresh).snapshot().revision == 1)
+        #expect(try Grid(named: "y", in: fresh).snapshot().revision == 1)
+        #expect(try !Grid.exists(named: "x", in: other))
+        // After the transaction, the copy runs.
+        try Grid.copy(from: database, to: other, names: ["x"])
         #expect(try Grid(named: "x", in: other).snapshot().revision == 1)
     }
 

@@ -182,9 +182,9 @@ struct PostgreSQLPoolTests {
             let before = (storage.pool.idleRoundTrips, storage.pool.idleStatements)
             try grid.toggle(at: GridIndexPath(item: item))
             #expect(storage.pool.idleRoundTrips - before.0 == 2, "toggle \(item)")
-            // BEGIN, the lock, the header; the size chunk, the placement chunks, the history entry
-            // with the grid row's update, COMMIT.
-            #expect(storage.pool.idleStatements - before.1 == 7, "toggle \(item)")
+            // BEGIN, the lock, the header; the size chunk, the placement chunks, the notification
+            // for observers, the history entry with the grid row's update, COMMIT.
+            #expect(storage.pool.idleStatements - before.1 == 8, "toggle \(item)")
         }
         #expect(try grid.snapshot().revision == 4)
     }
@@ -287,7 +287,7 @@ struct PostgreSQLPoolTests {
         #expect(try Grid.checkPlacements(in: GridDatabase(location: uri)).allSatisfy { $0.problems.isEmpty })
     }
 
-    @Test("a deadlock or a concurrent creation met by a call nested in a change is retried as a top-level one is")
+    @Test("a deadlock or a concurrent creation met inside an explicit transaction is retried as a one-grid change is")
     func nestedRetries() throws {
         let (database, _, uri) = try pooled(8)
         let a = try Grid(named: "a", in: database, creatingWith: GridOptions(sectionItemCounts: [4]))
@@ -301,10 +301,10 @@ struct PostgreSQLPoolTests {
             group.enter()
             Thread.detachNewThread {
                 do {
-                    try mine.update { editor in
-                        try editor.toggle(at: GridIndexPath(item: 1))
+                    try database.write { transaction in
+                        try transaction.update(mine) { try $0.toggle(at: GridIndexPath(item: 1)) }
                         Thread.sleep(forTimeInterval: 0.2)
-                        try other.toggle(at: GridIndexPath(item: 2))
+                        try transaction.update(other) { try $0.toggle(at: GridIndexPath(item: 2)) }
                     }
                 } catch {
                     failures.withLock { $0.append("\(error)") }
@@ -318,10 +318,11 @@ struct PostgreSQLPoolTests {
         let owners = try (0..<8).map { try Grid(named: "own\($0)", in: database, creatingWith: GridOptions(sectionItemCounts: [4])) }
         DispatchQueue.concurrentPerform(iterations: 8) { index in
             do {
-                try owners[index].update { editor in
-                    try editor.toggle(at: GridIndexPath(item: 0))
-                    try Grid(named: "shared", in: database, creatingWith: GridOptions(sectionItemCounts: [8]))
-                        .toggle(at: GridIndexPath(item: index))
+                try database.write { transaction in
+                    try transaction.update(owners[index]) { try $0.toggle(at: GridIndexPath(item: 0)) }
+                    try transaction.update(gridNamed: "shared", creatingWith: GridOptions(sectionItemCounts: [8])) {
+                        try $0.toggle(at: GridIndexPath(item: index))
+                    }
                 }
             } catch {
                 failures.withLock { $0.append("\(error)") }

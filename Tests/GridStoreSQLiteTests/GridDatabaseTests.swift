@@ -13,7 +13,7 @@ struct GridDatabaseTests {
         let path = directory.file("nested/folders/grids.sqlite")
         let database = try GridDatabase(path: path)
         #expect(database.migrationsAppliedOnOpen == MigrationSet.gridStore.migrations)
-        try database.read { connection in
+        try database.readSQLite { connection in
             #expect(try text(connection, "PRAGMA journal_mode") == "wal")
             #expect(try scalar(connection, "PRAGMA application_id") == Int(GridDatabase.applicationID))
             #expect(try scalar(connection, "PRAGMA foreign_keys") == 1)
@@ -60,7 +60,7 @@ struct GridDatabaseTests {
     func schema() throws {
         let directory = TemporaryDirectory()
         let database = try GridDatabase(path: directory.file("grids.sqlite"))
-        let objects = try database.read { connection in
+        let objects = try database.readSQLite { connection in
             try connection.fetchAll(
                 "SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name"
             ) { "\($0.string(at: 0)) \($0.string(at: 1))" }
@@ -69,7 +69,7 @@ struct GridDatabaseTests {
             "table grids", "table history", "table honeycomb_placements", "table honeycombs", "table item_keys", "table placement_chunks",
             "table schema_migrations", "table sections", "table size_chunks", "view item_sizes", "view placements",
         ])
-        try database.write { connection in
+        try database.writeSQLite { connection in
             // Enumerations are CHECKed and deleting a grid cascades.
             try connection.execute("INSERT INTO grids (name, columns) VALUES ('g', 6)")
             #expect(try text(connection, "SELECT layout_type FROM grids") == "more")
@@ -79,7 +79,7 @@ struct GridDatabaseTests {
         }
         #expect(try database.readThroughViews { try text($0, "SELECT group_concat(item || ' ' || size, ', ') FROM item_sizes") }
                 == "0 big, 2 middle")
-        try database.write { connection in
+        try database.writeSQLite { connection in
             for refused in ["(1, 0, 256, 'h')", "(1, 0, 256, 'b.')", "(1, 0, 256, '')", "(1, 0, 128, 'b')", "(1, 0, -256, 'b')",
                             "(1, 0, 256, printf('%257s', 'b'))", "(1, 5, 0, 'b')"] {
                 #expect(throws: SQLiteError.self, "\(refused)") { try connection.execute("INSERT INTO size_chunks VALUES \(refused)") }
@@ -171,7 +171,7 @@ struct GridDatabaseTests {
         }
         #expect(applied.filter { $0 > 0 } == [MigrationSet.gridStore.migrations.count])
         let database = try GridDatabase(path: path)
-        #expect(try database.read { try scalar($0, "SELECT count(*) FROM schema_migrations") } == MigrationSet.gridStore.migrations.count)
+        #expect(try database.readSQLite { try scalar($0, "SELECT count(*) FROM schema_migrations") } == MigrationSet.gridStore.migrations.count)
     }
 }
 
@@ -184,7 +184,7 @@ struct UpgradeTests {
         let versionOne = try MigrationSet(Array(MigrationSet.gridStore.migrations.prefix(1)))
         do {
             let old = try GridDatabase(path: path, migrations: versionOne)
-            try old.write { connection in
+            try old.writeSQLite { connection in
                 try connection.execute("INSERT INTO grids (name, columns) VALUES ('kept', 4)")
                 try connection.execute("INSERT INTO sections VALUES (1, 0, 3)")
                 try connection.execute("INSERT INTO item_sizes VALUES (1, 0, 1, 'big')")
@@ -196,8 +196,8 @@ struct UpgradeTests {
         let snapshot = try grid.toggle(at: GridIndexPath(item: 0))
         #expect(snapshot.kind == .tiles)
         #expect(try snapshot.size(at: GridIndexPath(item: 1)) == .big)
-        #expect(try upgraded.read { try text($0, "SELECT layout_kind FROM grids") } == "tiles")
-        #expect(try upgraded.read { try text($0, "PRAGMA integrity_check") } == "ok")
+        #expect(try upgraded.readSQLite { try text($0, "SELECT layout_kind FROM grids") } == "tiles")
+        #expect(try upgraded.readSQLite { try text($0, "PRAGMA integrity_check") } == "ok")
     }
 
     /// Makes `path` a file at schema `version` (5 or later) holding the rows of the current
@@ -241,16 +241,16 @@ struct UpgradeTests {
         #expect(try snapshot.size(at: GridIndexPath(item: 3)) == .small)
         #expect(try grid.history(limit: 10).map(\.kind) == [.undo, .change, .change])
         #expect(try grid.redo().size(at: GridIndexPath(item: 3)) == .middle)
-        _ = try upgraded.write { connection in
+        _ = try upgraded.writeSQLite { connection in
             #expect(throws: SQLiteError.self) {
                 try connection.execute("INSERT INTO history (grid_id, revision, kind, operation, actor, delta) VALUES (1, 99, 'oops', '', '', '[]')")
             }
         }
-        let schema = try upgraded.read { try text($0, "SELECT group_concat(sql, ';') FROM sqlite_schema WHERE name IN ('size_chunks', 'history')") }
+        let schema = try upgraded.readSQLite { try text($0, "SELECT group_concat(sql, ';') FROM sqlite_schema WHERE name IN ('size_chunks', 'history')") }
         #expect(!schema.contains(" IN ("))
         #expect(!schema.contains("before_version_6"))
-        #expect(try upgraded.read { try text($0, "PRAGMA integrity_check") } == "ok")
-        #expect(try upgraded.read { try text($0, "SELECT count(*) FROM pragma_foreign_key_check") } == "0")
+        #expect(try upgraded.readSQLite { try text($0, "PRAGMA integrity_check") } == "ok")
+        #expect(try upgraded.readSQLite { try text($0, "SELECT count(*) FROM pragma_foreign_key_check") } == "0")
     }
 
     @Test("version 7 moves every size into chunks of 256 letters, which read back as the same rows and grids")
@@ -289,8 +289,8 @@ struct UpgradeTests {
             let snapshot = try Grid(named: name, in: upgraded).snapshot()
             #expect(snapshot.explicitSizes == old.explicitSizes && snapshot.defaultSize == old.defaultSize, "\(name)")
         }
-        #expect(try upgraded.read { try text($0, "PRAGMA integrity_check") } == "ok")
-        #expect(try upgraded.read { try text($0, "SELECT count(*) FROM pragma_foreign_key_check") } == "0")
+        #expect(try upgraded.readSQLite { try text($0, "PRAGMA integrity_check") } == "ok")
+        #expect(try upgraded.readSQLite { try text($0, "SELECT count(*) FROM pragma_foreign_key_check") } == "0")
     }
 
     @Test("a version-6 file with a size no build writes is refused by version 7, which is rolled back")

@@ -12,7 +12,7 @@ struct SizeChunksTests {
 
     /// The stored chunks as `section first_item letters`, in order.
     func chunks(_ database: GridDatabase) throws -> [String] {
-        try database.read { connection in
+        try database.readSQLite { connection in
             try connection.fetchAll("SELECT section, first_item, sizes FROM size_chunks ORDER BY section, first_item") {
                 "\($0.int(at: 0)) \($0.int(at: 1)) \($0.string(at: 2))"
             }

@@ -12,9 +12,7 @@ struct ConnectionExecutorTests {
         let probe = Probe()
         // A first call holds the executor, and each next call is made once the one before it
         // waits in the queue, so the order they arrive in is known whatever the scheduler does.
-        let release = DispatchSemaphore(value: 0)
-        executor.enqueue { _ in _ = release.wait(timeout: .now() + 10) }
-        for _ in 0..<5_000 where executor.waiting > 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let release = try await hold(executor)
         var tasks: [Task<Bool, any Error>] = []
         for call in 0..<20 {
             tasks.append(Task {
@@ -64,6 +62,70 @@ struct ConnectionExecutorTests {
         // The executor serves calls again once the queue is short.
         #expect(try await executor.run { 7 } == 7)
     }
+}
+
+extension ConnectionExecutorTests {
+    @Test("a call cancelled while it waits behind a held executor never runs, and throws CancellationError at once")
+    func cancelledWhileQueued() async throws {
+        let executor = ConnectionExecutor(location: "test", waitLimitMilliseconds: 10_000)
+        let probe = Probe()
+        let release = try await hold(executor)
+        let queued = Task { try await executor.run { probe.overlap.store(true, ordering: .relaxed) } }
+        for _ in 0..<5_000 where executor.waiting < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        queued.cancel()
+        // It ends while the executor is still held, and leaves the queue.
+        let result = await queued.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(executor.waiting == 0)
+        release.signal()
+        #expect(try await executor.run { 1 } == 1)
+        let ran = probe.overlap.load(ordering: .relaxed)
+        #expect(!ran)
+        // A call whose task is cancelled before it is queued never runs either.
+        let early = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await executor.run { probe.overlap.store(true, ordering: .relaxed) }
+        }
+        await #expect(throws: CancellationError.self) { try await early.value }
+        let ranLate = probe.overlap.load(ordering: .relaxed)
+        #expect(!ranLate)
+    }
+
+    @Test("a call that has started runs to its end when its task is cancelled")
+    func cancelledWhileRunning() async throws {
+        let executor = ConnectionExecutor(location: "test", waitLimitMilliseconds: 10_000)
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let running = Task { try await executor.run { () -> Int in started.signal(); _ = release.wait(timeout: .now() + 10); return 5 } }
+        started.wait()
+        running.cancel()
+        release.signal()
+        #expect(try await running.value == 5)
+    }
+
+    @Test("threads are long-lived: calls apart in time reuse the executor's one thread")
+    func longLivedThreads() async throws {
+        let executor = ConnectionExecutor(location: "test", waitLimitMilliseconds: 10_000)
+        for call in 0..<5 {
+            #expect(try await executor.run { call } == call)
+            try await Task.sleep(for: .milliseconds(80))
+        }
+        #expect(executor.threadsStarted == 1)
+        let wide = ConnectionExecutor(location: "test", waitLimitMilliseconds: 10_000, width: 3)
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for call in 0..<60 { group.addTask { try await wide.run { Thread.sleep(forTimeInterval: 0.001); return call } } }
+            for try await _ in group {}
+        }
+        #expect(wide.threadsStarted <= 3)
+    }
+}
+
+/// Makes a first call that holds `executor` until the semaphore returned is signalled, and
+/// returns once it runs.
+private func hold(_ executor: ConnectionExecutor) async throws -> DispatchSemaphore {
+    let release = DispatchSemaphore(value: 0)
+    executor.enqueue { _ in _ = release.wait(timeout: .now() + 300) }
+    for _ in 0..<5_000 where executor.waiting > 0 { try await Task.sleep(for: .milliseconds(1)) }
+    return release
 }
 
 /// What calls on an executor saw.

@@ -48,7 +48,7 @@ struct HoneycombGridTests {
         let reopened = try Grid(named: "hive", in: GridDatabase(path: path), creatingWith: nil).snapshot()
         #expect(reopened.honeycomb == configuration)
         #expect(reopened.itemCounts == [62])
-        let tiles = try database.read { try scalar($0, "SELECT count(*) FROM placement_chunks") }
+        let tiles = try database.readSQLite { try scalar($0, "SELECT count(*) FROM placement_chunks") }
         #expect(tiles == 0)
     }
 

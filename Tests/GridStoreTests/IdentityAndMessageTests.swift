@@ -32,7 +32,7 @@ struct IdentityAndMessageTests {
     }
 
     @Test("a honeycomb's stored widths survive export and import bit for bit",
-          arguments: [0.00001, 60.00004, 1e-300, 0.1 + 0.2, HoneycombConfiguration.maximumLength, 5e-324])
+          arguments: [0.00001, 60.00004, 1e-300, 0.1 + 0.2, HoneycombConfiguration.maximumLength, Double.leastNonzeroMagnitude])
     func honeycombRoundTrip(width: Double) throws {
         let configuration = try HoneycombConfiguration(elementWidth: width, itemSpacing: width / 3)
         let database = try GridDatabase(location: directory.file("hive.sqlite"))

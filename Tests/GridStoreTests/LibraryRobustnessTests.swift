@@ -14,37 +14,42 @@ import GridStorePostgreSQL
 struct LibraryRobustnessTests {
     let directory = TemporaryDirectory()
 
-    @Test("a change of another grid inside a change's closure joins its transaction and commits with it", arguments: Backend.all)
-    func nestedChanges(backend: Backend) throws {
+    @Test("two grids changed in one write transaction commit together, or not at all", arguments: Backend.all)
+    func twoGridsInOneTransaction(backend: Backend) throws {
         let location = try backend.database(in: directory)
         let database = try GridDatabase(location: location)
         let phone = try Grid(named: "phone", in: database), tablet = try Grid(named: "tablet", in: database)
         try phone.setSize(.big, at: GridIndexPath(item: 0))
         _ = try tablet.snapshot()
-        // Copying sizes from one grid into another, from inside a change: both in one transaction.
-        try phone.update { editor in
-            let sizes = try Grid.list(in: database).map(\.name)
-            #expect(sizes == ["phone", "tablet"])
-            try tablet.update { try $0.setSize(editor.snapshot.size(at: GridIndexPath(item: 0)), at: GridIndexPath(item: 0)) }
-            try editor.toggle(at: GridIndexPath(item: 1))
+        // Copying a size from one grid into another, and changing the first: one transaction.
+        let revisions = try database.write { transaction in
+            #expect(try transaction.grids().map(\.name) == ["phone", "tablet"])
+            let big = try transaction.snapshot(of: phone).size(at: GridIndexPath(item: 0))
+            let copied = try transaction.update(tablet) { try $0.setSize(big, at: GridIndexPath(item: 0)) }
+            let toggled = try transaction.update(gridNamed: "phone") { try $0.toggle(at: GridIndexPath(item: 1)) }
+            #expect(try transaction.snapshot(of: "tablet").revision == copied.revision)
+            return (copied.revision, toggled.revision)
         }
+        #expect(revisions == (1, 2))
         #expect(try tablet.snapshot().size(at: GridIndexPath(item: 0)) == .big)
         #expect(try phone.snapshot().size(at: GridIndexPath(item: 1)) == .middle)
-        // When the outer change fails, the inner one is rolled back with it.
+        // When the closure fails, every change made through the transaction is rolled back.
         struct Refused: Error {}
         #expect(throws: Refused.self) {
-            try phone.update { _ in
-                try tablet.update { try $0.toggle(at: GridIndexPath(item: 5)) }
+            try database.write { transaction in
+                try transaction.update(tablet) { try $0.toggle(at: GridIndexPath(item: 5)) }
+                try transaction.update(phone) { try $0.toggle(at: GridIndexPath(item: 5)) }
                 throw Refused()
             }
         }
         #expect(try tablet.snapshot().size(at: GridIndexPath(item: 5)) == .small)
         #expect(try tablet.snapshot().revision == 1)
+        #expect(try phone.snapshot().revision == 2)
         // The rolled-back state never serves a later call, even once another connection brings
         // the grid to the revision it had.
         #expect(throws: Refused.self) {
-            try phone.update { _ in
-                try tablet.update { try $0.toggle(at: GridIndexPath(item: 7)) }
+            try database.write { transaction in
+                try transaction.update(tablet) { try $0.toggle(at: GridIndexPath(item: 7)) }
                 throw Refused()
             }
         }
@@ -53,23 +58,47 @@ struct LibraryRobustnessTests {
         #expect(try tablet.snapshot().revision == 2)
         #expect(try tablet.snapshot().size(at: GridIndexPath(item: 7)) == .small)
         #expect(try tablet.snapshot().size(at: GridIndexPath(item: 8)) == .big)
+        // A grid created in a transaction that rolls back is not there.
+        #expect(throws: Refused.self) {
+            try database.write { transaction in
+                try transaction.update(gridNamed: "watch") { try $0.toggle(at: GridIndexPath(item: 0)) }
+                throw Refused()
+            }
+        }
+        #expect(try !Grid.exists(named: "watch", in: database))
     }
 
-    @Test("a change of the same grid inside its own change is refused, never trapped or lost", arguments: Backend.all)
-    func sameGridNested(backend: Backend) throws {
+    @Test("a call on the database inside a transaction's closure is refused, never joined, trapped or waited for",
+          arguments: Backend.all)
+    func nestedCallsRefused(backend: Backend) throws {
         let database = try GridDatabase(location: backend.database(in: directory))
         let grid = try Grid(named: "g", in: database)
-        let other = try Grid(named: "g", in: database)
+        let other = try Grid(named: "other", in: database)
         _ = try grid.snapshot()
+        _ = try other.snapshot()
+        #expect(throws: GridError.reentrantCall) { try grid.update { _ in try other.toggle(at: GridIndexPath(item: 0)) } }
+        #expect(throws: GridError.reentrantCall) { try grid.update { _ in _ = try other.snapshot() } }
+        #expect(throws: GridError.reentrantCall) { try database.write { _ in try Grid.list(in: database) } }
+        #expect(throws: GridError.reentrantCall) { try database.read { _ in try database.read { _ in 1 } } }
+        #expect(throws: GridError.reentrantCall) { try database.read { _ in try grid.toggle(at: GridIndexPath(item: 0)) } }
+        #expect(throws: GridError.reentrantCall) { try database.write { _ in try Grid.drop(named: "g", in: database) } }
+        // A grid's change inside its own change through the transaction would be overwritten.
         #expect(throws: GridError.reentrantCall) {
-            try grid.update { _ in try other.toggle(at: GridIndexPath(item: 0)) }
+            try database.write { transaction in
+                try transaction.update(grid) { _ in try transaction.update(gridNamed: "g") { try $0.toggle(at: GridIndexPath(item: 0)) } }
+            }
         }
-        #expect(try grid.snapshot().revision == 0)
-        // A read of the same grid inside its change sees the state before the change.
-        try grid.update { editor in
-            try editor.toggle(at: GridIndexPath(item: 0))
-            #expect(try other.snapshot().revision == 0)
+        #expect(throws: GridError.reentrantCall) {
+            try database.write { transaction in try transaction.update(grid) { _ in try transaction.drop(gridNamed: "g") } }
         }
+        // Another grid inside a grid's change, through the transaction, is fine.
+        _ = try database.write { transaction in
+            try transaction.update(grid) { editor in
+                try transaction.update(other) { try $0.toggle(at: GridIndexPath(item: 0)) }
+                try editor.toggle(at: GridIndexPath(item: 0))
+            }
+        }
+        #expect(try grid.snapshot().revision == 1)
         #expect(try other.snapshot().revision == 1)
     }
 
@@ -86,18 +115,18 @@ struct LibraryRobustnessTests {
         #expect(ContinuousClock.now - start < .seconds(5))
     }
 
-    @Test("reads join a read; a change inside a read is refused; reads cannot write")
+    @Test("a read transaction reads; a change inside a read is refused; reads cannot write")
     func readsAreReadOnly() throws {
         let database = try GridDatabase(path: directory.file("g.sqlite"))
         let grid = try Grid(named: "g", in: database)
         _ = try grid.snapshot()
-        let names = try database.read { _ in try Grid.list(in: database).map(\.name) }
+        let names = try database.read { try $0.grids().map(\.name) }
         #expect(names == ["g"])
         #expect(throws: GridError.reentrantCall) {
             try database.read { _ in try grid.toggle(at: GridIndexPath(item: 0)) }
         }
         #expect(throws: SQLiteError.self) {
-            try database.read { try $0.execute("UPDATE grids SET revision = 99") }
+            try database.readSQLite { try $0.execute("UPDATE grids SET revision = 99") }
         }
         #expect(try grid.snapshot().revision == 0)
         try grid.toggle(at: GridIndexPath(item: 0))

@@ -100,6 +100,40 @@ struct ObservationTests {
     }
 }
 
+extension ObservationTests {
+    @Test("a hundred observed grids share one change signal; another connection's change wakes the one it changed",
+          arguments: Backend.all)
+    func hundredObservers(backend: Backend) async throws {
+        let location = try backend.database(in: directory)
+        let database = try GridDatabase(location: location)
+        let grids = try (0..<100).map { try Grid(named: "g\($0)", in: database, creatingWith: GridOptions(sectionItemCounts: [4])) }
+        try database.write { transaction in
+            for grid in grids { try transaction.update(grid) { try $0.toggle(at: GridIndexPath(item: 0)) } }
+        }
+        let ready = Tally()
+        // A long polling interval: a change seen sooner came through the signal.
+        let seen = try await withThrowingTaskGroup(of: (Int, Int)?.self) { group in
+            for (index, grid) in grids.enumerated() {
+                group.addTask {
+                    for try await change in grid.changes(pollingEvery: .seconds(60)) {
+                        if change.isInitial { ready.add(); continue }
+                        return (index, change.revision)
+                    }
+                    return nil
+                }
+            }
+            while ready.value < grids.count { try await Task.sleep(for: .milliseconds(5)) }
+            let elsewhere = try GridDatabase(location: location)
+            try await Grid(named: "g42", in: elsewhere, creatingWith: nil).toggle(at: GridIndexPath(item: 1))
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        #expect(seen?.0 == 42 && seen?.1 == 2)
+        #expect(database.watch.loopsStarted == 1)
+    }
+}
+
 /// A count shared between tasks.
 final class Tally: Sendable {
     private let count = Atomic(0)

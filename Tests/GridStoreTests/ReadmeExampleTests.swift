@@ -28,16 +28,24 @@ struct ReadmeExampleTests {
         #expect(try await sizes.size(at: GridIndexPath(item: 4)) == .middle)
         #expect(try await sizes.itemCount(inSection: 0) == 21)
 
-        // A grid document; every update is one transaction and one revision.
+        // Grids in a database: a transaction changes any of them together, or none.
         let database = try GridDatabase(path: directory.file("grids.sqlite"))
         let phone = try Grid(named: "phone", in: database, creatingWith: GridOptions(type: .more))
+        let tablet = try Grid(named: "tablet", in: database)
+        try database.write { transaction in
+            try transaction.update(phone) { try $0.toggle(at: GridIndexPath(item: 3)) }
+            try transaction.update(tablet) { try $0.toggle(at: GridIndexPath(item: 3)) }
+        }
+        try await phone.toggle(at: GridIndexPath(item: 3))
+        let (phoneRevision, tabletRevision) = (try await phone.snapshot().revision, try await tablet.snapshot().revision)
+        #expect(phoneRevision == 2 && tabletRevision == 1)
         let snapshot = try await phone.update { editor in
             try editor.toggle(at: GridIndexPath(item: 3))
             try editor.moveItem(from: GridIndexPath(item: 0), to: GridIndexPath(item: 5))
         }
-        #expect(snapshot.revision == 1)
+        #expect(snapshot.revision == 3)
         for try await change in phone.changes() {
-            #expect(change.revision == 1 && change.isInitial)
+            #expect(change.revision == 3 && change.isInitial)
             break
         }
 

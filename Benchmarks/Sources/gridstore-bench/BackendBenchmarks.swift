@@ -15,10 +15,7 @@ enum BackendBenchmarks {
         let scratch = try ScratchDirectory()
         let server = try PostgreSQLTestServer(durable: true)
         defer { server.stop() }
-        let gridstore = ProcessBenchmarks.siblingExecutable("gridstore")
-        guard access(gridstore, X_OK) == 0 else {
-            throw BenchmarkError("\(gridstore) is missing; build the benchmarks with `swift build -c release --package-path Benchmarks` first")
-        }
+        let gridstore = try ProcessBenchmarks.gridstoreExecutable()
         var table = Table("SQLite and PostgreSQL side by side (release build, medians; PostgreSQL on a local Unix socket)",
                           headers: ["backend", "toggle 10k ms", "bulk set 100k ms", "8 processes, 8 grids: changes/s",
                                     "8 processes, 1 grid: changes/s"])

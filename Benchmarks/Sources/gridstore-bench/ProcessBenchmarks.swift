@@ -16,6 +16,17 @@ enum ProcessBenchmarks {
             .dropLast().joined(separator: "/")) + "/" + name
     }
 
+    /// The `gridstore` built beside the benchmarks.
+    ///
+    /// - Throws: ``BenchmarkError`` when it was not built.
+    static func gridstoreExecutable() throws -> String {
+        let gridstore = siblingExecutable("gridstore")
+        guard access(gridstore, X_OK) == 0 else {
+            throw BenchmarkError("\(gridstore) is missing; build the benchmarks with `swift build -c release --package-path Benchmarks` first")
+        }
+        return gridstore
+    }
+
     static func run() throws -> String {
         let scratch = try ScratchDirectory()
         let gridstore = siblingExecutable("gridstore")

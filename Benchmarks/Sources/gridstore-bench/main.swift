@@ -30,7 +30,8 @@ if arguments.first == "--peak-memory", arguments.count == 2, let count = Int(arg
 print("warning: this is a debug build; build with `swift build -c release --package-path Benchmarks` for meaningful numbers")
 #endif
 
-let allGroups = ["packing", "bulk", "toggle", "process", "honeycomb", "backends", "scaling", "history", "editor", "floors", "server"]
+let allGroups = ["packing", "bulk", "toggle", "process", "honeycomb", "backends", "scaling", "history", "editor", "floors", "server",
+                 "concurrency"]
 let groups = arguments.isEmpty ? allGroups : arguments
 print("# gridstore-bench")
 for group in groups {
@@ -58,6 +59,8 @@ for group in groups {
         report { try ServerBenchmarks.run() }
     case "floors":
         report { try FloorBenchmarks.run() }
+    case "concurrency":
+        report { try ConcurrencyBenchmarks.run() }
     default:
         print("unknown benchmark group '\(group)'; groups: \(allGroups.joined(separator: ", "))")
         exit(64)

@@ -16,12 +16,6 @@ public final class GridDatabase: Sendable {
     /// The storage the grids are read from and written to.
     package let backend: any GridStorageBackend
 
-    /// The grids a change is running on, with the threads running them: a change of the same grid
-    /// asked for inside that change's closure is refused, since it would be overwritten.
-    /// (Arrays of the few threads, not sets: a `Set<UInt>` costs every process a search of the
-    /// runtime's conformance records when it is first made.)
-    package let gridsBeingChanged = Locked<[String: [UInt]]>([:])
-
     /// Where `async` changes queue and run, one per connection at a time.
     package let changes: ConnectionExecutor
     /// Where `async` reads queue and run, one per connection at a time: never behind a change
@@ -40,6 +34,16 @@ public final class GridDatabase: Sendable {
                                      width: backend.parallelCalls)
         reads = ConnectionExecutor(location: backend.location, waitLimitMilliseconds: Self.queueWaitLimitMilliseconds,
                                    width: backend.parallelCalls)
+        watch = DatabaseChangeWatch { try backend.makeChangeSignal() }
+    }
+
+    /// The change signal all observers of the database's grids share.
+    package let watch: DatabaseChangeWatch
+
+    deinit {
+        changes.stop()
+        reads.stop()
+        watch.stop()
     }
 
     /// Where the database is: a file path, or a PostgreSQL connection URI without its password.

@@ -70,10 +70,6 @@ extension Grid {
                               keep: header.historyKeep, history: entries)
             }
         }
-        let thread = Platform.currentThread
-        if target.gridsBeingChanged.withLock({ changing in grids.contains { changing[$0.snapshot.name]?.contains(thread) ?? false } }) {
-            throw GridError.reentrantCall
-        }
         let copied = Set(grids.map(\.snapshot.name))
         return try target.backend.write { transaction -> [GridSummary] in
             for grid in grids {

@@ -12,8 +12,9 @@ extension Grid {
     /// and the items whose size or place changed) whenever the revision moves, whichever
     /// process changed it. See ``GridChangeSequence``.
     ///
-    /// A change made by another process is seen within one `interval`; several changes within
-    /// one interval, or while the consumer is busy, arrive as one.
+    /// A change made by any process wakes the observer through the database's change signal
+    /// (within milliseconds); without one (PostgreSQL behind a pooler in transaction mode) it
+    /// is seen within one `interval`. Several changes while the consumer is busy arrive as one.
     ///
     /// ```swift
     /// for try await change in grid.changes() {
@@ -22,7 +23,7 @@ extension Grid {
     /// ```
     public func changes(pollingEvery interval: Duration = .milliseconds(100)) -> GridChangeSequence {
         GridChangeSequence(
-            interval: interval, executor: database.reads,
+            interval: interval, watch: database.watch, executor: database.reads,
             token: { GridChangeSequence.Token(revision: try self.currentRevision(), registeredDefault: nil) },
             load: {
                 let snapshot = try self.storedSnapshot()

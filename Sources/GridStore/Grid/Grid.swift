@@ -41,18 +41,28 @@ public final class Grid: Sendable {
     /// - Parameter options: How to create a missing grid; `nil` to require that it exists.
     /// - Throws: ``GridError/gridNotFound(_:)`` when it is missing and `options` is `nil`;
     ///   ``GridError`` for an invalid name or options.
-    public init(named name: String, in database: GridDatabase, creatingWith options: GridOptions? = GridOptions()) throws(GridError) {
+    public convenience init(named name: String, in database: GridDatabase, creatingWith options: GridOptions? = GridOptions()) throws(GridError) {
+        try self.init(changing: name, in: database, creatingWith: options)
+        if creationContent == nil, try !Grid.exists(named: self.name, in: database) {
+            throw GridError.gridNotFound(self.name)
+        }
+    }
+
+    /// The grid named `name`, its name and `options` checked, without asking the database
+    /// whether it exists: for a transaction's calls, made inside it.
+    init(changing name: String, in database: GridDatabase, creatingWith options: GridOptions?) throws(GridError) {
         let name = GridLimits.canonical(name)
         try GridLimits.validate(name: name)
         self.name = name
         self.database = database
         try options?.validate()
         creationContent = options.map(GridContent.init)
-        if let content = creationContent {
-            _ = try content.validatedConfiguration()
-        } else if try !Grid.exists(named: name, in: database) {
-            throw GridError.gridNotFound(name)
-        }
+        if let content = creationContent { _ = try content.validatedConfiguration() }
+    }
+
+    /// The grid named `name`, to read inside a transaction: never created.
+    convenience init(reading name: String, in database: GridDatabase) throws(GridError) {
+        try self.init(changing: name, in: database, creatingWith: nil)
     }
 
     /// Creates a grid named `name` with `content`, replacing an existing one if `replacing` is set.
@@ -104,10 +114,6 @@ public final class Grid: Sendable {
     /// - Throws: ``GridError/gridNotFound(_:)`` when there is none.
     public static func drop(named name: String, in database: GridDatabase) throws(GridError) {
         let name = GridLimits.canonical(name)
-        // Inside a change of this grid the row is the change's to write: dropping it there would
-        // fail on the rows that change still holds.
-        let thread = Platform.currentThread
-        if database.gridsBeingChanged.withLock({ $0[name]?.contains(thread) ?? false }) { throw .reentrantCall }
         try GridError.catching {
             try database.backend.write { transaction in
                 if try !transaction.deleteGrid(named: name) { throw GridError.gridNotFound(name) }
@@ -119,13 +125,12 @@ public final class Grid: Sendable {
 
     /// The grid's current state.
     public func snapshot() throws(GridError) -> GridSnapshot {
-        let caching = mayCache
-        return try GridError.catching {
-            if let snapshot = try database.backend.read({ try current($0, creatingIfMissing: false, caching: caching)?.snapshot }) {
+        try GridError.catching {
+            if let snapshot = try database.backend.read({ try current($0, creatingIfMissing: false, caching: true)?.snapshot }) {
                 return snapshot
             }
             // The grid is missing: create it, if allowed, with the write lock held.
-            return try database.backend.write { try current($0, creatingIfMissing: true, caching: caching)!.snapshot }
+            return try database.backend.write { try current($0, creatingIfMissing: true, caching: true)!.snapshot }
         }
     }
 
@@ -149,11 +154,17 @@ public final class Grid: Sendable {
     ///
     /// - Throws: ``GridError/gridNotFound(_:)`` when the grid does not exist.
     public func storedSnapshot() throws(GridError) -> GridSnapshot {
-        let caching = mayCache
-        let snapshot = try GridError.catching {
-            try database.backend.read { try current($0, creatingIfMissing: false, caching: caching)?.snapshot }
+        try GridError.catching { try database.backend.read { try storedSnapshot(in: $0, caching: true) } }
+    }
+
+    /// The grid's state in `transaction`, never creating it.
+    ///
+    /// - Parameter caching: Whether the state may serve later calls: not inside a transaction
+    ///   an app holds, which may still roll back.
+    func storedSnapshot(in transaction: any GridStorageTransaction, caching: Bool) throws -> GridSnapshot {
+        guard let snapshot = try current(transaction, creatingIfMissing: false, caching: caching)?.snapshot else {
+            throw GridError.gridNotFound(name)
         }
-        guard let snapshot else { throw GridError.gridNotFound(name) }
         return snapshot
     }
 
@@ -166,13 +177,10 @@ public final class Grid: Sendable {
         try currentWithHeader(transaction, creatingIfMissing: creatingIfMissing, caching: caching).map { ($0.id, $0.snapshot) }
     }
 
-    /// Whether a state read now may serve later calls: not inside another call's transaction,
-    /// which may still roll back. Asked before the transaction starts.
-    var mayCache: Bool { !database.backend.isInTransactionOnCurrentThread }
-
     /// ``current(_:creatingIfMissing:)`` with how many history entries the grid keeps.
     ///
-    /// - Parameter caching: Whether a state read now may serve later calls (see ``mayCache``).
+    /// - Parameter caching: Whether a state read now may serve later calls: not inside a
+    ///   transaction an app holds (``GridWriteTransaction``), which may still roll back.
     func currentWithHeader(_ transaction: any GridStorageTransaction, creatingIfMissing: Bool, caching: Bool) throws
         -> (id: Int64, snapshot: GridSnapshot, historyKeep: Int)? {
         guard let header = try transaction.header(named: name)?.header() else {
@@ -216,22 +224,13 @@ public final class Grid: Sendable {
     @discardableResult
     func update(seenBy registration: RegisteredDefaultSize?, operation: String? = nil,
                 _ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
-        // What `body` threw passes through as it is; any other failure is a GridError.
-        var bodyError: (any Error)?
+        let thrown = ThrownByBody()
         do {
-            return try perform(seenBy: registration, record: HistoryRecord(operation: operation),
-                               { (editor: inout GridEditor, _, _) in
-                do {
-                    try body(&editor)
-                } catch {
-                    bodyError = error
-                    throw error
-                }
-            })
+            return try perform(seenBy: registration, record: HistoryRecord(operation: operation)) { editor, _, _ in
+                try thrown.run { try body(&editor) }
+            }
         } catch {
-            if let bodyError { throw bodyError }
-            if error is GridError { throw error }
-            throw GridError.storage(GridStorageFailure(error))
+            throw thrown.translated(error)
         }
     }
 
@@ -242,57 +241,55 @@ public final class Grid: Sendable {
     /// revert) is written even when it leaves the grid as it was, so the history moves on.
     func perform(seenBy registration: RegisteredDefaultSize? = nil, record initial: HistoryRecord,
                  _ body: (inout GridEditor, GridHistoryReader, inout HistoryRecord) throws -> Void) throws -> GridSnapshot {
-        let thread = Platform.currentThread
-        let nested = database.gridsBeingChanged.withLock { changing in
-            if changing[name, default: []].contains(thread) { return true }
-            changing[name, default: []].append(thread)
-            return false
-        }
-        if nested { throw GridError.reentrantCall }
-        defer {
-            database.gridsBeingChanged.withLock { changing in
-                changing[name]?.removeAll { $0 == thread }
-                if changing[name]?.isEmpty == true { changing[name] = nil }
-            }
-        }
         var seen: GridSnapshot?
-        let caching = mayCache
-        let result = try database.backend.write { transaction -> (Int64, GridSnapshot) in
-            let (id, old, keep) = try currentWithHeader(transaction, creatingIfMissing: true, caching: caching)!
-            var record = initial
-            let reader = GridHistoryReader(transaction: transaction, gridID: id, grid: name, revision: old.revision)
-            let edited = try GridEditor.edit(old, seenAs: registration?.apply(to: old)) { try body(&$0, reader, &record) }
-            var new = edited.snapshot
-            // A reader takes revisions below Int64.max; one at the last of them (a hand edit, or
-            // a copy of such a grid) takes no more changes.
-            guard old.revision < Int(Int64.max) - 1 else {
-                throw GridError.limitExceeded("grid '\(name)' is at revision \(old.revision), the last one gridstore can store")
-            }
-            new.revision = old.revision + 1
-            seen = nil
-            var changes = GridChangeSet(old: old, new: new, changes: edited.changes)
-            if changes.leavesUnchanged(old) && record.kind == .change { return (id, old) }
-            seen = edited.seen
-            seen?.revision = new.revision
-            // Only chunks that differ are written, which is right only while the stored chunks
-            // are what `old` says: when their keys or lengths say otherwise (a hand edit), all
-            // are rewritten, so a change always leaves placements equal to a fresh pack.
-            if old.kind == .tiles,
-               try !PlacementChunks.match(stored: transaction.placementChunkSizes(gridID: id), layout: old.layout,
-                                          isRewritten: changes.rewrites) {
-                changes.rewriteAllChunks(of: new)
-            }
-            try transaction.write(changes, gridID: id)
-            if keep > 0 {
-                try transaction.appendHistory(record.entry(revision: new.revision, edits: edited.edits, from: old, to: new), gridID: id, keep: keep)
-            }
-            return (id, new)
+        let result = try database.backend.write { transaction in
+            try change(in: transaction, seenBy: registration, record: initial, caching: true, seen: &seen, body)
         }
-        // Only a committed state may serve later calls: a change that joined another's
-        // transaction is not committed yet.
-        if caching { cache.withLock { $0 = result } }
+        cache.withLock { $0 = result }
         if let seen, let registration { registration.remember(stored: result.1, seen: seen) }
         return result.1
+    }
+
+    /// The change ``perform(seenBy:record:_:)`` makes, in `transaction`: reads the grid (creating
+    /// it if it is missing and may be created), applies `body`, writes what differs and records
+    /// the history entry.
+    ///
+    /// - Parameters:
+    ///   - caching: Whether the state read may serve later calls (see ``currentWithHeader(_:creatingIfMissing:caching:)``).
+    ///   - seen: Set to the state as a registration sees it, when the change wrote anything.
+    /// - Returns: The grid's row id and its state after the change.
+    func change(in transaction: any GridStorageTransaction, seenBy registration: RegisteredDefaultSize? = nil,
+                record initial: HistoryRecord, caching: Bool, seen: inout GridSnapshot?,
+                _ body: (inout GridEditor, GridHistoryReader, inout HistoryRecord) throws -> Void) throws -> (Int64, GridSnapshot) {
+        let (id, old, keep) = try currentWithHeader(transaction, creatingIfMissing: true, caching: caching)!
+        var record = initial
+        let reader = GridHistoryReader(transaction: transaction, gridID: id, grid: name, revision: old.revision)
+        let edited = try GridEditor.edit(old, seenAs: registration?.apply(to: old)) { try body(&$0, reader, &record) }
+        var new = edited.snapshot
+        new.revision = old.revision + 1
+        seen = nil
+        var changes = GridChangeSet(old: old, new: new, changes: edited.changes)
+        if changes.leavesUnchanged(old) && record.kind == .change { return (id, old) }
+        // A reader takes revisions below Int64.max; one at the last of them (a hand edit, or
+        // a copy of such a grid) takes no more changes.
+        guard old.revision < Int(Int64.max) - 1 else {
+            throw GridError.limitExceeded("grid '\(name)' is at revision \(old.revision), the last one gridstore can store")
+        }
+        seen = edited.seen
+        seen?.revision = new.revision
+        // Only chunks that differ are written, which is right only while the stored chunks
+        // are what `old` says: when their keys or lengths say otherwise (a hand edit), all
+        // are rewritten, so a change always leaves placements equal to a fresh pack.
+        if old.kind == .tiles,
+           try !PlacementChunks.match(stored: transaction.placementChunkSizes(gridID: id), layout: old.layout,
+                                      isRewritten: changes.rewrites) {
+            changes.rewriteAllChunks(of: new)
+        }
+        try transaction.write(changes, gridID: id)
+        if keep > 0 {
+            try transaction.appendHistory(record.entry(revision: new.revision, edits: edited.edits, from: old, to: new), gridID: id, keep: keep)
+        }
+        return (id, new)
     }
 
     /// Cycles the item's size small → middle → big → small.

@@ -5,12 +5,15 @@ import GridLayout
 ///
 /// It is pulled, not pushed: each `next()` waits until the grid differs from the state it
 /// last returned, so a slow consumer skips the states in between (a change lists everything
-/// that differs from what the consumer saw) and memory stays bounded whatever its pace. The
-/// check is one indexed read of the revision every interval; the whole state is read only
-/// when it moved. The waiting and reading happen on threads of gridstore's own, never on
-/// Swift's cooperative pool. Observing never creates a grid: on a grid that does not exist,
-/// or is dropped while observed, the sequence ends by throwing ``GridError/gridNotFound(_:)``.
-/// It ends without error when the task iterating it is cancelled.
+/// that differs from what the consumer saw, from one revision to a later one, never back) and
+/// memory stays bounded whatever its pace. It waits for the database's change signal, one for
+/// all the grids a process observes in the database (see ``DatabaseChangeWatch``), then reads
+/// the grid's revision with one indexed read; the whole state is read only when it moved. A
+/// database without a signal (PostgreSQL behind a pooler in transaction mode) is polled every
+/// interval instead. The reading happens on threads of gridstore's own, never on Swift's
+/// cooperative pool. Observing never creates a grid: on a grid that does not exist, or is
+/// dropped while observed, the sequence ends by throwing ``GridError/gridNotFound(_:)``. It ends
+/// without error when the task iterating it is cancelled.
 public struct GridChangeSequence: AsyncSequence, Sendable {
     public typealias Element = GridChange
 
@@ -20,7 +23,10 @@ public struct GridChangeSequence: AsyncSequence, Sendable {
         var registeredDefault: TileSize?
     }
 
+    /// How often to check without a change signal.
     let interval: Duration
+    /// The database's change signal, if it has one.
+    var watch: DatabaseChangeWatch?
     /// Where the checks and reads run: the database's executor for reads, or the one shared by
     /// repositories without a database.
     var executor: ConnectionExecutor = otherRepositories
@@ -37,26 +43,46 @@ public struct GridChangeSequence: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         let sequence: GridChangeSequence
         var last: (snapshot: GridSnapshot, token: Token)?
+        /// The signal's generation before the last read, when the database has a signal.
+        var generation: Int?
 
         public mutating func next() async throws -> GridChange? {
             guard let previous = last else {
+                if let watch = sequence.watch {
+                    do {
+                        generation = try await watch.prepare() ? watch.currentGeneration : nil
+                    } catch {
+                        return nil
+                    }
+                }
                 let (first, token) = try await sequence.run(sequence.load)
                 last = (first, token)
                 return GridChange(initial: first)
             }
             while true {
                 do {
-                    try await Task.sleep(for: sequence.interval)
+                    if let watch = sequence.watch, let seen = generation {
+                        // Woken by a change, or after a while anyway: the check is cheap.
+                        generation = try await watch.change(after: seen, waitingAtMost: Self.longestWaitMilliseconds)
+                    } else {
+                        try await Task.sleep(for: sequence.interval)
+                    }
                 } catch {
                     return nil
                 }
-                if try await sequence.run(sequence.token) != previous.token {
+                let token = try await sequence.run(sequence.token)
+                // Never back: a state older than the one returned (a lagging read) is passed over.
+                if token != previous.token && token.revision >= previous.token.revision {
                     let (current, token) = try await sequence.run(sequence.load)
+                    guard token.revision >= previous.token.revision else { continue }
                     last = (current, token)
                     return GridChange(from: previous.snapshot, to: current)
                 }
             }
         }
+
+        /// The longest an observer waits for the change signal before it checks anyway.
+        static let longestWaitMilliseconds = 1_000
     }
 
     /// The result of `body`, on the executor.

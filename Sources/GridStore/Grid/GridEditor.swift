@@ -347,8 +347,6 @@ public struct GridEditor: Sendable {
 
     /// Replaces the settings and every section's sizes, as an import does.
     public mutating func replaceContent(_ content: GridContent) throws(GridError) {
-        var content = content
-        content.keys = content.keys.map { $0.map { $0.map(GridLimits.canonical) } }
         let replacement = try GridSnapshot(name: snapshot.name, revision: snapshot.revision, content: content, packing: packs)
         record(.content(from: snapshot.content, to: replacement.content))
         snapshot = replacement

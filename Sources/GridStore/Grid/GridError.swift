@@ -50,9 +50,10 @@ public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConverti
     case storage(GridStorageFailure)
     /// The stored grid is inconsistent (for example, edited by hand).
     case corrupted(String)
-    /// A change was asked for inside a read's closure on the same database, or inside a
-    /// change's closure of the same grid (reads, and changes of other grids, inside a change's
-    /// closure join its transaction and commit with it).
+    /// A call on a database was made inside another call's closure on the same database (a
+    /// `Grid` or repository call inside a change, or inside ``GridDatabase/write(_:)``), which
+    /// would wait for itself or silently join a transaction; or a grid was changed inside its
+    /// own change's closure. Work inside a transaction goes through the transaction it hands.
     case reentrantCall
 
     public var description: String {
@@ -110,8 +111,8 @@ public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConverti
         case .corrupted(let reason):
             return "the stored grid is inconsistent: \(reason)"
         case .reentrantCall:
-            return "a change was asked for inside a read of the same database, or inside a change of the same grid; "
-                + "make it after that call returns, or with the editor the change's closure was given"
+            return "a call on the database was made inside another call's closure on the same database; make it through "
+                + "the transaction or editor that closure was given (database.write { transaction in … }), or after it returns"
         }
     }
 }

@@ -49,6 +49,11 @@ public struct GridSnapshot: Sendable {
     ///
     /// - Throws: ``GridError`` when the content breaks a limit or its configuration is invalid.
     init(name: String, revision: Int, content: GridContent, packing: Bool = true) throws(GridError) {
+        // Keys as every way in stores them (see ``GridLimits/canonical(_:)``), before they are checked.
+        var content = content
+        if content.keys.contains(where: { !$0.isEmpty }) {
+            content.keys = content.keys.map { $0.map { $0.map(GridLimits.canonical) } }
+        }
         self.init(name: name, revision: revision, configuration: try content.validatedConfiguration(),
                   defaultSize: content.defaultSize, explicitSizes: content.sections, keys: content.keys,
                   honeycomb: content.honeycomb, packing: packing)

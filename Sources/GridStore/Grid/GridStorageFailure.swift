@@ -20,7 +20,12 @@ public struct GridStorageFailure: Error, Sendable, Hashable, Codable, CustomStri
         case databaseFile
         /// The database's schema is newer, or its migration ledger changed (see ``MigrationError``).
         case migration
-        /// Any other failure of the database or the connection to it (I/O, a full disk, a lost server).
+        /// The database could not be reached (a server down, restarting or refusing connections,
+        /// or a connection lost before anything was committed): nothing was done, and trying
+        /// again later may succeed.
+        case unreachable
+        /// Any other failure of the database or the connection to it (I/O, a full disk, a
+        /// connection lost while committing, which may or may not have applied the change).
         case database
     }
 

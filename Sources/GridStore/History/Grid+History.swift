@@ -52,10 +52,9 @@ extension Grid {
     /// - Throws: ``GridError/revisionOutOfRange(_:current:)``, or
     ///   ``GridError/historyTrimmed(oldestKept:grid:)`` when the history no longer reaches back to it.
     public func snapshot(at revision: Int) throws(GridError) -> GridSnapshot {
-        let caching = mayCache
-        return try GridError.catching {
+        try GridError.catching {
             try database.backend.read { transaction in
-                guard let (id, current, _) = try currentWithHeader(transaction, creatingIfMissing: false, caching: caching) else {
+                guard let (id, current, _) = try currentWithHeader(transaction, creatingIfMissing: false, caching: true) else {
                     throw GridError.gridNotFound(name)
                 }
                 let reader = GridHistoryReader(transaction: transaction, gridID: id, grid: name, revision: current.revision)
@@ -95,10 +94,9 @@ extension Grid {
         guard (0...GridHistory.maximumKeep).contains(keep) else {
             throw .limitExceeded("a grid keeps 0 to \(GridHistory.maximumKeep) history entries, not \(keep)")
         }
-        let caching = mayCache
         try GridError.catching {
             try database.backend.write { transaction in
-                guard let (id, current, _) = try currentWithHeader(transaction, creatingIfMissing: true, caching: caching) else {
+                guard let (id, current, _) = try currentWithHeader(transaction, creatingIfMissing: true, caching: true) else {
                     throw GridError.gridNotFound(name)
                 }
                 try transaction.setHistoryKeep(keep, gridID: id, revision: current.revision)

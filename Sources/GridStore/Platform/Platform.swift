@@ -10,15 +10,6 @@ import Darwin
 
 /// The C library calls the engine makes, in one place: threads, clocks and who runs the process.
 package enum Platform {
-    /// The calling thread's identity.
-    package static var currentThread: UInt {
-        #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
-        #else
-        UInt(pthread_self())
-        #endif
-    }
-
     /// A monotonic clock, in milliseconds.
     package static func monotonicMilliseconds() -> Int {
         var time = timespec()

@@ -51,15 +51,17 @@ public final class DatabaseGridSizeRepository: GridSizeRepository {
 
     public func register(defaultSize: TileSize) {
         registration.register(defaultSize)
+        // What this instance's observers see changed, though the database did not.
+        grid.database.watch.wake()
     }
 
     public var registeredDefaultSize: TileSize? { registration.size }
 
-    /// The changes, checked by reading the revision alone every `interval`.
+    /// The changes, as ``Grid/changes(pollingEvery:)`` observes them, and a newly registered default size.
     public func changes(pollingEvery interval: Duration = .milliseconds(100)) -> GridChangeSequence {
         let grid = grid, registration = registration
         return GridChangeSequence(
-            interval: interval, executor: grid.database.reads,
+            interval: interval, watch: grid.database.watch, executor: grid.database.reads,
             token: { GridChangeSequence.Token(revision: try grid.currentRevision(), registeredDefault: registration.size) },
             load: {
                 let registered = registration.size

@@ -13,7 +13,9 @@ import GridLayout
 ///   ``GridStorageTransaction/header(named:)`` stay locked until it commits, so writers of
 ///   one grid take turns and nothing they read changes under them;
 /// - a `write` body may run more than once (a backend retries serialization failures and
-///   deadlocks), so it must have no effect but its writes through the transaction.
+///   deadlocks), so it must have no effect but its writes through the transaction;
+/// - a `read` or `write` asked for inside another's body on the same backend (found through
+///   ``CallScope``, which each binds for its body) is refused with ``GridError/reentrantCall``.
 package protocol GridStorageBackend: AnyObject, Sendable {
     /// Where the database is, for messages: a file path, or a connection URI without its password.
     var location: String { get }
@@ -30,13 +32,15 @@ package protocol GridStorageBackend: AnyObject, Sendable {
     /// Runs `body` in a write transaction: everything it writes is committed together, or
     /// nothing when it throws.
     func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T
-    /// Whether the calling thread is inside a transaction of this backend now: a call made
-    /// from inside another's closure, which joins it.
-    var isInTransactionOnCurrentThread: Bool { get }
 
     /// How many calls of each kind (changes, reads) may run at once, each on a connection of
     /// its own: 1 unless the backend has a pool.
     var parallelCalls: Int { get }
+
+    /// A new signal that the database may have changed, for the one loop that watches it for
+    /// all observers (see ``GridChangeSignal``); `nil` when the backend has none, and its
+    /// observers poll.
+    func makeChangeSignal() throws -> (any GridChangeSignal)?
 
     /// Whether `other` stores its grids in the same database as this one (the same file by any
     /// path, the same PostgreSQL database and schema, the `grids` table `search_path` finds, by any URI).
@@ -45,6 +49,7 @@ package protocol GridStorageBackend: AnyObject, Sendable {
 
 extension GridStorageBackend {
     package var parallelCalls: Int { 1 }
+    package func makeChangeSignal() throws -> (any GridChangeSignal)? { nil }
 }
 
 /// The rows of one transaction of a ``GridStorageBackend``.

@@ -31,8 +31,6 @@ final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
 
     private let gate = ConnectionGate()
     private var contents = Contents()
-    /// The transaction of the call running now, which calls inside its closure join.
-    private var active: MemoryTransaction?
 
     init() {}
 
@@ -44,32 +42,21 @@ final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
     }
 
     func read<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        if gate.heldByCurrentThread != nil, let active { return try body(active) }
-        return try gate.withLock(for: .read) {
-            let transaction = MemoryTransaction(contents)
-            active = transaction
-            defer { active = nil }
-            return try body(transaction)
+        try CallScope.refuseNested(in: self)
+        return try gate.withLock {
+            try CallScope.holding(self, for: .read) { try body(MemoryTransaction(contents)) }
         }
     }
 
     func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        switch gate.heldByCurrentThread {
-        case .write?: return try body(active!)
-        case .read?: throw GridError.reentrantCall
-        case nil: break
-        }
-        return try gate.withLock(for: .write) {
+        try CallScope.refuseNested(in: self)
+        return try gate.withLock {
             let transaction = MemoryTransaction(contents)
-            active = transaction
-            defer { active = nil }
-            let result = try body(transaction)
+            let result = try CallScope.holding(self, for: .write) { try body(transaction) }
             contents = transaction.contents
             return result
         }
     }
-
-    var isInTransactionOnCurrentThread: Bool { gate.heldByCurrentThread != nil }
 
     func isSameDatabase(as other: any GridStorageBackend) throws -> Bool {
         other === self

@@ -47,7 +47,7 @@ extension ParsedArguments {
             throw .usage("--key names an item in whichever section it is; leave out --section", command: command)
         }
         do {
-            try GridLimits.validate(key: key)
+            try GridLimits.validate(key: GridLimits.canonical(key))
         } catch {
             throw .usage(error.description, command: command)
         }

@@ -26,6 +26,8 @@ struct CheckCommand: GridStoreCommand {
     func run(in context: CommandContext) throws {
         let checks = try Grid.checkPlacements(in: context.openExistingDatabase(), names: context.explicitGridName.map { [$0] },
                                               repairing: repairing)
+        let repaired = checks.count { $0.repaired }
+        if repaired > 0 { context.noteCommitted("the placements of \(repaired) grid(s) are rewritten") }
         var damaged = 0
         for check in checks where !check.problems.isEmpty {
             damaged += 1

@@ -27,6 +27,11 @@ struct EditCommand: GridStoreCommand {
         }
         let model = try EditorModel(grid: context.existingGrid())
         let status = try EditorLoop(model: model, useColor: context.console.environment["NO_COLOR"].map { $0.isEmpty } ?? true).run()
+        // Changes that waited for the database and could not be saved before the end are said.
+        if model.unsavedChangeCount > 0 {
+            throw CommandLineError.failure("\(model.unsavedChangeCount) change(s) made in the editor were not saved: "
+                                           + "the database could not be reached (\(model.outage ?? "no answer"))")
+        }
         if status != 0 { throw CommandLineError.interrupted(status: status) }
     }
 }
@@ -54,7 +59,11 @@ struct EditorLoop {
         draw()
         var lastCheck = ContinuousClock.now
         while true {
-            if let signal = terminal.stopSignal { return 128 + signal }
+            if let signal = terminal.stopSignal {
+                // One last try to save what waits.
+                _ = try? model.commitPending()
+                return 128 + signal
+            }
             // Ctrl-Z: the shell gets the terminal back until fg; a continue from elsewhere sets it up again.
             var suspended = false
             if terminal.takeSuspend() {

@@ -40,7 +40,7 @@ final class CommandContext {
     }
 
     /// The grid's name: `--grid`, else `default`.
-    var gridName: String { explicitGridName ?? GlobalOptions.defaultGridName }
+    var gridName: String { GridLimits.canonical(explicitGridName ?? GlobalOptions.defaultGridName) }
 
     /// The database: `--db`, else `$GRIDSTORE_DB`, else the XDG default; a file path or a
     /// PostgreSQL connection URI.
@@ -60,6 +60,9 @@ final class CommandContext {
         if let openedDatabase { return openedDatabase }
         let database = try databaseArgument().open()
         openedDatabase = database
+        if !database.migrationsAppliedOnOpen.isEmpty {
+            console.committedChange = "\(database.location) was migrated to its current schema"
+        }
         return database
     }
 

@@ -30,7 +30,7 @@ struct KeysCommand: GridStoreCommand {
         if keys.isEmpty && output == .quiet { throw .usage("--quiet goes with keys to set", command: Self.spec) }
         for key in keys {
             do {
-                try GridLimits.validate(key: key)
+                try GridLimits.validate(key: GridLimits.canonical(key))
             } catch {
                 throw .usage(error.description, command: Self.spec)
             }

@@ -47,7 +47,7 @@ struct ImportCommand: GridStoreCommand {
         } catch {
             throw CommandLineError.badInput("\(InputFile.displayName(source)) is not a valid grid document: \(error)")
         }
-        guard let name = context.explicitGridName ?? decoded.name else {
+        guard let name = (context.explicitGridName ?? decoded.name).map(GridLimits.canonical) else {
             throw CommandLineError.badInput("\(InputFile.displayName(source)) names no grid; add \"grid\" to it or give --grid")
         }
         progress.step("writing \(NumberText.count(decoded.content.sections.reduce(0) { $0 + $1.count })) items")

@@ -212,8 +212,10 @@ package final class EditorModel {
     ///   was shown, or the commit failed and the change was taken back).
     ///
     /// While the database cannot be reached (a server restarting or failing over), the changes
-    /// stay shown and wait, in order, for the next try; one the database refuses is taken back,
-    /// with those made after it.
+    /// stay shown and wait, in order, for the next try: only while nothing of them can have been
+    /// committed (a database that could not be reached, or a lock held past the timeout). One
+    /// the database refuses, or whose commit may or may not have happened, is taken back with
+    /// those made after it, and the screen shows the database's state.
     @discardableResult
     package func commitPending() throws -> Bool {
         guard !pending.isEmpty else { return false }
@@ -230,9 +232,10 @@ package final class EditorModel {
                     outage = failure.message
                     return !hadOutage || snapshot != shown
                 }
-                snapshot = change.shownOver
                 pending.removeAll()
+                outage = nil
                 message = (error as? GridError)?.description ?? "\(error)"
+                snapshot = (try? grid.snapshot()) ?? change.shownOver
             }
         }
         clampFocus()
@@ -440,7 +443,7 @@ package final class EditorModel {
         parts.append("revision \(snapshot.revision)")
         if let outage {
             let waiting = pending.isEmpty ? "" : ", \(pending.count) change(s) waiting"
-            parts.append("database unreachable\(waiting), retrying: \(CommandLineOutput.printable(outage))")
+            parts.append("database unreachable or busy\(waiting), retrying: \(CommandLineOutput.printable(outage))")
         }
         if snapshot.itemCounts.count > 1 { parts.append("section \(section) of \(snapshot.itemCounts.count)") }
         if let focus {
@@ -499,9 +502,10 @@ extension EditorModel {
 }
 
 extension GridError {
-    /// The failure, when the database could not carry a call out: one a later try may pass.
+    /// The failure, when the call did nothing because the database could not be reached or its
+    /// lock stayed busy: one a later try may pass, and that may be tried again without doing twice.
     fileprivate var storageFailure: GridStorageFailure? {
-        if case .storage(let failure) = self { return failure }
-        return nil
+        guard case .storage(let failure) = self, failure.kind == .unreachable || failure.kind == .busy else { return nil }
+        return failure
     }
 }

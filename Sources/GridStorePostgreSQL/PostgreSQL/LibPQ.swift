@@ -40,6 +40,8 @@ struct LibPQ: @unchecked Sendable {
     let enterPipelineMode: @convention(c) (OpaquePointer?) -> Int32
     let exitPipelineMode: @convention(c) (OpaquePointer?) -> Int32
     let pipelineSync: @convention(c) (OpaquePointer?) -> Int32
+    let notifies: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<PGnotify>?
+    let freemem: @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     /// The library, loaded at the first use; the error says what to install when it is missing.
     static let shared: Result<LibPQ, PostgreSQLError> = load()
@@ -98,7 +100,9 @@ struct LibPQ: @unchecked Sendable {
             setNonblocking: symbol("PQsetnonblocking", as: (@convention(c) (OpaquePointer?, Int32) -> Int32).self),
             enterPipelineMode: symbol("PQenterPipelineMode", as: (@convention(c) (OpaquePointer?) -> Int32).self),
             exitPipelineMode: symbol("PQexitPipelineMode", as: (@convention(c) (OpaquePointer?) -> Int32).self),
-            pipelineSync: symbol("PQpipelineSync", as: (@convention(c) (OpaquePointer?) -> Int32).self))
+            pipelineSync: symbol("PQpipelineSync", as: (@convention(c) (OpaquePointer?) -> Int32).self),
+            notifies: symbol("PQnotifies", as: (@convention(c) (OpaquePointer?) -> UnsafeMutablePointer<PGnotify>?).self),
+            freemem: symbol("PQfreemem", as: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self))
         guard missing.isEmpty else {
             return .failure(PostgreSQLError(sqlState: nil, message: "the installed libpq lacks \(missing.joined(separator: ", "))",
                                             server: "(none)"))

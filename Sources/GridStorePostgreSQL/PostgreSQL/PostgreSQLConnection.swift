@@ -292,6 +292,34 @@ package final class PostgreSQLConnection {
         }
     }
 
+    // MARK: Notifications
+
+    /// Waits at most `milliseconds` for a notification on a channel this connection listens
+    /// to (`LISTEN`), outside any statement.
+    ///
+    /// - Returns: Whether one or more came (each is consumed).
+    /// - Throws: ``PostgreSQLError`` when the connection is lost.
+    package func waitForNotification(milliseconds: Int) throws -> Bool {
+        if takeNotifications() { return true }
+        let socket = libpq.socket(handle)
+        guard socket >= 0 else { throw connectionError() }
+        let deadline = GridStore.Platform.monotonicMilliseconds() + milliseconds
+        guard let ready = Platform.wait(for: socket, readable: true, writable: false, until: deadline) else { throw connectionError() }
+        guard ready.readable else { return false }
+        guard libpq.consumeInput(handle) == 1 else { throw connectionError() }
+        return takeNotifications()
+    }
+
+    /// Consumes the notifications libpq has read: whether there were any.
+    private func takeNotifications() -> Bool {
+        var any = false
+        while let notification = libpq.notifies(handle) {
+            libpq.freemem(notification)
+            any = true
+        }
+        return any
+    }
+
     // MARK: Statements
 
     /// One statement and its parameters, as sent.

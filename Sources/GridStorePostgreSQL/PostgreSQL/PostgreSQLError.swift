@@ -63,8 +63,13 @@ public struct PostgreSQLError: Error, CustomStringConvertible, Sendable, Equatab
 }
 
 extension PostgreSQLError: StorageFailureDescribing {
-    /// A lock held past `lock_timeout` (SQLSTATE 55P03) is ``GridStorageFailure/Kind/busy``.
+    /// A lock held past `lock_timeout` (SQLSTATE 55P03) is ``GridStorageFailure/Kind/busy``; a
+    /// server that cannot be reached, or a connection lost before `COMMIT` was sent, is
+    /// ``GridStorageFailure/Kind/unreachable``; a connection lost while committing (SQLSTATE
+    /// 08007, transaction resolution unknown) is not: the change may have been applied.
     package var storageFailureKind: GridStorageFailure.Kind {
-        sqlState == "55P03" ? .busy : .database
+        if sqlState == "55P03" { return .busy }
+        if isConnectionFailure && sqlState != "08007" { return .unreachable }
+        return .database
     }
 }

@@ -11,15 +11,15 @@ import GridStore
 /// writers and readers among readers, each at most ``waitLimitMilliseconds``, then fail with a
 /// ``QueueWaitTimeout`` having done nothing.
 ///
-/// The pool knows which thread holds which connection, so a call made inside another call's
-/// closure on the same thread joins its transaction instead of waiting for a second connection.
+/// A call made inside another call's closure on the same database is refused before it asks
+/// the pool (see ``CallScope``), so no call waits for a connection its own caller holds.
 final class PostgreSQLConnectionPool: @unchecked Sendable {
     // @unchecked: every stored variable is only touched while `lock` is held.
 
     /// A connection taken from the pool, with what it was taken for.
     struct Lease {
         let connection: PostgreSQLConnection
-        let use: ConnectionGate.Use
+        let use: CallScope.Use
     }
 
     /// How many changes may run at once, each on its own connection.
@@ -27,6 +27,8 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
     /// At most this many connections are open: one per writer and one more for reads, or
     /// fewer once the server had no slot for another (see ``serverRefusedMore``).
     private var connectionLimit: Int
+    /// When the server last refused one more connection, while the pool keeps to fewer.
+    private var shrunkAt: Int?
 
     /// At most this many connections are open now (see ``connectionLimit``).
     var capacity: Int { lock.withLock { connectionLimit } }
@@ -41,8 +43,6 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
     private var opened: Int
     /// Connections held for a change now.
     private var writing = 0
-    /// The threads holding a connection now, with it.
-    private var held: [(thread: UInt, lease: Lease)] = []
     /// The tickets of waiting callers, oldest first, for writes (index 0) and reads (index 1).
     private var waiting: [[Int]] = [[], []]
     private var nextTicket = 0
@@ -67,12 +67,6 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
             || text.contains("too many connections for")
     }
 
-    /// The connection the calling thread holds, if it holds one.
-    var heldByCurrentThread: Lease? {
-        let thread = GridStore.Platform.currentThread
-        return lock.withLock { held.first { $0.thread == thread }?.lease }
-    }
-
     /// How many connections are open now: for tests and diagnostics.
     var openCount: Int { lock.withLock { opened } }
 
@@ -89,78 +83,83 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
     ///
     /// - Throws: What `body` throws; ``QueueWaitTimeout`` (as ``GridError/storage(_:)``) when
     ///   no connection came free in time; ``PostgreSQLError`` when a new connection cannot be made.
-    func withConnection<T>(for use: ConnectionGate.Use, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
+    func withConnection<T>(for use: CallScope.Use, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
         let lease = try take(for: use)
         defer { give(back: lease) }
         return try body(lease.connection)
     }
 
-    private func take(for use: ConnectionGate.Use) throws -> Lease {
-        while true {
-            if let lease = try takeOnce(for: use) { return lease }
-        }
-    }
-
-    /// Takes a connection, or returns `nil` when a new one was refused for want of server slots
-    /// while others are open: the pool then shrinks to those, and the caller queues again.
-    private func takeOnce(for use: ConnectionGate.Use) throws -> Lease? {
+    /// Takes a connection for `use`, in the caller's turn. When the server refuses a new one for
+    /// want of slots while others are open, the pool keeps to those for a while
+    /// (``shrinkMilliseconds``) and the caller waits, keeping its place, for one of them.
+    private func take(for use: CallScope.Use) throws -> Lease {
         let queue = use == .write ? 0 : 1
-        let thread = GridStore.Platform.currentThread
         let started = GridStore.Platform.monotonicMilliseconds()
         lock.lock()
         let ticket = nextTicket
         nextTicket += 1
         let ahead = waiting[queue].count + (use == .write ? writing : opened - idle.count)
         waiting[queue].append(ticket)
-        while waiting[queue].first != ticket || !canStart(use) {
-            let remaining = started + waitLimitMilliseconds - GridStore.Platform.monotonicMilliseconds()
-            if remaining <= 0 {
+        while true {
+            while waiting[queue].first != ticket || !canStart(use) {
+                let remaining = started + waitLimitMilliseconds - GridStore.Platform.monotonicMilliseconds()
+                if remaining <= 0 {
+                    waiting[queue].removeAll { $0 == ticket }
+                    lock.broadcast()
+                    lock.unlock()
+                    throw GridError.storage(GridStorageFailure(QueueWaitTimeout(
+                        waitedMilliseconds: GridStore.Platform.monotonicMilliseconds() - started, limitMilliseconds: waitLimitMilliseconds,
+                        ahead: ahead, location: location.displayName)))
+                }
+                _ = lock.wait(milliseconds: min(remaining, Self.shrinkMilliseconds))
+            }
+            if use == .write { writing += 1 }
+            let reused = idle.popLast()
+            if reused == nil { opened += 1 }
+            lock.unlock()
+            let connection: PostgreSQLConnection
+            do {
+                connection = try reused ?? PostgreSQLConnection(location)
+            } catch {
+                lock.lock()
+                opened -= 1
+                if use == .write { writing -= 1 }
+                if opened >= 1 && Self.serverRefusedMore(error) {
+                    // Still first in line: wait for one of the connections there are.
+                    connectionLimit = opened
+                    shrunkAt = GridStore.Platform.monotonicMilliseconds()
+                    continue
+                }
                 waiting[queue].removeAll { $0 == ticket }
                 lock.broadcast()
                 lock.unlock()
-                throw GridError.storage(GridStorageFailure(QueueWaitTimeout(
-                    waitedMilliseconds: GridStore.Platform.monotonicMilliseconds() - started, limitMilliseconds: waitLimitMilliseconds,
-                    ahead: ahead, location: location.displayName)))
+                throw error
             }
-            _ = lock.wait(milliseconds: remaining)
+            lock.lock()
+            waiting[queue].removeFirst()
+            // The next caller in line may be able to start too.
+            lock.broadcast()
+            lock.unlock()
+            return Lease(connection: connection, use: use)
         }
-        waiting[queue].removeFirst()
-        if use == .write { writing += 1 }
-        let reused = idle.popLast()
-        if reused == nil { opened += 1 }
-        // The next caller in line may be able to start too.
-        lock.broadcast()
-        lock.unlock()
-        let connection: PostgreSQLConnection
-        do {
-            connection = try reused ?? PostgreSQLConnection(location)
-        } catch {
-            let shrunk = lock.withLock {
-                opened -= 1
-                if use == .write { writing -= 1 }
-                let shrinks = opened >= 1 && Self.serverRefusedMore(error)
-                if shrinks { connectionLimit = opened }
-                lock.broadcast()
-                return shrinks
-            }
-            if shrunk { return nil }
-            throw error
-        }
-        let lease = Lease(connection: connection, use: use)
-        lock.withLock { held.append((thread, lease)) }
-        return lease
     }
 
-    private func canStart(_ use: ConnectionGate.Use) -> Bool {
+    /// How long the pool keeps to the connections it has after the server refused one more,
+    /// before it tries to grow again.
+    static let shrinkMilliseconds = 10_000
+
+    private func canStart(_ use: CallScope.Use) -> Bool {
+        if let shrunkAt, GridStore.Platform.monotonicMilliseconds() - shrunkAt >= Self.shrinkMilliseconds {
+            connectionLimit = writers + 1
+            self.shrunkAt = nil
+        }
         // With fewer connections than writers, one is kept free for reads while there are two.
         if use == .write && (writing >= writers || writing >= max(1, connectionLimit - 1)) { return false }
         return !idle.isEmpty || opened < connectionLimit
     }
 
     private func give(back lease: Lease) {
-        let thread = GridStore.Platform.currentThread
         lock.withLock {
-            held.removeAll { $0.thread == thread && $0.lease.connection === lease.connection }
             idle.append(lease.connection)
             if lease.use == .write { writing -= 1 }
             lock.broadcast()

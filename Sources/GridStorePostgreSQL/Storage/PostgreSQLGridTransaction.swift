@@ -258,7 +258,13 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             connection.enqueue("DELETE FROM \(table) WHERE grid_id = $1", id)
         }
         connection.enqueue("DELETE FROM grids WHERE id = $1", id)
+        notifyObservers()
         return true
+    }
+
+    /// Tells every listening observer, at commit, that a grid changed (see ``PostgreSQLChangeSignal``).
+    private func notifyObservers() {
+        connection.enqueue("SELECT pg_notify('\(PostgreSQLChangeSignal.channel)', '')")
     }
 
     func insertGrid(named name: String, _ changes: GridChangeSet) throws -> Int64 {
@@ -274,6 +280,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         guard inserted.count == 1 else { throw ConcurrentCreation() }
         let id = inserted.int(0, 0)
         try writeRows(changes, gridID: String(id))
+        notifyObservers()
         return id
     }
 
@@ -288,6 +295,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
                   String(settings.revision), settings.kind.rawValue, String(gridID)])
         pendingGridUpdate = (gridID, update)
         try writeRows(changes, gridID: String(gridID))
+        notifyObservers()
     }
 
     /// Writes everything but the grid row, in the order ``GridChangeSet`` documents.

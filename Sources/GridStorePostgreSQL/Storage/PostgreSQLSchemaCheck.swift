@@ -97,10 +97,12 @@ enum PostgreSQLSchemaCheck {
                 WHERE a.attrelid IN (SELECT oid FROM own) AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped
             UNION ALL
             SELECT 'constraint ' || k.conname || ' on ' || c.relname, 'constraint ' || c.relname || ' ' || pg_get_constraintdef(k.oid)
-                FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid WHERE k.conrelid IN (SELECT oid FROM own)
+                FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid
+                WHERE k.conrelid IN (SELECT oid FROM own) AND k.contype <> 'n'
             UNION ALL
             SELECT 'index ' || x.relname || ' on ' || c.relname,
-                   'index ' || c.relname || ' ' || regexp_replace(pg_get_indexdef(i.indexrelid), '^CREATE (UNIQUE )?INDEX \\S+ ON \\S+ ', '\\1')
+                   'index ' || c.relname || ' ' || CASE WHEN i.indisunique THEN 'UNIQUE ' ELSE '' END
+                       || substring(pg_get_indexdef(i.indexrelid) from 'USING .*$')
                 FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_class x ON x.oid = i.indexrelid
                 WHERE i.indrelid IN (SELECT oid FROM own)
         """

@@ -50,30 +50,22 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
     }
 
     package func read<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        // Inside another call's closure on this thread: join its transaction.
-        if let held = pool.heldByCurrentThread {
-            return try body(PostgreSQLGridTransaction(held.connection, locksGrids: held.use == .write))
-        }
+        try CallScope.refuseNested(in: self)
         return try pool.withConnection(for: .read) { connection in
             try transaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", retrying: false) {
-                try body(PostgreSQLGridTransaction(connection, locksGrids: false))
+                try CallScope.holding(self, for: .read) { try body(PostgreSQLGridTransaction(connection, locksGrids: false)) }
             }
         }
     }
 
     package func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        if let held = pool.heldByCurrentThread {
-            guard held.use == .write else { throw GridError.reentrantCall }
-            return try body(PostgreSQLGridTransaction(held.connection, locksGrids: true))
-        }
+        try CallScope.refuseNested(in: self)
         return try pool.withConnection(for: .write) { connection in
             try transaction(connection, begin: "BEGIN", retrying: true) {
-                try body(PostgreSQLGridTransaction(connection, locksGrids: true))
+                try CallScope.holding(self, for: .write) { try body(PostgreSQLGridTransaction(connection, locksGrids: true)) }
             }
         }
     }
-
-    package var isInTransactionOnCurrentThread: Bool { pool.heldByCurrentThread != nil }
 
     /// The same database of the same server, by any URI: an advisory lock a transaction holds
     /// here cannot be taken through `other` (advisory locks are per database), which needs no
@@ -82,11 +74,9 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
     package func isSameDatabase(as other: any GridStorageBackend) throws -> Bool {
         guard let other = other as? PostgreSQLStorage, other !== self else { return other === self }
         let key = String(Int64.random(in: 1...Int64.max))
-        // Inside a call's transaction the lock joins it, and goes when that transaction ends.
-        let joining = isInTransactionOnCurrentThread
         return try withConnection { mine in
-            if !joining { mine.begin() }
-            defer { if !joining { _ = try? mine.execute("ROLLBACK") } }
+            mine.begin()
+            defer { _ = try? mine.execute("ROLLBACK") }
             try mine.execute("SELECT pg_advisory_xact_lock($1)", [key])
             // One database may hold two stores, in two schemas that `search_path` chooses: the
             // same store is the same `grids` table.
@@ -101,10 +91,12 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
         }
     }
 
-    /// Runs `body` with a connection of the pool (the one this thread holds, inside another
-    /// call), reconnecting first if the server went away since the last call.
-    package func withConnection<T>(for use: ConnectionGate.Use = .read, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
-        if let held = pool.heldByCurrentThread { return try body(held.connection) }
+    /// Runs `body` with a connection of the pool, reconnecting first if the server went away
+    /// since the last call.
+    ///
+    /// - Throws: ``GridError/reentrantCall`` inside another call's closure on this database.
+    package func withConnection<T>(for use: CallScope.Use = .read, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
+        try CallScope.refuseNested(in: self)
         return try pool.withConnection(for: use) { connection in
             if !connection.isOpen { try connection.reconnect() }
             return try body(connection)
@@ -193,7 +185,7 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
                 throw error
             }
             // The server may have committed before the connection broke: say so, never guess.
-            throw PostgreSQLError(sqlState: error.sqlState,
+            throw PostgreSQLError(sqlState: "08007",
                                   message: "the connection was lost while committing, so the change may or may not "
                                       + "have been applied: \(error.message)", server: error.server)
         }

@@ -135,42 +135,41 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// Runs `body` with a connection in a read transaction: it sees one consistent state of
     /// the database, and cannot write (`query_only`).
     ///
-    /// A read made inside another call's closure on this thread joins that call's transaction.
-    /// Otherwise it uses the main connection when it is free, else the second connection, so
-    /// it never waits for a change that waits for another process.
+    /// It uses the main connection when it is free, else the second connection, so it never
+    /// waits for a change that waits for another process.
+    ///
+    /// - Throws: ``GridError/reentrantCall`` inside another call's closure on this database.
     package func readConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        if gate.heldByCurrentThread != nil { return try body(connection) }
-        if readerGate.heldByCurrentThread != nil, let readerConnection { return try body(readerConnection) }
-        if let result = try gate.withLockIfAvailable(for: .read, { try readTransaction(on: connection, body) }) {
-            return result
+        try CallScope.refuseNested(in: self)
+        return try CallScope.holding(self, for: .read) {
+            if let result = try gate.withLockIfAvailable({ try readTransaction(on: connection, body) }) {
+                return result
+            }
+            return try readerGate.withLock { try readTransaction(on: try openReader(), body) }
         }
-        return try readerGate.withLock(for: .read) { try readTransaction(on: try openReader(), body) }
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): all of its changes are
     /// committed together, or none when it throws.
     ///
-    /// A change made inside another change's closure on this thread joins its transaction (the
-    /// two commit together); inside a read's closure it is refused with ``GridError/reentrantCall``.
     /// This process's writers of the file take turns in arrival order before they ask SQLite.
     ///
     /// - Throws: What `body` throws; ``DatabaseFileError/readOnly(path:)`` when the file
-    ///   cannot be written; ``SQLiteError`` when the write lock stays busy past the timeout.
+    ///   cannot be written; ``SQLiteError`` when the write lock stays busy past the timeout;
+    ///   ``GridError/reentrantCall`` inside another call's closure on this database.
     package func writeConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        switch gate.heldByCurrentThread {
-        case .write?: return try body(connection)
-        case .read?: throw GridError.reentrantCall
-        case nil: if readerGate.heldByCurrentThread != nil { throw GridError.reentrantCall }
-        }
+        try CallScope.refuseNested(in: self)
         func write(waitingAtMost milliseconds: Int32) throws -> T {
-            try self.gate.withLock(for: .write) {
+            try self.gate.withLock {
                 // The busy timeout counts from the call, the turn in the queue included.
                 self.connection.setBusyTimeout(milliseconds: milliseconds)
                 return try Self.withTimeLimit(self.connection) {
                     try self.checkFile(on: self.connection)
                     if self.connection.isReadOnly { throw DatabaseFileError.readOnly(path: self.path) }
                     do {
-                        let result = try self.connection.transaction(.immediate) { try body(self.connection) }
+                        let result = try self.connection.transaction(.immediate) {
+                            try CallScope.holding(self, for: .write) { try body(self.connection) }
+                        }
                         self.hasWritten.store(true, ordering: .relaxed)
                         return result
                     } catch let error as SQLiteError where error.isReadOnly {
@@ -185,8 +184,8 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
 
     /// Runs `body` with the main connection outside any transaction.
     func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        if gate.heldByCurrentThread != nil { return try body(connection) }
-        return try gate.withLock(for: .read) { try Self.withTimeLimit(connection) { try body(connection) } }
+        try CallScope.refuseNested(in: self)
+        return try gate.withLock { try Self.withTimeLimit(connection) { try body(connection) } }
     }
 
     /// A read transaction on `connection`, which may not write.
@@ -249,9 +248,9 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// Applies an app's migrations, recorded under their own namespace, on the main connection,
     /// as this process's writers of the file take turns (see ``GridDatabase/migrate(_:)``).
     package func migrate(_ runner: MigrationRunner) throws -> [Migration] {
-        guard gate.heldByCurrentThread == nil, readerGate.heldByCurrentThread == nil else { throw GridError.reentrantCall }
+        try CallScope.refuseNested(in: self)
         let apply = { (milliseconds: Int32) throws -> [Migration] in
-            try self.gate.withLock(for: .write) {
+            try self.gate.withLock {
                 self.connection.setBusyTimeout(milliseconds: milliseconds)
                 return try Self.withTimeLimit(self.connection) {
                     try self.checkFile(on: self.connection)
@@ -279,10 +278,6 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         try writeConnection { try body(SQLiteGridTransaction($0)) }
     }
 
-    package var isInTransactionOnCurrentThread: Bool {
-        gate.heldByCurrentThread != nil || readerGate.heldByCurrentThread != nil
-    }
-
     /// The same file, by any path or link: the same device and inode.
     package func isSameDatabase(as other: any GridStorageBackend) throws -> Bool {
         guard let other = other as? SQLiteStorage, let identity = FileIdentity.of(path) else { return false }
@@ -294,7 +289,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// Opens an existing file, checks that it is a gridstore database (and passes `check`,
     /// which only reads), then configures the connection, switching the file to WAL mode
     /// only when `changingFile`.
-    private static func openExisting(at path: String, changingFile: Bool, verifyingOwnership: Bool = true,
+    static func openExisting(at path: String, changingFile: Bool, verifyingOwnership: Bool = true,
                                      check: (SQLiteConnection) throws -> Void) throws -> SQLiteConnection {
         switch FileSystem.entry(at: path) {
         case .directory: throw DatabaseFileError.isDirectory(path: path)

@@ -11,19 +11,16 @@ package final class WriterQueue: @unchecked Sendable {
     private var serving: UInt64 = 0
     /// Tickets whose writers gave up waiting; their turn is skipped.
     private var abandoned: [UInt64] = []
-    /// The thread whose turn it is, while it writes.
-    private let holder = Atomic<UInt>(0)
-
     private init() {}
 
     /// Runs `body` when every writer that arrived before has finished or given up, passing
     /// it the milliseconds left of `timeoutMilliseconds` (counted from the call).
     ///
     /// - Throws: ``QueueWaitTimeout`` naming `location` when the turn did not come within the
-    ///   timeout (`body` did not run); ``GridError/reentrantCall`` when the calling thread is the
+    ///   timeout (`body` did not run); ``GridError/reentrantCall`` when the running call is the
     ///   one writing (through another ``GridDatabase`` of the same file), which would wait for itself.
     package func inTurn<T>(timeoutMilliseconds: Int32, location: String, _ body: (_ remaining: Int32) throws -> T) throws -> T {
-        if holder.load(ordering: .acquiring) == Platform.currentThread { throw GridError.reentrantCall }
+        try CallScope.refuseNested(in: self)
         let start = Platform.monotonicMilliseconds()
         let deadline = start + Int(timeoutMilliseconds)
         lock.lock()
@@ -50,16 +47,14 @@ package final class WriterQueue: @unchecked Sendable {
             _ = lock.wait(milliseconds: left)
         }
         lock.unlock()
-        holder.store(Platform.currentThread, ordering: .releasing)
         defer {
-            holder.store(0, ordering: .releasing)
             lock.withLock {
                 serving += 1
                 lock.broadcast()
             }
         }
         let waited = Platform.monotonicMilliseconds() - start
-        return try body(max(1, timeoutMilliseconds - Int32(clamping: waited)))
+        return try CallScope.holding(self, for: .write) { try body(max(1, timeoutMilliseconds - Int32(clamping: waited))) }
     }
 
     /// The queues, one per file (its device and inode), shared by every ``GridDatabase`` of the

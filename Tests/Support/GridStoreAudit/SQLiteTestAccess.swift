@@ -18,7 +18,7 @@ package func text(_ connection: SQLiteConnection, _ sql: String) throws -> Strin
 
 extension GridDatabase {
     /// Runs `body` with the SQLite connection in a read transaction.
-    package func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    package func readSQLite<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try sqlite!.readConnection(body)
     }
 
@@ -29,7 +29,7 @@ extension GridDatabase {
     }
 
     /// Runs `body` with the SQLite connection in a write transaction.
-    package func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    package func writeSQLite<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try sqlite!.writeConnection(body)
     }
 }

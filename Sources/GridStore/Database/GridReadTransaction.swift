@@ -1,0 +1,69 @@
+/// One read transaction of a ``GridDatabase``, handed to the closure of
+/// ``GridDatabase/read(_:)``: every grid read through it is read from one consistent state of
+/// the database.
+///
+/// It is the only way to work inside the transaction: a call on the database itself (a
+/// ``Grid`` method, a repository, another `read` or `write`) made inside the closure is refused
+/// with ``GridError/reentrantCall``. The value is not `Sendable` and is valid only while the
+/// closure runs; using it after is a programming error.
+///
+/// ```swift
+/// let (phone, tablet) = try database.read { transaction in
+///     (try transaction.snapshot(of: "phone"), try transaction.snapshot(of: "tablet"))
+/// }
+/// ```
+public class GridReadTransaction {
+    /// The database the transaction is of.
+    public let database: GridDatabase
+    /// The backend's rows of this transaction.
+    let storage: any GridStorageTransaction
+    /// Whether the closure it was handed to still runs.
+    private var isOpen = true
+
+    init(database: GridDatabase, storage: any GridStorageTransaction) {
+        self.database = database
+        self.storage = storage
+    }
+
+    /// Ends the transaction's use: called when the closure returns.
+    func close() {
+        isOpen = false
+    }
+
+    /// Checks that the transaction is still open and `grid` is of its database.
+    func check(_ grid: Grid? = nil) {
+        precondition(isOpen, "a transaction is used only inside the closure it was handed to")
+        precondition(grid.map { $0.database === database } ?? true,
+                     "grid '\(grid?.name ?? "")' is of another database than this transaction's")
+    }
+
+    /// Every grid in the database, by name.
+    public func grids() throws(GridError) -> [GridSummary] {
+        check()
+        return try GridError.catching { try storage.listGrids() }
+    }
+
+    /// Whether a grid named `name` exists.
+    public func exists(gridNamed name: String) throws(GridError) -> Bool {
+        check()
+        let name = GridLimits.canonical(name)
+        return try GridError.catching { try storage.header(named: name) != nil }
+    }
+
+    /// The state of the grid named `name`.
+    ///
+    /// - Throws: ``GridError/gridNotFound(_:)`` when there is none: reading never creates a grid.
+    public func snapshot(of name: String) throws(GridError) -> GridSnapshot {
+        check()
+        let grid = try Grid(reading: name, in: database)
+        return try GridError.catching { try grid.storedSnapshot(in: storage, caching: false) }
+    }
+
+    /// The state of `grid`, as this transaction sees it.
+    ///
+    /// - Throws: ``GridError/gridNotFound(_:)`` when it does not exist (yet): reading never creates a grid.
+    public func snapshot(of grid: Grid) throws(GridError) -> GridSnapshot {
+        check(grid)
+        return try GridError.catching { try grid.storedSnapshot(in: storage, caching: false) }
+    }
+}
