@@ -36,13 +36,15 @@ enum ConcurrencyBenchmarks {
         return changes.render() + """
 
             10,000 tasks, each one `toggle` of one of 100 grids, all started at once; peak threads from /proc/self/status
-            sampled every millisecond (the process's every thread: the cooperative pool's, the executors', the sampler's own).
+            sampled every millisecond: every thread of the process (main, the cooperative pool's, the executors') but the
+            sampler's own.
 
             """ + observers.render() + """
 
             Each run: 100 tasks iterate changes() of their own grid; a `gridstore toggle` process changes one; the time is
             from the grid's stored change time to the observer waking, on the wall clock (millisecond resolution).
-            Observer threads: the threads the process has beyond those it had before observing.
+            Observer threads: the threads the process has beyond those it had before observing (the one watch loop, and the
+            read executor's threads, one per connection); on PostgreSQL the watch holds one LISTEN connection.
 
             """
     }
@@ -78,8 +80,7 @@ enum ConcurrencyBenchmarks {
             for grid in grids { try transaction.update(grid) { try $0.toggle(at: GridIndexPath(item: 0)) } }
         }
         let before = ThreadSampler.threads()
-        let woken = Mutex<[Int: Double]>([:])
-        let ready = Mutex(0)
+        let log = ObservationLog()
         let observing = Task {
             await withTaskGroup(of: Void.self) { group in
                 for (index, grid) in grids.enumerated() {
@@ -87,17 +88,17 @@ enum ConcurrencyBenchmarks {
                         var seen = 0
                         do {
                             for try await change in grid.changes(pollingEvery: .seconds(60)) {
-                                if change.isInitial { ready.withLock { $0 += 1 }; continue }
+                                if change.isInitial { log.ready.withLock { $0 += 1 }; continue }
                                 seen += 1
                                 let now = Date().timeIntervalSince1970 * 1_000
-                                woken.withLock { $0[index * 1_000 + seen] = now }
+                                log.woken.withLock { $0[index * 1_000 + seen] = now }
                             }
                         } catch {}
                     }
                 }
             }
         }
-        while ready.withLock({ $0 }) < grids.count { Thread.sleep(forTimeInterval: 0.005) }
+        while log.ready.withLock({ $0 }) < grids.count { Thread.sleep(forTimeInterval: 0.005) }
         let threads = ThreadSampler.threads() - before
         var latencies: [Double] = []
         for run in 0..<21 {
@@ -106,7 +107,7 @@ enum ConcurrencyBenchmarks {
             let changedAt = try storedChangeTime(of: "o\(index)", in: database)
             var wake: Double?
             for _ in 0..<2_000 {
-                wake = woken.withLock { $0.removeValue(forKey: index * 1_000 + (run / grids.count) + 1) }
+                wake = log.woken.withLock { $0.removeValue(forKey: index * 1_000 + (run / grids.count) + 1) }
                 if wake != nil { break }
                 Thread.sleep(forTimeInterval: 0.001)
             }
@@ -128,15 +129,15 @@ enum ConcurrencyBenchmarks {
 
     /// Runs `body` to its end from synchronous code.
     static func blockingAsync<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-        let result = Mutex<T?>(nil)
+        let result = ResultBox<T>()
         let done = DispatchSemaphore(value: 0)
         Task {
             let value = await body()
-            result.withLock { $0 = value }
+            result.value.withLock { $0 = value }
             done.signal()
         }
         done.wait()
-        return result.withLock { $0! }
+        return result.value.withLock { $0! }
     }
 }
 
@@ -157,11 +158,11 @@ final class ThreadSampler: @unchecked Sendable {
         }
     }
 
-    /// Stops sampling: the peak thread count seen.
+    /// Stops sampling: the peak thread count seen, less the sampler's own thread.
     func stop() -> Int {
         running.withLock { $0 = false }
         done.wait()
-        return peak.withLock { $0 }
+        return peak.withLock { $0 } - 1
     }
 
     /// The process's threads now (`Threads:` of /proc/self/status).
@@ -170,4 +171,17 @@ final class ThreadSampler: @unchecked Sendable {
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Threads:") }) else { return -1 }
         return Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) ?? -1
     }
+}
+
+/// What the observers of the observation benchmark saw.
+final class ObservationLog: Sendable {
+    /// When each observer woke, in milliseconds since 1970, by grid and change.
+    let woken = Mutex<[Int: Double]>([:])
+    /// How many observers have their initial state.
+    let ready = Mutex(0)
+}
+
+/// A value handed from a task to synchronous code.
+final class ResultBox<T: Sendable>: Sendable {
+    let value = Mutex<T?>(nil)
 }

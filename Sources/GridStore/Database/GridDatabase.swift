@@ -1,3 +1,4 @@
+import Synchronization
 
 /// An open gridstore database: an SQLite file (through `GridStoreSQLite`) or a PostgreSQL
 /// server (through `GridStorePostgreSQL`). ``Grid`` and the repositories work the same on either.
@@ -34,16 +35,25 @@ public final class GridDatabase: Sendable {
                                      width: backend.parallelCalls)
         reads = ConnectionExecutor(location: backend.location, waitLimitMilliseconds: Self.queueWaitLimitMilliseconds,
                                    width: backend.parallelCalls)
-        watch = DatabaseChangeWatch { try backend.makeChangeSignal() }
     }
 
-    /// The change signal all observers of the database's grids share.
-    package let watch: DatabaseChangeWatch
+    /// The change signal all observers of the database's grids share, made at the first
+    /// observation (a process that observes nothing pays nothing for it).
+    package var watch: DatabaseChangeWatch {
+        watchStorage.withLock { watch in
+            if let watch { return watch }
+            let backend = backend
+            let made = DatabaseChangeWatch { try backend.makeChangeSignal() }
+            watch = made
+            return made
+        }
+    }
+    private let watchStorage = Mutex<DatabaseChangeWatch?>(nil)
 
     deinit {
         changes.stop()
         reads.stop()
-        watch.stop()
+        watchStorage.withLock { $0 }?.stop()
     }
 
     /// Where the database is: a file path, or a PostgreSQL connection URI without its password.
