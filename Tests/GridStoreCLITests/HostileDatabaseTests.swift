@@ -100,17 +100,24 @@ struct HostileDatabaseTests {
 struct TextAndPathTests {
     let directory = TemporaryDirectory()
 
-    @Test("escape sequences read from the file are escaped in text and JSON output")
+    @Test("escape sequences read from the file are refused as an inconsistent grid, and never printed as they are")
     func escapedOutput() throws {
         let path = directory.file("grids.sqlite")
         _ = try CommandRunner.run(["--db", path, "toggle", "1"])
         let connection = try SQLiteConnection(path: path, mode: .readWrite)
-        try connection.execute("UPDATE grids SET updated_at = ?, name = ?", ["2026\u{1B}]0;owned\u{07}\u{1B}[2J", "a\u{202E}b\u{9B}c"])
-        let listed = try CommandRunner.run(["--db", path, "grids"], environment: ["COLUMNS": "200"])
-        #expect(listed.status == 0)
-        #expect(!listed.standardOutput.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E || $0.value == 0x9B })
-        #expect(listed.standardOutput.contains("a\\u{202e}b\\u{9b}c"))
-        #expect(listed.standardOutput.contains("2026\\u{1b}]0;owned\\u{7}\\u{1b}[2J"))
+        try connection.execute("UPDATE grids SET updated_at = ?", ["2026\u{1B}]0;owned\u{07}\u{1B}[2J"])
+        let badTime = try CommandRunner.run(["--db", path, "grids"], environment: ["COLUMNS": "200"])
+        #expect(badTime.status == 1)
+        #expect(badTime.standardError == "Error: the stored grid is inconsistent: grid 'default' has a change time that is not "
+                + "of the form 2026-11-30T11:32:01.123Z\n")
+        try connection.execute("UPDATE grids SET updated_at = ?, name = ?", ["2026-11-30T11:32:01.123Z", "a\u{202E}b\u{9B}c"])
+        for format in ["text", "json"] {
+            let listed = try CommandRunner.run(["--db", path, "grids", "--format", format], environment: ["COLUMNS": "200"])
+            #expect(listed.status == 1)
+            #expect(listed.standardOutput.isEmpty)
+            #expect(!listed.standardError.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E || $0.value == 0x9B })
+            #expect(listed.standardError.contains("a\\u{202e}b\\u{9b}c"), "\(listed.standardError)")
+        }
         #expect(JSONText.quoted("a\u{202E}b\u{9B}c\u{1B}") == #""a\u202eb\u009bc\u001b""#)
     }
 

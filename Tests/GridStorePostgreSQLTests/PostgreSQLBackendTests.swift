@@ -108,6 +108,40 @@ struct PostgreSQLBackendTests {
         #expect(try Grid(named: "x", in: other).snapshot().revision == 1)
     }
 
+    @Test("a failure of the server inside a transaction rolls it back, even when the closure caught it")
+    func caughtFailureRollsBack() throws {
+        let uri = try PostgreSQLTestServer.shared().makeDatabase()
+        let database = try GridDatabase(location: uri + "&options=-c%20lock_timeout%3D200")
+        let a = try Grid(named: "a", in: database, creatingWith: GridOptions(sectionItemCounts: [4]))
+        let b = try Grid(named: "b", in: database, creatingWith: GridOptions(sectionItemCounts: [4]))
+        _ = try a.snapshot()
+        _ = try b.snapshot()
+        // Another handle holds grid b's row lock past this one's lock_timeout.
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? Grid(named: "b", in: GridDatabase(location: uri), creatingWith: nil).update { _ in
+                holding.signal()
+                _ = release.wait(timeout: .now() + 30)
+            }
+        }
+        holding.wait()
+        var caught = false
+        let error = try #require(throws: GridError.self) {
+            try database.write { transaction in
+                try transaction.update(a) { try $0.toggle(at: GridIndexPath(item: 0)) }
+                do {
+                    try transaction.update(b) { try $0.toggle(at: GridIndexPath(item: 0)) }
+                } catch {
+                    caught = true
+                }
+            }
+        }
+        release.signal()
+        #expect(caught)
+        #expect(error.description.contains("lock"), "\(error)")
+        #expect(try a.snapshot().revision == 0)
+    }
+
     @Test("a server that is not there is one line naming it, without the password, at once")
     func unreachable() throws {
         let directory = TemporaryDirectory()

@@ -4,6 +4,8 @@ import GridStoreAudit
 import Testing
 import TestSupport
 @testable import GridStore
+import GridStoreSQLite
+import GridStorePostgreSQL
 
 /// One identity for a key and a name, exact round trips, and messages that say what happened.
 @Suite("Keys, names, round trips and messages")
@@ -66,6 +68,24 @@ struct IdentityAndMessageTests {
         let repeated = #"{"grid":"g","columns":4,"columns":6,"sections":[[]]}"#
         let error = try #require(throws: (any Error).self) { try GridDocument.decode(Array(repeated.utf8)) }
         #expect("\(error)".contains("the key \"columns\" appears twice in one object"), "\(error)")
+    }
+
+    @Test("a grid row no grid could have is reported inconsistent the same way on every backend", arguments: Backend.all)
+    func badSummaryRows(backend: Backend) throws {
+        let location = try backend.database(in: directory)
+        let database = try GridDatabase(location: location)
+        _ = try Grid(named: "g", in: database).snapshot()
+        // Each constraint that would refuse the edit is dropped or worked around first.
+        let sql = backend == .sqlite
+            ? "PRAGMA ignore_check_constraints = ON; UPDATE grids SET direction = 'diagonal';"
+            : "ALTER TABLE grids DROP CONSTRAINT grids_direction_check; UPDATE grids SET direction = 'diagonal';"
+        if backend == .sqlite {
+            try SQLiteConnection(path: location, mode: .readWrite).executeScript(sql)
+        } else {
+            try PostgreSQLScript.run(sql, on: location)
+        }
+        let listing = { try Grid.list(in: GridDatabase(location: location, applyingMigrations: false)) }
+        #expect(throws: GridError.corrupted("grid 'g' has an unknown direction")) { try listing() }
     }
 
     @Test("dropping or replacing a grid inside its own change is refused as a reentrant call", arguments: Backend.all)

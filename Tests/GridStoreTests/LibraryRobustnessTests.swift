@@ -100,6 +100,41 @@ struct LibraryRobustnessTests {
         }
         #expect(try grid.snapshot().revision == 1)
         #expect(try other.snapshot().revision == 1)
+        // A handle made inside a transaction, for it, is fine; the transaction says what exists.
+        try database.write { transaction in
+            let handle = try Grid(named: "other", in: database, creatingWith: nil)
+            try transaction.update(handle) { try $0.toggle(at: GridIndexPath(item: 1)) }
+            let missing = try Grid(named: "missing", in: database, creatingWith: nil)
+            #expect(throws: GridError.gridNotFound("missing")) { try transaction.snapshot(of: missing) }
+        }
+        #expect(try other.snapshot().revision == 2)
+    }
+
+    @Test("a task started inside a transaction may call the database once the transaction has ended")
+    func taskStartedInsideATransaction() async throws {
+        let database = try GridDatabase(path: directory.file("task.sqlite"))
+        let grid = try Grid(named: "g", in: database)
+        _ = try await grid.snapshot()
+        let ended = DispatchSemaphore(value: 0)
+        let task = try database.write { transaction in
+            try transaction.update(grid) { try $0.toggle(at: GridIndexPath(item: 0)) }
+            return Task.detached {
+                ended.wait()
+                return try grid.storedSnapshot().revision
+            }
+        }
+        ended.signal()
+        #expect(try await task.value == 1)
+        // An unstructured task inherits the transaction's scope; once the transaction ended it
+        // no longer counts.
+        let inherited = try database.write { _ in
+            Task {
+                ended.wait()
+                return try grid.storedSnapshot().revision
+            }
+        }
+        ended.signal()
+        #expect(try await inherited.value == 1)
     }
 
     @Test("a change through another GridDatabase of the same file, inside a change, is refused at once, not after a timeout")

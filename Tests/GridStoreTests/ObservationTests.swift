@@ -134,6 +134,22 @@ extension ObservationTests {
     }
 }
 
+extension ObservationTests {
+    @Test("an observed grid dropped and made again is seen, though its revisions start anew")
+    func recreated() async throws {
+        let database = try GridDatabase(path: directory.file("again.sqlite"))
+        let grid = try Grid(named: "g", in: database)
+        for item in 0..<3 { try await grid.toggle(at: GridIndexPath(item: item)) }
+        var changes = grid.changes(pollingEvery: .milliseconds(5)).makeAsyncIterator()
+        #expect(try await changes.next()?.revision == 3)
+        try Grid.create(named: "g", in: GridDatabase(path: directory.file("again.sqlite")),
+                        content: GridContent(GridOptions(sectionItemCounts: [2])), replacing: true)
+        let again = try #require(try await changes.next())
+        #expect(again.revision == 0)
+        #expect(again.snapshot.totalItemCount == 2)
+    }
+}
+
 /// A count shared between tasks.
 final class Tally: Sendable {
     private let count = Atomic(0)

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What the running call holds: the databases (or writer queues, or connections) whose
 /// transaction it is inside, innermost first.
 ///
@@ -5,7 +7,8 @@
 /// wherever it runs, and a synchronous call outside any task keeps it for its thread. So a
 /// call made from inside another's closure is recognised by what its caller holds, never by
 /// which thread it runs on, and refused with ``GridError/reentrantCall`` before it could wait
-/// for itself or silently join a transaction it was not handed.
+/// for itself or silently join a transaction it was not handed. A task started inside the
+/// closure inherits the scope; once the transaction ends, the scope no longer counts there.
 package final class CallScope: Sendable {
     /// What a call holds something for.
     package enum Use: Sendable {
@@ -18,6 +21,8 @@ package final class CallScope: Sendable {
     private let use: Use
     /// What the calls around this one hold.
     private let outer: CallScope?
+    /// Whether the transaction still runs: a task started inside it keeps the scope after.
+    private let isActive = Atomic(true)
 
     private init(owner: ObjectIdentifier, use: Use, outer: CallScope?) {
         self.owner = owner
@@ -33,7 +38,7 @@ package final class CallScope: Sendable {
         let identifier = ObjectIdentifier(owner)
         var scope = current
         while let held = scope {
-            if held.owner == identifier { return held.use }
+            if held.owner == identifier && held.isActive.load(ordering: .acquiring) { return held.use }
             scope = held.outer
         }
         return nil
@@ -46,7 +51,9 @@ package final class CallScope: Sendable {
 
     /// Runs `body` holding `owner` for `use`.
     package static func holding<T>(_ owner: AnyObject, for use: Use, _ body: () throws -> T) rethrows -> T {
-        try $current.withValue(CallScope(owner: ObjectIdentifier(owner), use: use, outer: current), operation: body)
+        let scope = CallScope(owner: ObjectIdentifier(owner), use: use, outer: current)
+        defer { scope.isActive.store(false, ordering: .releasing) }
+        return try $current.withValue(scope, operation: body)
     }
 
     /// Throws ``GridError/reentrantCall`` when the running call holds `owner`: a call inside

@@ -139,7 +139,9 @@ package final class ConnectionExecutor: @unchecked Sendable {
             job.ahead = jobs.count - head + runningCalls
             jobs.append(job)
             lock.broadcast()
-            guard idleWorkers == 0, workers < width else { return (false, false) }
+            // Another thread while the queued calls outnumber the idle threads (a woken thread
+            // counts as idle until it takes a call).
+            guard jobs.count - head > idleWorkers, workers < width else { return (false, false) }
             workers += 1
             startedThreads += 1
             return (true, false)
@@ -147,9 +149,14 @@ package final class ConnectionExecutor: @unchecked Sendable {
         if endsNow { return run(.cancelled) }
         guard startsThread else { return }
         if !Platform.startThread({ self.serve() }) {
-            // No thread could be made (the process is at its limit): serve the queue here rather than fail.
+            // No thread could be made (the process is at its limit): this call runs here, now,
+            // rather than fail; the calls queued before it keep their turn for a thread.
             lock.withLock { workers -= 1 }
-            serveOnce()
+            let taken = lock.withLock { () -> (@Sendable (Outcome) -> Void)? in
+                defer { job.run = nil }
+                return job.run
+            }
+            if let taken { start(job, taken) }
         }
     }
 
@@ -196,33 +203,23 @@ package final class ConnectionExecutor: @unchecked Sendable {
             Self.threadCount.subtract(1, ordering: .relaxed)
         }
         lock.lock()
-        while let (job, run) = nextJob() {
+        var next = nextJob()
+        while next != nil {
             runningCalls += 1
             lock.unlock()
-            start(job, run)
+            // The call's closure, and what it holds (a database whose release stops this
+            // executor), goes at the end of this block, before the lock is taken again.
+            do {
+                let (job, run) = next!
+                next = nil
+                start(job, run)
+            }
             lock.lock()
             runningCalls -= 1
+            next = nextJob()
         }
         workers -= 1
         lock.unlock()
-    }
-
-    /// Runs the calls queued now on the calling thread: when no thread could be made.
-    private func serveOnce() {
-        while true {
-            let next = lock.withLock { () -> (Job, @Sendable (Outcome) -> Void)? in
-                guard head < jobs.count else { return nil }
-                let job = jobs[head]
-                head += 1
-                defer { job.run = nil }
-                return job.run.map { (job, $0) }
-            }
-            guard let (job, run) = next else {
-                if lock.withLock({ head >= jobs.count }) { return }
-                continue
-            }
-            start(job, run)
-        }
     }
 
     /// Starts `job`'s call, or fails it when it waited past the limit.

@@ -46,7 +46,10 @@ extension GridDatabase {
             return try backend.write { storage in
                 let transaction = GridWriteTransaction(database: self, storage: storage)
                 defer { transaction.close() }
-                return try thrown.run { try body(transaction) }
+                let result = try thrown.run { try body(transaction) }
+                // A failure the closure caught still rolls the transaction back.
+                if let failure = transaction.failure { throw failure }
+                return result
             }
         } catch {
             throw thrown.translated(error)

@@ -42,8 +42,8 @@ public final class GridDatabase: Sendable {
     package var watch: DatabaseChangeWatch {
         watchStorage.withLock { watch in
             if let watch { return watch }
-            let backend = backend
-            let made = DatabaseChangeWatch { try backend.makeChangeSignal() }
+            // Weakly: a released database's backend closes (and checkpoints) at once.
+            let made = DatabaseChangeWatch { [weak backend] in try backend?.makeChangeSignal() }
             watch = made
             return made
         }

@@ -1,3 +1,11 @@
+extension GridError {
+    /// Whether the database failed, rather than the engine refusing.
+    var isStorageFailure: Bool {
+        if case .storage = self { return true }
+        return false
+    }
+}
+
 /// One read transaction of a ``GridDatabase``, handed to the closure of
 /// ``GridDatabase/read(_:)``: every grid read through it is read from one consistent state of
 /// the database.
@@ -19,6 +27,10 @@ public class GridReadTransaction {
     let storage: any GridStorageTransaction
     /// Whether the closure it was handed to still runs.
     private var isOpen = true
+    /// The first failure of the database met through the transaction: once one happened (on
+    /// PostgreSQL the server has aborted the transaction), it cannot commit, even when the
+    /// closure caught the error and went on.
+    private(set) var failure: (any Error)?
 
     init(database: GridDatabase, storage: any GridStorageTransaction) {
         self.database = database
@@ -28,6 +40,24 @@ public class GridReadTransaction {
     /// Ends the transaction's use: called when the closure returns.
     func close() {
         isOpen = false
+    }
+
+    /// The result of `work`, remembering a failure of the database it meets (see ``failure``).
+    func recordingFailure<T>(_ work: () throws -> T) throws -> T {
+        do {
+            return try work()
+        } catch {
+            noteFailure(error)
+            throw error
+        }
+    }
+
+    /// Remembers `error` as the transaction's ``failure`` when it is the database's (not a
+    /// refusal of the engine's, which writes nothing) and the first.
+    func noteFailure(_ error: any Error) {
+        guard failure == nil else { return }
+        if let refusal = error as? GridError, !refusal.isStorageFailure { return }
+        failure = error
     }
 
     /// Checks that the transaction is still open and `grid` is of its database.
@@ -40,14 +70,14 @@ public class GridReadTransaction {
     /// Every grid in the database, by name.
     public func grids() throws(GridError) -> [GridSummary] {
         check()
-        return try GridError.catching { try storage.listGrids() }
+        return try GridError.catching { try recordingFailure { try storage.grids() } }
     }
 
     /// Whether a grid named `name` exists.
     public func exists(gridNamed name: String) throws(GridError) -> Bool {
         check()
         let name = GridLimits.canonical(name)
-        return try GridError.catching { try storage.header(named: name) != nil }
+        return try GridError.catching { try recordingFailure { try storage.header(named: name) != nil } }
     }
 
     /// The state of the grid named `name`.
@@ -56,7 +86,7 @@ public class GridReadTransaction {
     public func snapshot(of name: String) throws(GridError) -> GridSnapshot {
         check()
         let grid = try Grid(reading: name, in: database)
-        return try GridError.catching { try grid.storedSnapshot(in: storage, caching: false) }
+        return try GridError.catching { try recordingFailure { try grid.storedSnapshot(in: storage, caching: false) } }
     }
 
     /// The state of `grid`, as this transaction sees it.
@@ -64,6 +94,6 @@ public class GridReadTransaction {
     /// - Throws: ``GridError/gridNotFound(_:)`` when it does not exist (yet): reading never creates a grid.
     public func snapshot(of grid: Grid) throws(GridError) -> GridSnapshot {
         check(grid)
-        return try GridError.catching { try grid.storedSnapshot(in: storage, caching: false) }
+        return try GridError.catching { try recordingFailure { try grid.storedSnapshot(in: storage, caching: false) } }
     }
 }

@@ -22,7 +22,9 @@
 ///
 /// On PostgreSQL the closure may run again when the server asks for it (a serialization
 /// failure or a deadlock, which roll everything back first), so it should have no effect but
-/// its work through the transaction.
+/// its work through the transaction. A failure of the database met through the transaction
+/// (a lost lock, a full disk) makes ``GridDatabase/write(_:)`` throw it even when the closure
+/// caught it: on PostgreSQL the server has aborted the transaction, and the same holds on SQLite.
 public final class GridWriteTransaction: GridReadTransaction {
     /// The grids whose editor closure runs now.
     private var gridsBeingChanged: [String] = []
@@ -48,7 +50,10 @@ public final class GridWriteTransaction: GridReadTransaction {
                 editor, _, _ in try thrown.run { try body(&editor) }
             }.1
         } catch {
-            throw thrown.translated(error)
+            let translated = thrown.translated(error)
+            // The closure's own errors leave the transaction as it was; the database's do not.
+            if !thrown.threw { noteFailure(translated) }
+            throw translated
         }
     }
 
@@ -68,7 +73,7 @@ public final class GridWriteTransaction: GridReadTransaction {
         check()
         let name = GridLimits.canonical(name)
         guard !gridsBeingChanged.contains(name) else { throw .reentrantCall }
-        let dropped = try GridError.catching { try storage.deleteGrid(named: name) }
+        let dropped = try GridError.catching { try recordingFailure { try storage.deleteGrid(named: name) } }
         if !dropped { throw .gridNotFound(name) }
     }
 }

@@ -24,7 +24,7 @@ extension Grid {
     public static func checkPlacements(in database: GridDatabase, names: [String]? = nil,
                                        repairing: Bool = false) throws(GridError) -> [PlacementCheck] {
         let body = { (transaction: any GridStorageTransaction) throws -> [PlacementCheck] in
-            let wanted = try names?.map(GridLimits.canonical) ?? transaction.listGrids().map(\.name)
+            let wanted = try names?.map(GridLimits.canonical) ?? transaction.grids().map(\.name)
             return try wanted.map { name in
                 guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
                 let snapshot = try GridSnapshot.load(header, name: name, from: transaction)

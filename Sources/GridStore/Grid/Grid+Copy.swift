@@ -47,7 +47,7 @@ extension Grid {
             throw GridError.limitExceeded("\(source.location) and \(target.location) are one database; a copy needs two")
         }
         let grids = try source.backend.read { transaction -> [Copied] in
-            let summaries = try transaction.listGrids()
+            let summaries = try transaction.grids()
             // Keyed by bytes: two names Swift's `==` finds equal (NFC and NFD forms written by an
             // older gridstore) are two grids, each with its own time.
             let updatedAt = Dictionary(summaries.map { (Array($0.name.utf8), $0.updatedAt) }, uniquingKeysWith: { first, _ in first })
@@ -87,7 +87,7 @@ extension Grid {
                 }
                 if GridHistoryEntry.isTimestamp(grid.updatedAt) { try transaction.setUpdatedAt(grid.updatedAt, gridID: id) }
             }
-            return try transaction.listGrids().filter { copied.contains($0.name) }
+            return try transaction.grids().filter { copied.contains($0.name) }
         }
     }
 }

@@ -46,19 +46,17 @@ extension Grid {
             try database.backend.read { transaction in
                 guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
                 if header.honeycomb != nil { throw GridError.notTiles(operation: "have sizes", grid: name) }
-                var resolved = path ?? GridIndexPath(item: 0)
-                if let key {
-                    guard let found = try transaction.storedIndexPath(gridID: header.id, key: GridLimits.canonical(key)) else {
-                        throw GridError.keyNotFound(key, grid: name)
-                    }
-                    resolved = GridIndexPath(item: found.item, section: found.section)
-                }
-                let stored: (itemCount: Int?, size: StoredSize, key: String?)
+                let place = key.map { StoredItemPlace.key(GridLimits.canonical($0)) }
+                    ?? .index(section: path?.section ?? 0, item: path?.item ?? 0)
+                let found: StoredItemRow?
                 do {
-                    stored = try transaction.storedItem(gridID: header.id, section: resolved.section, item: resolved.item)
+                    found = try transaction.storedItem(gridID: header.id, at: place)
                 } catch let misplaced as any StoredStateInconsistency {
                     throw GridError.corrupted("grid '\(name)' \(misplaced.description)")
                 }
+                // Only a key can be missing: an index path always names a place, checked below.
+                guard let stored = found else { throw GridError.keyNotFound(key ?? "", grid: name) }
+                let resolved = GridIndexPath(item: stored.item, section: stored.section)
                 guard let count = stored.itemCount, resolved.section >= 0 else {
                     throw GridError.sectionOutOfRange(resolved.section, sectionCount: try transaction.sectionItemCounts(gridID: header.id).count)
                 }

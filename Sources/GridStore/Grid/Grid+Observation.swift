@@ -24,10 +24,13 @@ extension Grid {
     public func changes(pollingEvery interval: Duration = .milliseconds(100)) -> GridChangeSequence {
         GridChangeSequence(
             interval: interval, watch: database.watch, executor: database.reads,
-            token: { GridChangeSequence.Token(revision: try self.currentRevision(), registeredDefault: nil) },
+            token: {
+                let version = try self.currentVersion()
+                return GridChangeSequence.Token(gridID: version.id, revision: version.revision, registeredDefault: nil)
+            },
             load: {
-                let snapshot = try self.storedSnapshot()
-                return (snapshot, GridChangeSequence.Token(revision: snapshot.revision, registeredDefault: nil))
+                let (id, snapshot) = try self.storedState()
+                return (snapshot, GridChangeSequence.Token(gridID: id, revision: snapshot.revision, registeredDefault: nil))
             })
     }
 }

@@ -43,7 +43,9 @@ public final class Grid: Sendable {
     ///   ``GridError`` for an invalid name or options.
     public convenience init(named name: String, in database: GridDatabase, creatingWith options: GridOptions? = GridOptions()) throws(GridError) {
         try self.init(changing: name, in: database, creatingWith: options)
-        if creationContent == nil, try !Grid.exists(named: self.name, in: database) {
+        // Inside a transaction of the database, the handle is made for it, whose calls say
+        // whether the grid exists; asking here would be a call inside the transaction.
+        if creationContent == nil, !CallScope.holds(database.backend), try !Grid.exists(named: self.name, in: database) {
             throw GridError.gridNotFound(self.name)
         }
     }
@@ -106,7 +108,7 @@ public final class Grid: Sendable {
 
     /// Every grid in the database, by name.
     public static func list(in database: GridDatabase) throws(GridError) -> [GridSummary] {
-        try GridError.catching { try database.backend.read { try $0.listGrids() } }
+        try GridError.catching { try database.backend.read { try $0.grids() } }
     }
 
     /// Deletes the grid named `name` with its sections, sizes and placements.
@@ -155,6 +157,29 @@ public final class Grid: Sendable {
     /// - Throws: ``GridError/gridNotFound(_:)`` when the grid does not exist.
     public func storedSnapshot() throws(GridError) -> GridSnapshot {
         try GridError.catching { try database.backend.read { try storedSnapshot(in: $0, caching: true) } }
+    }
+
+    /// The grid's row id and revision, never creating it: what an observer compares.
+    func currentVersion() throws(GridError) -> (id: Int64, revision: Int) {
+        let version = try GridError.catching {
+            try database.backend.read { transaction in
+                try transaction.header(named: name).map { row in
+                    let header = try row.header()
+                    return (header.id, header.revision)
+                }
+            }
+        }
+        guard let version else { throw GridError.gridNotFound(name) }
+        return version
+    }
+
+    /// The grid's row id and state, never creating it.
+    func storedState() throws(GridError) -> (id: Int64, snapshot: GridSnapshot) {
+        let state = try GridError.catching {
+            try database.backend.read { try current($0, creatingIfMissing: false, caching: true) }
+        }
+        guard let state else { throw GridError.gridNotFound(name) }
+        return state
     }
 
     /// The grid's state in `transaction`, never creating it.

@@ -19,8 +19,16 @@ public struct GridChangeSequence: AsyncSequence, Sendable {
 
     /// What a check compares: the revision, and anything else that changes what the observer sees.
     struct Token: Equatable, Sendable {
+        /// The grid's row: a grid dropped and made again is another, whose revisions start anew.
+        var gridID: Int64? = nil
         var revision: Int
         var registeredDefault: TileSize?
+
+        /// Whether a state with this token may follow one with `earlier`: never an older
+        /// revision of the same grid (a lagging read).
+        func mayFollow(_ earlier: Token) -> Bool {
+            gridID != earlier.gridID || revision >= earlier.revision
+        }
     }
 
     /// How often to check without a change signal.
@@ -72,9 +80,9 @@ public struct GridChangeSequence: AsyncSequence, Sendable {
                 }
                 let token = try await sequence.run(sequence.token)
                 // Never back: a state older than the one returned (a lagging read) is passed over.
-                if token != previous.token && token.revision >= previous.token.revision {
+                if token != previous.token && token.mayFollow(previous.token) {
                     let (current, token) = try await sequence.run(sequence.load)
-                    guard token.revision >= previous.token.revision else { continue }
+                    guard token.mayFollow(previous.token) else { continue }
                     last = (current, token)
                     return GridChange(from: previous.snapshot, to: current)
                 }

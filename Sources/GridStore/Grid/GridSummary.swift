@@ -51,3 +51,41 @@ public struct GridSummary: Codable, Sendable, Hashable {
         kind = try container.decodeIfPresent(GridKind.self, forKey: .kind) ?? .tiles
     }
 }
+
+extension GridSummary {
+    /// The summary a stored row holds, every value checked as reading the grid would.
+    ///
+    /// - Throws: ``GridError/corrupted(_:)`` naming the grid and what is wrong.
+    init(_ row: StoredGridSummaryRow) throws(GridError) {
+        func inconsistent(_ what: String) -> GridError {
+            .corrupted("grid '\(TextExcerpt.abbreviated(row.name))' has \(what)")
+        }
+        do {
+            try GridLimits.validate(name: row.name)
+        } catch {
+            throw .corrupted("a grid's name is not one a grid may have: \(error)")
+        }
+        guard let direction = ScrollDirection(rawValue: row.direction) else { throw inconsistent("an unknown direction") }
+        guard let kind = GridKind(rawValue: row.kind) else { throw inconsistent("an unknown layout kind") }
+        guard (1...Int64(GridConfiguration.maximumColumns)).contains(row.columns) else {
+            throw inconsistent("\(row.columns) columns")
+        }
+        guard row.revision >= 0, row.revision < Int64.max else { throw inconsistent("an impossible revision") }
+        guard (0...Int64(GridLimits.maximumSections)).contains(row.sectionCount),
+              (0...Int64(GridLimits.maximumItems)).contains(row.itemCount) else {
+            throw inconsistent("\(row.sectionCount) sections of \(row.itemCount) items, more than a grid holds")
+        }
+        guard GridHistoryEntry.isTimestamp(row.updatedAt) else {
+            throw inconsistent("a change time that is not of the form 2026-11-30T11:32:01.123Z")
+        }
+        self.init(name: row.name, columns: Int(row.columns), direction: direction, sectionCount: Int(row.sectionCount),
+                  itemCount: Int(row.itemCount), revision: Int(row.revision), updatedAt: row.updatedAt, kind: kind)
+    }
+}
+
+extension GridStorageTransaction {
+    /// Every grid, by name, each row checked.
+    func grids() throws -> [GridSummary] {
+        try listGrids().map { row throws(GridError) in try GridSummary(row) }
+    }
+}

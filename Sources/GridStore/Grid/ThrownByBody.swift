@@ -5,6 +5,9 @@ final class ThrownByBody {
     /// What the closure threw in its last run; `nil` when it returned.
     private var thrown: (any Error)?
 
+    /// Whether the closure threw in its last run.
+    var threw: Bool { thrown != nil }
+
     /// Runs the closure, remembering what it throws. A backend may run it again (a retried
     /// transaction): only the last run counts.
     func run<T>(_ body: () throws -> T) throws -> T {

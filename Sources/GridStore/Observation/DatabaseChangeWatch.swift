@@ -34,8 +34,10 @@ package final class DatabaseChangeWatch: @unchecked Sendable {
     /// How long the loop waits on the signal at a time, so that it sees observers whose wait
     /// ran out, and the database's release.
     static let sliceMilliseconds = 100
-    /// How long the loop waits before making a signal again after one broke.
+    /// How long the loop waits before making a signal again after one broke, doubled after
+    /// each failure in a row up to ``longestRetryMilliseconds``.
     static let retryMilliseconds = 500
+    static let longestRetryMilliseconds = 8_000
 
     package init(makeSignal: @escaping @Sendable () throws -> (any GridChangeSignal)?) {
         self.makeSignal = makeSignal
@@ -122,14 +124,17 @@ package final class DatabaseChangeWatch: @unchecked Sendable {
     /// Waits on the signal, waking observers, until the database is released.
     private func loop() {
         var signal: (any GridChangeSignal)?
+        // Failures in a row to keep a signal: the first wakes the observers, which read their
+        // grid again and meet the failure themselves; the next ones only wait longer.
+        var failures = 0
         while !lock.withLock({ stopped }) {
             if signal == nil {
                 do {
                     signal = try makeSignal()
                 } catch {
-                    // Observers read their grid again and meet the failure themselves.
-                    advance()
-                    Platform.sleep(milliseconds: Self.retryMilliseconds)
+                    failures += 1
+                    if failures == 1 { advance() }
+                    Platform.sleep(milliseconds: min(Self.longestRetryMilliseconds, Self.retryMilliseconds << min(failures - 1, 5)))
                     continue
                 }
                 guard signal != nil else {
@@ -143,9 +148,11 @@ package final class DatabaseChangeWatch: @unchecked Sendable {
             }
             do {
                 if try signal!.waitForChange(milliseconds: Self.sliceMilliseconds) { advance() }
+                failures = 0
             } catch {
                 signal = nil
-                advance()
+                failures += 1
+                if failures == 1 { advance() }
             }
             wakeExpired()
         }

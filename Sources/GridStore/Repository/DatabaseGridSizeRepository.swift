@@ -62,11 +62,15 @@ public final class DatabaseGridSizeRepository: GridSizeRepository {
         let grid = grid, registration = registration
         return GridChangeSequence(
             interval: interval, watch: grid.database.watch, executor: grid.database.reads,
-            token: { GridChangeSequence.Token(revision: try grid.currentRevision(), registeredDefault: registration.size) },
+            token: {
+                let version = try grid.currentVersion()
+                return GridChangeSequence.Token(gridID: version.id, revision: version.revision, registeredDefault: registration.size)
+            },
             load: {
                 let registered = registration.size
-                let snapshot = registration.apply(to: try grid.storedSnapshot())
-                return (snapshot, GridChangeSequence.Token(revision: snapshot.revision, registeredDefault: registered))
+                let (id, stored) = try grid.storedState()
+                let snapshot = registration.apply(to: stored)
+                return (snapshot, GridChangeSequence.Token(gridID: id, revision: snapshot.revision, registeredDefault: registered))
             })
     }
 }

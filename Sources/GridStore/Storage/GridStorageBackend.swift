@@ -67,12 +67,10 @@ package protocol GridStorageTransaction: AnyObject {
     /// text is not a size name.
     func forEachExplicitSize(gridID: Int64, _ body: (_ section: Int, _ item: Int, _ size: TileSize?) throws -> Void) throws
 
-    /// One item's stored values: its section's item count (`nil` when the section does not
-    /// exist), its explicit size, and its key. The count and key are checked by the caller.
-    func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: StoredSize, key: String?)
-
-    /// The index path stored for `key`, if an item has it.
-    func storedIndexPath(gridID: Int64, key: String) throws -> (section: Int, item: Int)?
+    /// One item's stored values, the item found at `place`: its index path, its section's item
+    /// count (`nil` when the section does not exist), its explicit size, and its key; `nil` when
+    /// `place` is a key no item has. The count and key are checked by the caller.
+    func storedItem(gridID: Int64, at place: StoredItemPlace) throws -> StoredItemRow?
 
 
     /// Calls `body` with every item key of the grid.
@@ -117,8 +115,58 @@ package protocol GridStorageTransaction: AnyObject {
     /// - Returns: Whether there was one.
     func deleteGrid(named name: String) throws -> Bool
 
-    /// Every grid, by name.
-    func listGrids() throws -> [GridSummary]
+    /// Every grid's summary row, in the byte order of their names; checked by the engine
+    /// (``GridSummary/init(_:)``), so a bad row is reported the same way on every backend.
+    func listGrids() throws -> [StoredGridSummaryRow]
+}
+
+/// Where an item is looked up: by its index path, or by its key.
+package enum StoredItemPlace: Sendable {
+    case index(section: Int, item: Int)
+    case key(String)
+}
+
+/// One item's values as stored, found by ``GridStorageTransaction/storedItem(gridID:at:)``.
+package struct StoredItemRow: Sendable {
+    package var section: Int
+    package var item: Int
+    /// The section's item count; `nil` when the section does not exist.
+    package var itemCount: Int?
+    package var size: StoredSize
+    package var key: String?
+
+    package init(section: Int, item: Int, itemCount: Int?, size: StoredSize, key: String?) {
+        self.section = section
+        self.item = item
+        self.itemCount = itemCount
+        self.size = size
+        self.key = key
+    }
+}
+
+/// A grid's summary as stored: checked by ``GridSummary/init(_:)`` before use.
+package struct StoredGridSummaryRow: Sendable {
+    package var name: String
+    package var columns: Int64
+    package var direction: String
+    package var revision: Int64
+    /// When the grid last changed, as `2026-11-30T11:32:01.123Z`.
+    package var updatedAt: String
+    package var sectionCount: Int64
+    package var itemCount: Int64
+    package var kind: String
+
+    package init(name: String, columns: Int64, direction: String, revision: Int64, updatedAt: String, sectionCount: Int64,
+                 itemCount: Int64, kind: String) {
+        self.name = name
+        self.columns = columns
+        self.direction = direction
+        self.revision = revision
+        self.updatedAt = updatedAt
+        self.sectionCount = sectionCount
+        self.itemCount = itemCount
+        self.kind = kind
+    }
 }
 
 /// An item's explicit size as a backend found it.

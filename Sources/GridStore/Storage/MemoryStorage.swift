@@ -103,13 +103,17 @@ final class MemoryTransaction: GridStorageTransaction {
         }
     }
 
-    func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: StoredSize, key: String?) {
+    func storedItem(gridID: Int64, at place: StoredItemPlace) throws -> StoredItemRow? {
         let grid = try rows(gridID)
-        return (grid.itemCounts[section], grid.sizes[section]?[item].map { .known($0) } ?? .none, grid.keys[section]?[item])
-    }
-
-    func storedIndexPath(gridID: Int64, key: String) throws -> (section: Int, item: Int)? {
-        try rows(gridID).keyHolders[key]
+        let (section, item): (Int, Int)
+        switch place {
+        case .index(let atSection, let atItem): (section, item) = (atSection, atItem)
+        case .key(let key):
+            guard let found = grid.keyHolders[key] else { return nil }
+            (section, item) = found
+        }
+        return StoredItemRow(section: section, item: item, itemCount: grid.itemCounts[section],
+                             size: grid.sizes[section]?[item].map { .known($0) } ?? .none, key: grid.keys[section]?[item])
     }
 
     func forEachItemKey(gridID: Int64, _ body: (Int, Int, String) throws -> Void) throws {
@@ -118,13 +122,11 @@ final class MemoryTransaction: GridStorageTransaction {
         }
     }
 
-    func listGrids() throws -> [GridSummary] {
+    func listGrids() throws -> [StoredGridSummaryRow] {
         contents.grids.values.sorted { Array($0.row.name.utf8).lexicographicallyPrecedes(Array($1.row.name.utf8)) }.map { grid in
-            GridSummary(name: grid.row.name, columns: Int(grid.row.columns),
-                        direction: grid.row.direction == "horizontal" ? .horizontal : .vertical,
-                        sectionCount: grid.itemCounts.count, itemCount: grid.itemCounts.values.reduce(0, +),
-                        revision: Int(grid.row.revision), updatedAt: grid.updatedAt,
-                        kind: grid.row.kind == "honeycomb" ? .honeycomb : .tiles)
+            StoredGridSummaryRow(name: grid.row.name, columns: grid.row.columns, direction: grid.row.direction,
+                                 revision: grid.row.revision, updatedAt: grid.updatedAt, sectionCount: Int64(grid.itemCounts.count),
+                                 itemCount: Int64(grid.itemCounts.values.reduce(0, +)), kind: grid.row.kind)
         }
     }
 

@@ -106,7 +106,21 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
     }
 
-    func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: StoredSize, key: String?) {
+    func storedItem(gridID: Int64, at place: StoredItemPlace) throws -> StoredItemRow? {
+        let (section, item): (Int, Int)
+        switch place {
+        case .index(let atSection, let atItem): (section, item) = (atSection, atItem)
+        case .key(let key):
+            let rows = try connection.execute("SELECT section, item FROM item_keys WHERE grid_id = $1 AND key = $2 LIMIT 2",
+                                              [String(gridID), key])
+            guard rows.count == 1 else { return nil }
+            (section, item) = (Int(rows.int(0, 0)), Int(rows.int(0, 1)))
+        }
+        let stored = try storedItem(gridID: gridID, section: section, item: item)
+        return StoredItemRow(section: section, item: item, itemCount: stored.itemCount, size: stored.size, key: stored.key)
+    }
+
+    private func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: StoredSize, key: String?) {
         let first = SizeChunks.firstItem(ofChunkHolding: item)
         let rows = try connection.execute("""
             SELECT item_count,
@@ -121,12 +135,6 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         return (Int(rows.int(0, 0)), size, rows.isNull(0, 2) ? nil : rows.string(0, 2))
     }
 
-    func storedIndexPath(gridID: Int64, key: String) throws -> (section: Int, item: Int)? {
-        let rows = try connection.execute("SELECT section, item FROM item_keys WHERE grid_id = $1 AND key = $2 LIMIT 2",
-                                          [String(gridID), key])
-        return rows.count == 1 ? (Int(rows.int(0, 0)), Int(rows.int(0, 1))) : nil
-    }
-
     func forEachItemKey(gridID: Int64, _ body: (Int, Int, String) throws -> Void) throws {
         let rows = try connection.execute("""
             SELECT section, item, left(key, \(Bounds.keyLength)) FROM item_keys WHERE grid_id = $1 LIMIT \(Bounds.items)
@@ -136,7 +144,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
     }
 
-    func listGrids() throws -> [GridSummary] {
+    func listGrids() throws -> [StoredGridSummaryRow] {
         let rows = try connection.execute("""
             SELECT name, columns, direction, revision,
                    to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
@@ -145,11 +153,9 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             FROM grids ORDER BY name COLLATE "C"
             """)
         return (0..<rows.count).map { row in
-            GridSummary(name: rows.string(row, 0), columns: Int(rows.int(row, 1)),
-                        direction: rows.string(row, 2) == "horizontal" ? .horizontal : .vertical,
-                        sectionCount: Int(rows.int(row, 5)), itemCount: Int(rows.int(row, 6)),
-                        revision: Int(rows.int(row, 3)), updatedAt: rows.string(row, 4),
-                        kind: rows.string(row, 7) == "honeycomb" ? .honeycomb : .tiles)
+            StoredGridSummaryRow(name: rows.string(row, 0), columns: rows.int(row, 1), direction: rows.string(row, 2),
+                                 revision: rows.int(row, 3), updatedAt: rows.string(row, 4), sectionCount: rows.int(row, 5),
+                                 itemCount: rows.int(row, 6), kind: rows.string(row, 7))
         }
     }
 

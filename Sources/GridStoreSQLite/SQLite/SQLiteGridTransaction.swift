@@ -52,7 +52,22 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         }
     }
 
-    func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: StoredSize, key: String?) {
+    func storedItem(gridID: Int64, at place: StoredItemPlace) throws -> StoredItemRow? {
+        let (section, item): (Int, Int)
+        switch place {
+        case .index(let atSection, let atItem): (section, item) = (atSection, atItem)
+        case .key(let key):
+            guard let found = try connection.fetchOne("SELECT section, item FROM item_keys WHERE grid_id = ? AND key = ?",
+                                                      [gridID, key], { (section: $0.int(at: 0), item: $0.int(at: 1)) }) else {
+                return nil
+            }
+            (section, item) = found
+        }
+        let stored = try storedItem(gridID: gridID, section: section, item: item)
+        return StoredItemRow(section: section, item: item, itemCount: stored.itemCount, size: stored.size, key: stored.key)
+    }
+
+    private func storedItem(gridID: Int64, section: Int, item: Int) throws -> (itemCount: Int?, size: StoredSize, key: String?) {
         let count = try connection.fetchOne("SELECT item_count FROM sections WHERE grid_id = ? AND section = ?",
                                             [gridID, section]) { $0.int(at: 0) }
         let first = SizeChunks.firstItem(ofChunkHolding: item)
@@ -65,12 +80,6 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         return (count, size, key)
     }
 
-    func storedIndexPath(gridID: Int64, key: String) throws -> (section: Int, item: Int)? {
-        try connection.fetchOne("SELECT section, item FROM item_keys WHERE grid_id = ? AND key = ?", [gridID, key]) {
-            (section: $0.int(at: 0), item: $0.int(at: 1))
-        }
-    }
-
     func forEachItemKey(gridID: Int64, _ body: (Int, Int, String) throws -> Void) throws {
         let keys = try connection.cachedStatement("SELECT section, item, key FROM item_keys WHERE grid_id = ?")
         try keys.bind([gridID])
@@ -80,17 +89,16 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         }
     }
 
-    func listGrids() throws -> [GridSummary] {
+    func listGrids() throws -> [StoredGridSummaryRow] {
         try connection.fetchAll("""
             SELECT name, columns, direction, revision, updated_at,
                    (SELECT count(*) FROM sections WHERE grid_id = grids.id),
                    (SELECT coalesce(sum(item_count), 0) FROM sections WHERE grid_id = grids.id), layout_kind
             FROM grids ORDER BY name
             """) { row in
-            GridSummary(name: row.string(at: 0), columns: row.int(at: 1),
-                        direction: row.string(at: 2) == "horizontal" ? .horizontal : .vertical,
-                        sectionCount: row.int(at: 5), itemCount: row.int(at: 6), revision: row.int(at: 3),
-                        updatedAt: row.string(at: 4), kind: row.string(at: 7) == "honeycomb" ? .honeycomb : .tiles)
+            StoredGridSummaryRow(name: row.string(at: 0), columns: Int64(row.int(at: 1)), direction: row.string(at: 2),
+                                 revision: Int64(row.int(at: 3)), updatedAt: row.string(at: 4), sectionCount: Int64(row.int(at: 5)),
+                                 itemCount: Int64(row.int(at: 6)), kind: row.string(at: 7))
         }
     }
 
