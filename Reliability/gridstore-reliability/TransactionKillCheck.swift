@@ -44,6 +44,11 @@ enum TransactionKillCheck {
             let result = process.wait(timeLimit: 30)
             report.count(processes: 1, commands: 1, crashes: result.signal == SIGKILL ? 1 : 0)
             if result.signal == SIGKILL { killed += 1 }
+            // A client killed after sending COMMIT leaves its server backend to finish the
+            // commit on its own; the grids are read once that backend is gone.
+            if let server = PostgreSQLLocation(location), !waitForOtherSessions(on: server) {
+                report.fail("transactions (\(backend)): after kill \(attempt) the killed client's session did not end")
+            }
             guard let a = try? StoredGrid.read("a", path: location), let b = try? StoredGrid.read("b", path: location) else {
                 report.fail("transactions (\(backend)): after kill \(attempt) the grids cannot be read")
                 continue
@@ -60,6 +65,19 @@ enum TransactionKillCheck {
         let revision = (try? StoredGrid.read("a", path: location))??.revision ?? -1
         print("transactions: \(killed) processes changing two grids per transaction killed with SIGKILL on \(backend); "
               + "both grids at revision \(revision) each time checked")
+    }
+
+    /// Waits, at most 10 s, until no session but this check's is connected to the database.
+    private static func waitForOtherSessions(on server: PostgreSQLLocation) -> Bool {
+        guard let probe = try? PostgreSQLConnection(server) else { return false }
+        for _ in 0..<1_000 {
+            let others = try? probe.execute("""
+                SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+                """)
+            if let others, others.count == 1, others.int(0, 0) == 0 { return true }
+            usleep(10_000)
+        }
+        return false
     }
 
     /// The child: changes grids `a` and `b` together, one transaction after another, until killed.
