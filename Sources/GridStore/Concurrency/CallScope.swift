@@ -10,48 +10,35 @@ import Synchronization
 /// for itself or silently join a transaction it was not handed. A task started inside the
 /// closure inherits the scope; once the transaction ends, the scope no longer counts there.
 package final class CallScope: Sendable {
-    /// What a call holds something for.
-    package enum Use: Sendable {
-        case read, write
-    }
-
-    /// The holder: a backend, a writer queue or a connection pool.
+    /// The holder: a backend or a writer queue.
     private let owner: ObjectIdentifier
-    /// What it is held for.
-    private let use: Use
     /// What the calls around this one hold.
     private let outer: CallScope?
     /// Whether the transaction still runs: a task started inside it keeps the scope after.
     private let isActive = Atomic(true)
 
-    private init(owner: ObjectIdentifier, use: Use, outer: CallScope?) {
+    private init(owner: ObjectIdentifier, outer: CallScope?) {
         self.owner = owner
-        self.use = use
         self.outer = outer
     }
 
     /// What the running call holds, innermost first.
     @TaskLocal private static var current: CallScope?
 
-    /// What the running call holds `owner` for, if it holds it.
-    package static func use(of owner: AnyObject) -> Use? {
+    /// Whether the running call holds `owner`.
+    package static func holds(_ owner: AnyObject) -> Bool {
         let identifier = ObjectIdentifier(owner)
         var scope = current
         while let held = scope {
-            if held.owner == identifier && held.isActive.load(ordering: .acquiring) { return held.use }
+            if held.owner == identifier && held.isActive.load(ordering: .acquiring) { return true }
             scope = held.outer
         }
-        return nil
+        return false
     }
 
-    /// Whether the running call holds `owner` for anything.
-    package static func holds(_ owner: AnyObject) -> Bool {
-        use(of: owner) != nil
-    }
-
-    /// Runs `body` holding `owner` for `use`.
-    package static func holding<T>(_ owner: AnyObject, for use: Use, _ body: () throws -> T) rethrows -> T {
-        let scope = CallScope(owner: ObjectIdentifier(owner), use: use, outer: current)
+    /// Runs `body` holding `owner`.
+    package static func holding<T>(_ owner: AnyObject, _ body: () throws -> T) rethrows -> T {
+        let scope = CallScope(owner: ObjectIdentifier(owner), outer: current)
         defer { scope.isActive.store(false, ordering: .releasing) }
         return try $current.withValue(scope, operation: body)
     }

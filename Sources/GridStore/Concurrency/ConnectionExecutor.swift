@@ -151,22 +151,23 @@ package final class ConnectionExecutor: @unchecked Sendable {
         if !Platform.startThread({ self.serve() }) {
             // No thread could be made (the process is at its limit): this call runs here, now,
             // rather than fail; the calls queued before it keep their turn for a thread.
-            lock.withLock { workers -= 1 }
-            let taken = lock.withLock { () -> (@Sendable (Outcome) -> Void)? in
-                defer { job.run = nil }
-                return job.run
-            }
-            if let taken { start(job, taken) }
+            if let run = take(job, givingUpAThread: true) { start(job, run) }
         }
     }
 
     /// Takes `job` out of the queue if it has not started, and fails it with `CancellationError`.
     private func cancel(_ job: Job) {
-        let run = lock.withLock { () -> (@Sendable (Outcome) -> Void)? in
+        take(job)?(.cancelled)
+    }
+
+    /// Takes `job` out of the queue: its closure, or `nil` when a worker or a cancellation
+    /// took it first. With `givingUpAThread`, the thread counted for it was not made.
+    private func take(_ job: Job, givingUpAThread: Bool = false) -> (@Sendable (Outcome) -> Void)? {
+        lock.withLock {
+            if givingUpAThread { workers -= 1 }
             defer { job.run = nil }
             return job.run
         }
-        run?(.cancelled)
     }
 
     /// The next call in line, taken out of the queue; waits for one while the queue is empty,

@@ -86,7 +86,7 @@ public class GridReadTransaction {
     public func snapshot(of name: String) throws(GridError) -> GridSnapshot {
         check()
         let grid = try Grid(reading: name, in: database)
-        return try GridError.catching { try recordingFailure { try grid.storedSnapshot(in: storage, caching: false) } }
+        return try GridError.catching { try recordingFailure { try grid.storedState(in: storage, caching: false).snapshot } }
     }
 
     /// The state of `grid`, as this transaction sees it.
@@ -94,6 +94,6 @@ public class GridReadTransaction {
     /// - Throws: ``GridError/gridNotFound(_:)`` when it does not exist (yet): reading never creates a grid.
     public func snapshot(of grid: Grid) throws(GridError) -> GridSnapshot {
         check(grid)
-        return try GridError.catching { try recordingFailure { try grid.storedSnapshot(in: storage, caching: false) } }
+        return try GridError.catching { try recordingFailure { try grid.storedState(in: storage, caching: false).snapshot } }
     }
 }

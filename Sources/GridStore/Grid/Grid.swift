@@ -142,13 +142,7 @@ public final class Grid: Sendable {
     /// - Throws: ``GridError/gridNotFound(_:)`` when the grid does not exist: asking never
     ///   creates it (a grid another process dropped stays dropped).
     public func currentRevision() throws(GridError) -> Int {
-        let revision = try GridError.catching {
-            try database.backend.read { transaction in
-                try transaction.header(named: name)?.header().revision
-            }
-        }
-        guard let revision else { throw GridError.gridNotFound(name) }
-        return revision
+        try currentVersion().revision
     }
 
     /// The grid's current state, never creating it: for a reader that must not leave a grid
@@ -156,7 +150,7 @@ public final class Grid: Sendable {
     ///
     /// - Throws: ``GridError/gridNotFound(_:)`` when the grid does not exist.
     public func storedSnapshot() throws(GridError) -> GridSnapshot {
-        try GridError.catching { try database.backend.read { try storedSnapshot(in: $0, caching: true) } }
+        try storedState().snapshot
     }
 
     /// The grid's row id and revision, never creating it: what an observer compares.
@@ -175,22 +169,18 @@ public final class Grid: Sendable {
 
     /// The grid's row id and state, never creating it.
     func storedState() throws(GridError) -> (id: Int64, snapshot: GridSnapshot) {
-        let state = try GridError.catching {
-            try database.backend.read { try current($0, creatingIfMissing: false, caching: true) }
-        }
-        guard let state else { throw GridError.gridNotFound(name) }
-        return state
+        try GridError.catching { try database.backend.read { try storedState(in: $0, caching: true) } }
     }
 
-    /// The grid's state in `transaction`, never creating it.
+    /// The grid's row id and state in `transaction`, never creating it.
     ///
     /// - Parameter caching: Whether the state may serve later calls: not inside a transaction
     ///   an app holds, which may still roll back.
-    func storedSnapshot(in transaction: any GridStorageTransaction, caching: Bool) throws -> GridSnapshot {
-        guard let snapshot = try current(transaction, creatingIfMissing: false, caching: caching)?.snapshot else {
+    func storedState(in transaction: any GridStorageTransaction, caching: Bool) throws -> (id: Int64, snapshot: GridSnapshot) {
+        guard let state = try current(transaction, creatingIfMissing: false, caching: caching) else {
             throw GridError.gridNotFound(name)
         }
-        return snapshot
+        return state
     }
 
     /// The current state, from the cache when its revision is still the stored one.

@@ -44,7 +44,7 @@ final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
     func read<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
         try CallScope.refuseNested(in: self)
         return try gate.withLock {
-            try CallScope.holding(self, for: .read) { try body(MemoryTransaction(contents)) }
+            try CallScope.holding(self) { try body(MemoryTransaction(contents)) }
         }
     }
 
@@ -52,7 +52,7 @@ final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
         try CallScope.refuseNested(in: self)
         return try gate.withLock {
             let transaction = MemoryTransaction(contents)
-            let result = try CallScope.holding(self, for: .write) { try body(transaction) }
+            let result = try CallScope.holding(self) { try body(transaction) }
             contents = transaction.contents
             return result
         }

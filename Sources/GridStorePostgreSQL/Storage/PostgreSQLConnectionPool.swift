@@ -13,13 +13,18 @@ import GridStore
 ///
 /// A call made inside another call's closure on the same database is refused before it asks
 /// the pool (see ``CallScope``), so no call waits for a connection its own caller holds.
+/// What a connection of the pool is taken for: changes count against its writers.
+package enum ConnectionUse: Sendable {
+    case read, write
+}
+
 final class PostgreSQLConnectionPool: @unchecked Sendable {
     // @unchecked: every stored variable is only touched while `lock` is held.
 
     /// A connection taken from the pool, with what it was taken for.
     struct Lease {
         let connection: PostgreSQLConnection
-        let use: CallScope.Use
+        let use: ConnectionUse
     }
 
     /// How many changes may run at once, each on its own connection.
@@ -83,7 +88,7 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
     ///
     /// - Throws: What `body` throws; ``QueueWaitTimeout`` (as ``GridError/storage(_:)``) when
     ///   no connection came free in time; ``PostgreSQLError`` when a new connection cannot be made.
-    func withConnection<T>(for use: CallScope.Use, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
+    func withConnection<T>(for use: ConnectionUse, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
         let lease = try take(for: use)
         defer { give(back: lease) }
         return try body(lease.connection)
@@ -92,7 +97,7 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
     /// Takes a connection for `use`, in the caller's turn. When the server refuses a new one for
     /// want of slots while others are open, the pool keeps to those for a while
     /// (``shrinkMilliseconds``) and the caller waits, keeping its place, for one of them.
-    private func take(for use: CallScope.Use) throws -> Lease {
+    private func take(for use: ConnectionUse) throws -> Lease {
         let queue = use == .write ? 0 : 1
         let started = GridStore.Platform.monotonicMilliseconds()
         lock.lock()
@@ -148,7 +153,7 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
     /// before it tries to grow again.
     static let shrinkMilliseconds = 10_000
 
-    private func canStart(_ use: CallScope.Use) -> Bool {
+    private func canStart(_ use: ConnectionUse) -> Bool {
         if let shrunkAt, GridStore.Platform.monotonicMilliseconds() - shrunkAt >= Self.shrinkMilliseconds {
             connectionLimit = writers + 1
             self.shrunkAt = nil

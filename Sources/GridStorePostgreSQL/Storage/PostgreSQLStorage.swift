@@ -53,7 +53,7 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
         try CallScope.refuseNested(in: self)
         return try pool.withConnection(for: .read) { connection in
             try transaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", retrying: false) {
-                try CallScope.holding(self, for: .read) { try body(PostgreSQLGridTransaction(connection, locksGrids: false)) }
+                try CallScope.holding(self) { try body(PostgreSQLGridTransaction(connection, locksGrids: false)) }
             }
         }
     }
@@ -62,7 +62,7 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
         try CallScope.refuseNested(in: self)
         return try pool.withConnection(for: .write) { connection in
             try transaction(connection, begin: "BEGIN", retrying: true) {
-                try CallScope.holding(self, for: .write) { try body(PostgreSQLGridTransaction(connection, locksGrids: true)) }
+                try CallScope.holding(self) { try body(PostgreSQLGridTransaction(connection, locksGrids: true)) }
             }
         }
     }
@@ -95,7 +95,7 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
     /// since the last call.
     ///
     /// - Throws: ``GridError/reentrantCall`` inside another call's closure on this database.
-    package func withConnection<T>(for use: CallScope.Use = .read, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
+    package func withConnection<T>(for use: ConnectionUse = .read, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
         try CallScope.refuseNested(in: self)
         return try pool.withConnection(for: use) { connection in
             if !connection.isOpen { try connection.reconnect() }

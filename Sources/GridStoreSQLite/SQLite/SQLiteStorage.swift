@@ -141,7 +141,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// - Throws: ``GridError/reentrantCall`` inside another call's closure on this database.
     package func readConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try CallScope.refuseNested(in: self)
-        return try CallScope.holding(self, for: .read) {
+        return try CallScope.holding(self) {
             if let result = try gate.withLockIfAvailable({ try readTransaction(on: connection, body) }) {
                 return result
             }
@@ -168,7 +168,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
                     if self.connection.isReadOnly { throw DatabaseFileError.readOnly(path: self.path) }
                     do {
                         let result = try self.connection.transaction(.immediate) {
-                            try CallScope.holding(self, for: .write) { try body(self.connection) }
+                            try CallScope.holding(self) { try body(self.connection) }
                         }
                         self.hasWritten.store(true, ordering: .relaxed)
                         return result

@@ -54,7 +54,7 @@ package final class WriterQueue: @unchecked Sendable {
             }
         }
         let waited = Platform.monotonicMilliseconds() - start
-        return try CallScope.holding(self, for: .write) { try body(max(1, timeoutMilliseconds - Int32(clamping: waited))) }
+        return try CallScope.holding(self) { try body(max(1, timeoutMilliseconds - Int32(clamping: waited))) }
     }
 
     /// The queues, one per file (its device and inode), shared by every ``GridDatabase`` of the
