@@ -13,6 +13,8 @@ enum CommandLineErrorTranslator {
             return translate(error, command: command)
         case let error as DatabaseFileError:
             return .failure(error.description)
+        case let error as PostgreSQLDatabaseError:
+            return .failure(error.description)
         case let error as MigrationError:
             return .failure(error.description)
         case let error as SQLiteError where error.isBusy:

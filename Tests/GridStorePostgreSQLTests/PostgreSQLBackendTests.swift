@@ -48,7 +48,7 @@ struct PostgreSQLBackendTests {
             #expect(location.libpqURI == given, "\(uri)")
         }
         for (value, shown) in [("statement", "\"statement\""), ("a%0Ab", "not a mode gridstore knows"), ("", "not a mode gridstore knows")] {
-            let error = try #require(throws: DatabaseFileError.self) {
+            let error = try #require(throws: PostgreSQLDatabaseError.self) {
                 try GridDatabase(postgreSQL: "postgresql://u:secretpw@h/db?pool_mode=\(value)")
             }
             #expect(error.description.contains("pool_mode is \(shown);"), "\(error)")
@@ -230,7 +230,7 @@ struct PostgreSQLBackendTests {
             _ = try Grid(named: "kept", in: database).toggle(at: GridIndexPath(item: 1))
             _ = try #require(database.postgreSQL).withConnection { try $0.executeScript(sql) }
         }
-        let error = try #require(throws: DatabaseFileError.self) { try GridDatabase(location: uri) }
+        let error = try #require(throws: PostgreSQLDatabaseError.self) { try GridDatabase(location: uri) }
         #expect(error.description.hasPrefix("\(PostgreSQLLocation(uri)!.displayName) holds \(object), which gridstore did not create"),
                 "\(error.description)")
         // An app's own table beside gridstore's, with no tie to them, is fine.

@@ -335,7 +335,7 @@ struct PostgreSQLPoolTests {
     @Test("a pool of 0 connections is refused in one line")
     func zeroConnections() throws {
         let uri = try PostgreSQLTestServer.shared().makeDatabase()
-        #expect(throws: DatabaseFileError.self) { try GridDatabase(postgreSQL: uri, connections: 0) }
+        #expect(throws: PostgreSQLDatabaseError.self) { try GridDatabase(postgreSQL: uri, connections: 0) }
     }
 
     @Test("the chunk lengths a change reads with its header are taken only in their exact form")

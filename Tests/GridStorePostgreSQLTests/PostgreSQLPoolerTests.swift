@@ -115,7 +115,7 @@ struct PostgreSQLPoolerTests {
     @Test("a pool_mode other than session or transaction is refused in one line")
     func unknownPoolMode() throws {
         let (_, pooled) = try database()
-        let error = #expect(throws: DatabaseFileError.self) {
+        let error = #expect(throws: PostgreSQLDatabaseError.self) {
             try GridDatabase(postgreSQL: pooled.replacing("pool_mode=transaction", with: "pool_mode=statement"))
         }
         #expect("\(error!)".contains("pool_mode is \"statement\""))

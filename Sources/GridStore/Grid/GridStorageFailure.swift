@@ -16,7 +16,7 @@ public struct GridStorageFailure: Error, Sendable, Hashable, Codable, CustomStri
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// Another process or connection held a lock for longer than the busy timeout; trying again may succeed.
         case busy
-        /// The path or file cannot be used as a gridstore database (see ``DatabaseFileError``).
+        /// The path or file cannot be used as a gridstore database (`DatabaseFileError` of GridStoreSQLite, `PostgreSQLDatabaseError`).
         case databaseFile
         /// The database's schema is newer, or its migration ledger changed (see ``MigrationError``).
         case migration
@@ -33,7 +33,7 @@ public struct GridStorageFailure: Error, Sendable, Hashable, Codable, CustomStri
     public let kind: Kind
     /// What went wrong, in words a user can act on.
     public let message: String
-    /// The error the database layer reported (``DatabaseFileError``, ``MigrationError``,
+    /// The error the database layer reported (`DatabaseFileError`, ``MigrationError``,
     /// or the SQLite or PostgreSQL backend's own), for logging; not encoded or compared.
     public let underlying: (any Error)?
 
@@ -48,7 +48,6 @@ public struct GridStorageFailure: Error, Sendable, Hashable, Codable, CustomStri
     package init(_ error: any Error) {
         let underlying: any Error = error
         switch error {
-        case let error as DatabaseFileError: self.init(kind: .databaseFile, message: error.description, underlying: underlying)
         case let error as MigrationError: self.init(kind: .migration, message: error.description, underlying: underlying)
         case let error as any StorageFailureDescribing:
             self.init(kind: error.storageFailureKind, message: String(describing: error), underlying: underlying)

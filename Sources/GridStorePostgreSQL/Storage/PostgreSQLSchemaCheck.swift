@@ -27,7 +27,7 @@ enum PostgreSQLSchemaCheck {
     /// Throws unless nothing gridstore did not create is attached to its tables (and, when
     /// `migrating`, no event trigger is enabled).
     ///
-    /// - Throws: ``DatabaseFileError/attachedObjects(location:objects:)`` naming each one.
+    /// - Throws: ``PostgreSQLDatabaseError/attachedObjects(location:objects:)`` naming each one.
     static func verify(_ connection: PostgreSQLConnection, migrating: Bool = false) throws {
         var names = PostgreSQLArray(of: .text)
         for name in gridStoreRelations { names.append(text: name.utf8) }
@@ -40,7 +40,7 @@ enum PostgreSQLSchemaCheck {
             }
         }
         guard refused.isEmpty else {
-            throw DatabaseFileError.attachedObjects(location: connection.server, objects: refused)
+            throw PostgreSQLDatabaseError.attachedObjects(location: connection.server, objects: refused)
         }
     }
 

@@ -215,7 +215,7 @@ extension GridDatabase {
     /// ```
     ///
     /// - Parameter applyingMigrations: Whether to apply pending migrations now.
-    /// - Throws: ``DatabaseFileError/unsupported(_:)`` when `uri` is not a PostgreSQL connection
+    /// - Throws: ``PostgreSQLDatabaseError/unsupported(_:)`` when `uri` is not a PostgreSQL connection
     ///   URI, ``PostgreSQLError`` when the server cannot be reached, and ``MigrationError``
     ///   when the schema cannot be brought up to date.
     /// - Parameter connections: How many changes may run at once, each on a connection of its
@@ -224,17 +224,17 @@ extension GridDatabase {
     public convenience init(postgreSQL uri: String, connections: Int = 1, applyingMigrations: Bool = true) throws {
         guard let server = PostgreSQLLocation(uri) else {
             // Not echoed: a mistyped scheme would print a password.
-            throw DatabaseFileError.unsupported("the location is not a PostgreSQL connection URI (postgresql://… or postgres://…)")
+            throw PostgreSQLDatabaseError.unsupported("the location is not a PostgreSQL connection URI (postgresql://… or postgres://…)")
         }
         guard server.poolMode != nil else {
             // Named only when it is a plain word: the text could hold a password's piece or a line break.
             let given = server.poolModeText ?? ""
             let named = !given.isEmpty && given.count <= 32 && given.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "_") }
-            throw DatabaseFileError.unsupported("the URI's pool_mode is \(named ? "\"\(given)\"" : "not a mode gridstore knows"); "
+            throw PostgreSQLDatabaseError.unsupported("the URI's pool_mode is \(named ? "\"\(given)\"" : "not a mode gridstore knows"); "
                                                 + "gridstore knows session (the default) and transaction")
         }
         guard connections >= 1 else {
-            throw DatabaseFileError.unsupported("a database needs at least 1 connection, not \(connections)")
+            throw PostgreSQLDatabaseError.unsupported("a database needs at least 1 connection, not \(connections)")
         }
         self.init(backend: try PostgreSQLStorage(server, connections: connections, applyingMigrations: applyingMigrations))
     }

@@ -1,8 +1,10 @@
-/// Why a path could not be used as a gridstore database.
+import GridStore
+
+/// Why a path could not be used as a gridstore SQLite database.
 ///
 /// gridstore never writes to a file it did not create: in every case below the file
 /// is left exactly as it was.
-public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertible, StorageFailureDescribing {
     /// The path names a directory.
     case isDirectory(path: String)
 
@@ -33,9 +35,6 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
     /// Tables beside gridstore's (such as an app's) have foreign keys to gridstore's tables,
     /// whose actions would run inside gridstore's own changes; each is `table (to target)`.
     case foreignKeysToGridStore(path: String, tables: [String])
-    /// Objects gridstore did not create are attached to its tables in a server's database (a
-    /// trigger, rule or policy on one, another table's foreign key to one); each is named.
-    case attachedObjects(location: String, objects: [String])
     /// A rollback journal beside the file holds an interrupted write, which opening would
     /// replay into the file; gridstore does not, and changed nothing.
     case hotJournal(path: String)
@@ -84,10 +83,6 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
             return "\(path) holds table\(tables.count == 1 ? "" : "s") \(tables.joined(separator: ", ")) with a foreign key to "
                 + "gridstore's tables, whose actions would run inside gridstore's changes; gridstore runs nothing in it; "
                 + "refer to a grid by its name instead of a foreign key"
-        case .attachedObjects(let location, let objects):
-            return "\(location) holds \(objects.joined(separator: ", ")), which gridstore did not create and which would run "
-                + "inside gridstore's changes; gridstore runs nothing there; drop \(objects.count == 1 ? "it" : "them"), "
-                + "and keep an app's own objects on tables of its own, referring to a grid by its name"
         case .hotJournal(let path):
             return "\(path)-journal holds an interrupted write that opening would replay into \(path); gridstore replays nothing "
                 + "and changed nothing; roll it back with sqlite3 \(path) 'PRAGMA integrity_check', then try again"
@@ -106,6 +101,8 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 extension DatabaseFileError {
+    package var storageFailureKind: GridStorageFailure.Kind { .databaseFile }
+
     /// The `PRAGMA application_id` that marks a gridstore SQLite file: the ASCII bytes `GRID`.
     package static let gridStoreApplicationID: Int32 = 0x4752_4944
 }
