@@ -4,14 +4,40 @@ import GridLayout
 /// after, written by a storage backend in one transaction.
 ///
 /// Every key starts with the grid; the grid itself is the id the backend passes back.
-/// A backend writes, in this order: the grid row (``settings``), the removal of sections
-/// from ``firstRemovedSection`` on (with their sizes and placements), ``itemCounts``, the
-/// sizes (the size chunks of ``sizeChunkEdits()``, or each changed section's sizes from
-/// ``forEachSectionOfNewSizes(_:)``), ``keyTruncations``, ``keyInserts``,
-/// ``chunkTruncations``, ``chunkUpserts``, then the honeycomb rows. Writes to one key never
-/// appear twice, so the order only has to respect the foreign keys (sections before their
-/// sizes and chunks) and the uniqueness of item keys (every key deletion before any insertion).
+/// A backend writes the grid row (``settings``), then the steps of ``rowSteps``, in their order.
 package struct GridChangeSet: Sendable {
+    /// One step of writing a change's rows after the grid row.
+    package enum RowStep: Sendable, Equatable {
+        /// Delete every placement chunk of the grid (it became a honeycomb, or all are rewritten).
+        case removeAllChunks
+        /// Delete the sections from this one on, with their sizes, keys and chunks.
+        case removeSections(from: Int)
+        /// Insert or replace the sections of ``itemCounts``.
+        case itemCounts
+        /// Write the sizes: the size chunks of ``sizeChunkEdits()``, or each changed section's
+        /// sizes from ``forEachSectionOfNewSizes(_:)``.
+        case sizes
+        /// Delete the keys of ``keyTruncations``, then insert ``keyInserts``.
+        case keys
+        /// Delete the chunks of ``chunkTruncations``, then write ``chunkUpserts``.
+        case chunks
+        /// Write ``honeycomb``, ``honeycombTruncation`` and ``honeycombUpserts``.
+        case honeycomb
+    }
+
+    /// The steps that write the change's rows after the grid row, in the one order every
+    /// backend follows. Writes to one key never appear twice, so the order only has to respect
+    /// the foreign keys (sections before their sizes, keys and chunks) and the uniqueness of
+    /// item keys (every key deletion before any insertion).
+    package var rowSteps: [RowStep] {
+        var steps: [RowStep] = []
+        if removesAllChunks { steps.append(.removeAllChunks) }
+        if let firstRemovedSection { steps.append(.removeSections(from: firstRemovedSection)) }
+        if !itemCounts.isEmpty { steps.append(.itemCounts) }
+        steps += [.sizes, .keys, .chunks, .honeycomb]
+        return steps
+    }
+
     /// The grid row's values after the change.
     package struct Settings: Sendable, Equatable {
         package var columns: Int
@@ -72,7 +98,7 @@ package struct GridChangeSet: Sendable {
     package var settings: Settings
     /// Delete the tile placement chunks of every section (the grid became a honeycomb).
     package var removesAllChunks = false
-    /// Delete sections from this one on, with their sizes and chunks.
+    /// Delete sections from this one on, with their sizes, keys and chunks.
     package var firstRemovedSection: Int?
     /// Sections whose item count is set (inserted or replaced).
     package var itemCounts: [(section: Int, count: Int)] = []

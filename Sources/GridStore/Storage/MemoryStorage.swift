@@ -206,38 +206,46 @@ final class MemoryTransaction: GridStorageTransaction {
             grid.row.revision = Int64(settings.revision)
             grid.row.kind = settings.kind.rawValue
             grid.updatedAt = HistoryClock.now()
-            if changes.removesAllChunks { grid.chunks = [:] }
-            if let first = changes.firstRemovedSection {
-                for section in grid.itemCounts.keys where section >= first {
-                    grid.itemCounts[section] = nil
-                    grid.sizes[section] = nil
-                    Self.removeKeys(ofSection: section, from: 0, in: &grid)
-                    grid.chunks[section] = nil
+            for step in changes.rowSteps {
+                switch step {
+                case .removeAllChunks: grid.chunks = [:]
+                case .removeSections(let first):
+                    for section in grid.itemCounts.keys where section >= first {
+                        grid.itemCounts[section] = nil
+                        grid.sizes[section] = nil
+                        Self.removeKeys(ofSection: section, from: 0, in: &grid)
+                        grid.chunks[section] = nil
+                    }
+                case .itemCounts:
+                    for (section, count) in changes.itemCounts { grid.itemCounts[section] = count }
+                case .sizes:
+                    changes.forEachSectionOfNewSizes { section, sizes in
+                        var explicit: [Int: TileSize] = [:]
+                        for (item, size) in sizes.enumerated() { if let size { explicit[item] = size } }
+                        grid.sizes[section] = explicit
+                    }
+                case .keys:
+                    for (section, item) in changes.keyTruncations { Self.removeKeys(ofSection: section, from: item, in: &grid) }
+                    for row in changes.keyInserts {
+                        grid.keys[row.section, default: [:]][row.item] = row.key
+                        grid.keyHolders[row.key] = (row.section, row.item)
+                    }
+                case .chunks:
+                    for (section, firstItem) in changes.chunkTruncations {
+                        grid.chunks[section] = grid.chunks[section]?.filter { $0.key < firstItem }
+                    }
+                    Self.writeChunks(changes, to: &grid)
+                case .honeycomb:
+                    switch changes.honeycomb {
+                    case .set(let honeycomb):
+                        grid.row.honeycomb = StoredHoneycombRow(
+                            elementWidth: honeycomb.elementWidth, itemSpacing: honeycomb.itemSpacing,
+                            orientation: honeycomb.orientation.rawValue, centerItem: honeycomb.centerItem.rawValue,
+                            ringOrder: honeycomb.ringOrder.rawValue, scaling: honeycomb.scalingCurve.rawValue)
+                    case .remove: grid.row.honeycomb = nil
+                    case nil: break
+                    }
                 }
-            }
-            for (section, count) in changes.itemCounts { grid.itemCounts[section] = count }
-            changes.forEachSectionOfNewSizes { section, sizes in
-                var explicit: [Int: TileSize] = [:]
-                for (item, size) in sizes.enumerated() { if let size { explicit[item] = size } }
-                grid.sizes[section] = explicit
-            }
-            for (section, item) in changes.keyTruncations { Self.removeKeys(ofSection: section, from: item, in: &grid) }
-            for row in changes.keyInserts {
-                grid.keys[row.section, default: [:]][row.item] = row.key
-                grid.keyHolders[row.key] = (row.section, row.item)
-            }
-            for (section, firstItem) in changes.chunkTruncations {
-                grid.chunks[section] = grid.chunks[section]?.filter { $0.key < firstItem }
-            }
-            Self.writeChunks(changes, to: &grid)
-            switch changes.honeycomb {
-            case .set(let honeycomb):
-                grid.row.honeycomb = StoredHoneycombRow(
-                    elementWidth: honeycomb.elementWidth, itemSpacing: honeycomb.itemSpacing,
-                    orientation: honeycomb.orientation.rawValue, centerItem: honeycomb.centerItem.rawValue,
-                    ringOrder: honeycomb.ringOrder.rawValue, scaling: honeycomb.scalingCurve.rawValue)
-            case .remove: grid.row.honeycomb = nil
-            case nil: break
             }
             // A honeycomb's placements are derived from its item count and geometry alone, which
             // are stored: no reader asks for them from memory.

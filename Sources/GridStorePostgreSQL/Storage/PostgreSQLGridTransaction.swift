@@ -304,32 +304,33 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         notifyObservers()
     }
 
-    /// Writes everything but the grid row, in the order ``GridChangeSet`` documents.
+    /// Writes everything but the grid row, step by step (see ``GridChangeSet/rowSteps``).
     private func writeRows(_ changes: GridChangeSet, gridID: String) throws {
-        if changes.removesAllChunks {
-            connection.enqueue("DELETE FROM placement_chunks WHERE grid_id = $1", [gridID])
-        }
-        if let first = changes.firstRemovedSection {
-            for table in ["placement_chunks", "item_keys", "size_chunks", "sections"] {
-                connection.enqueue("DELETE FROM \(table) WHERE grid_id = $1 AND section >= $2", [gridID, String(first)])
+        for step in changes.rowSteps {
+            switch step {
+            case .removeAllChunks:
+                connection.enqueue("DELETE FROM placement_chunks WHERE grid_id = $1", [gridID])
+            case .removeSections(let first):
+                for table in ["placement_chunks", "item_keys", "size_chunks", "sections"] {
+                    connection.enqueue("DELETE FROM \(table) WHERE grid_id = $1 AND section >= $2", [gridID, String(first)])
+                }
+            case .itemCounts:
+                var sections = PostgreSQLArray(of: .bigint), counts = PostgreSQLArray(of: .bigint)
+                for (section, count) in changes.itemCounts {
+                    sections.append(section)
+                    counts.append(count)
+                }
+                connection.enqueue("""
+                    INSERT INTO sections (grid_id, section, item_count)
+                    SELECT $1, s, c FROM unnest($2::bigint[], $3::bigint[]) AS t (s, c)
+                    ON CONFLICT (grid_id, section) DO UPDATE SET item_count = excluded.item_count
+                    """, parameters: [.text(gridID), sections.parameter, counts.parameter])
+            case .sizes: try writeSizes(changes, gridID: gridID)
+            case .keys: try writeKeys(changes, gridID: gridID)
+            case .chunks: try writeChunks(changes, gridID: gridID)
+            case .honeycomb: try writeHoneycomb(changes, gridID: gridID)
             }
         }
-        if !changes.itemCounts.isEmpty {
-            var sections = PostgreSQLArray(of: .bigint), counts = PostgreSQLArray(of: .bigint)
-            for (section, count) in changes.itemCounts {
-                sections.append(section)
-                counts.append(count)
-            }
-            connection.enqueue("""
-                INSERT INTO sections (grid_id, section, item_count)
-                SELECT $1, s, c FROM unnest($2::bigint[], $3::bigint[]) AS t (s, c)
-                ON CONFLICT (grid_id, section) DO UPDATE SET item_count = excluded.item_count
-                """, parameters: [.text(gridID), sections.parameter, counts.parameter])
-        }
-        try writeSizes(changes, gridID: gridID)
-        try writeKeys(changes, gridID: gridID)
-        try writeChunks(changes, gridID: gridID)
-        try writeHoneycomb(changes, gridID: gridID)
     }
 
     /// Rewrites the size chunks (see ``SizeChunks``) the change touches: a chunk left without an

@@ -198,25 +198,28 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         try writeRows(changes, gridID: Int(gridID))
     }
 
-    /// Writes everything but the grid row, in the order ``GridChangeSet`` documents.
+    /// Writes everything but the grid row, step by step (see ``GridChangeSet/rowSteps``).
     private func writeRows(_ changes: GridChangeSet, gridID: Int) throws {
-        if changes.removesAllChunks {
-            try connection.executeCached("DELETE FROM placement_chunks WHERE grid_id = ?", [gridID])
+        for step in changes.rowSteps {
+            switch step {
+            case .removeAllChunks:
+                try connection.executeCached("DELETE FROM placement_chunks WHERE grid_id = ?", [gridID])
+            case .removeSections(let first):
+                // Deleting sections deletes their sizes, keys and placements with them (ON DELETE CASCADE).
+                try connection.executeCached("DELETE FROM sections WHERE grid_id = ? AND section >= ?", [gridID, first])
+            case .itemCounts:
+                for (section, count) in changes.itemCounts {
+                    try connection.executeCached("""
+                        INSERT INTO sections (grid_id, section, item_count) VALUES (?, ?, ?)
+                        ON CONFLICT (grid_id, section) DO UPDATE SET item_count = excluded.item_count
+                        """, [gridID, section, count])
+                }
+            case .sizes: try writeSizes(changes, gridID: gridID)
+            case .keys: try writeKeys(changes, gridID: gridID)
+            case .chunks: try writeChunks(changes, gridID: gridID)
+            case .honeycomb: try writeHoneycomb(changes, gridID: gridID)
+            }
         }
-        if let first = changes.firstRemovedSection {
-            // Deleting sections deletes their sizes and placements with them (ON DELETE CASCADE).
-            try connection.executeCached("DELETE FROM sections WHERE grid_id = ? AND section >= ?", [gridID, first])
-        }
-        for (section, count) in changes.itemCounts {
-            try connection.executeCached("""
-                INSERT INTO sections (grid_id, section, item_count) VALUES (?, ?, ?)
-                ON CONFLICT (grid_id, section) DO UPDATE SET item_count = excluded.item_count
-                """, [gridID, section, count])
-        }
-        try writeSizes(changes, gridID: gridID)
-        try writeKeys(changes, gridID: gridID)
-        try writeChunks(changes, gridID: gridID)
-        try writeHoneycomb(changes, gridID: gridID)
     }
 
     private func writeSizes(_ changes: GridChangeSet, gridID: Int) throws {
