@@ -28,7 +28,7 @@ enum AsyncPoolCheck {
     static func check(path: String, report: Report) async throws {
         let count = 32
         let grids = try (0..<count).map { _ in try Grid(named: "g", in: GridDatabase(path: path)) }
-        _ = try await grids[0].snapshot()
+        _ = try grids[0].snapshot()
         // Another process's lock, held for 3 seconds by a thread of its own.
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
@@ -37,7 +37,7 @@ enum AsyncPoolCheck {
         try holder.run()
         try await Task.sleep(for: .milliseconds(500))
         let writers = (0..<count).map { item in
-            Task { try await grids[item].toggle(at: GridIndexPath(item: item % 12)) }
+            Task { try await grids[item].changing { try $0.toggle(at: GridIndexPath(item: item % 12)) } }
         }
         // A task that needs the pool: it must finish while the writers still wait.
         let probe = Task { () -> Int in
@@ -50,7 +50,7 @@ enum AsyncPoolCheck {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         report.check(waitingWhenProbeFinished > cores,
                      "async pool: only \(waitingWhenProbeFinished) writers waited at once with \(cores) cores")
-        report.check(try await grids[0].currentRevision() == count, "async pool: a write was lost")
+        report.check(try grids[0].currentRevision() == count, "async pool: a write was lost")
         print("async pool: \(count) writers waited on another process's lock, \(waitingWhenProbeFinished) at once, "
               + "while a pool task ran")
     }
@@ -60,8 +60,8 @@ enum AsyncPoolCheck {
     static func manyOnOneRepository(path: String, report: Report) async throws {
         let count = 2_000
         let repository = try DatabaseGridSizeRepository(path: path)
-        try await repository.setItemCount(64, inSection: 0)
-        let start = try await repository.snapshot().revision
+        try repository.setItemCount(64, inSection: 0)
+        let start = try repository.snapshot().revision
         let threadsBefore = threadCount()
         let sampling = Task.detached { () -> Int in
             var peak = 0
@@ -74,7 +74,7 @@ enum AsyncPoolCheck {
         let began = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             for call in 0..<count {
-                group.addTask { _ = try await repository.toggle(at: GridIndexPath(item: call % 64)) }
+                group.addTask { _ = try await repository.changing { try $0.toggle(at: GridIndexPath(item: call % 64)) } }
             }
             try await group.waitForAll()
         }
@@ -85,7 +85,7 @@ enum AsyncPoolCheck {
         // The executors' two threads, and the cooperative pool's, which may start now.
         report.check(peak <= threadsBefore + cores + 2,
                      "async pool: \(count) calls on one repository ran on up to \(peak) threads (\(threadsBefore) before)")
-        report.check(try await repository.snapshot().revision == start + count, "async pool: a change of the \(count) was lost")
+        report.check(try repository.snapshot().revision == start + count, "async pool: a change of the \(count) was lost")
         print("async pool: \(count) async changes of one repository at once, all acknowledged in \(elapsed), "
               + "on at most \(peak) threads of the process (\(threadsBefore) before)")
     }

@@ -98,9 +98,16 @@ extension ConnectionExecutorTests {
     @Test("a call that has started runs to its end when its task is cancelled")
     func cancelledWhileRunning() async throws {
         let executor = ConnectionExecutor(location: "test", waitLimitMilliseconds: Self.patientLimit)
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        let running = Task { try await executor.run { () -> Int in started.signal(); _ = release.wait(timeout: .now() + 10); return 5 } }
-        started.wait()
+        let started = Tally(), release = DispatchSemaphore(value: 0)
+        let running = Task {
+            try await executor.run { () -> Int in
+                started.add()
+                _ = release.wait(timeout: .now() + 10)
+                return 5
+            }
+        }
+        // Waiting without blocking a thread of the cooperative pool, which other tests share.
+        while started.value == 0 { try await Task.sleep(for: .milliseconds(1)) }
         running.cancel()
         release.signal()
         #expect(try await running.value == 5)

@@ -168,7 +168,7 @@ struct GridTests {
     @Test("8 threads with separate connections, 200 operations each: no error, no lost update", arguments: Backend.all)
     func concurrentConnections(backend: Backend) async throws {
         let path = try backend.database(in: directory)
-        _ = try await Grid(named: "default", in: GridDatabase(location: path), creatingWith: GridOptions(sectionItemCounts: [60])).snapshot()
+        _ = try Grid(named: "default", in: GridDatabase(location: path), creatingWith: GridOptions(sectionItemCounts: [60])).snapshot()
         let changes = try await withThrowingTaskGroup(of: Int.self) { group in
             for worker in 0..<8 {
                 group.addTask {
@@ -215,10 +215,10 @@ struct GridTests {
         let path = try backend.database(in: directory)
         let grid = try Grid(named: "default", in: GridDatabase(location: path))
         let other = try Grid(named: "default", in: GridDatabase(location: path))
-        _ = try await grid.snapshot()
+        _ = try grid.snapshot()
         var iterator = grid.changes(pollingEvery: .milliseconds(5)).makeAsyncIterator()
         #expect(try await iterator.next()?.revision == 0)
-        try await other.toggle(at: GridIndexPath(item: 1))
+        try other.toggle(at: GridIndexPath(item: 1))
         let seen = try await iterator.next()
         #expect(seen?.revision == 1)
         #expect(try seen?.snapshot.size(at: GridIndexPath(item: 1)) == .middle)

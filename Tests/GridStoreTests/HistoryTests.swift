@@ -183,7 +183,7 @@ struct HistoryTests {
         // The bound is a grid's most kept entries, 1,000,000 (rows added by hand could pass it);
         // read here with smaller ones. The storage call is asked for one row past the bound.
         let read = { (bound: Int, limit: Int?) throws -> [Int64] in
-            try database.backend.read { transaction in
+            try database.storageRead { transaction in
                 let id = try #require(try transaction.header(named: "default")).id
                 return try GridHistory.entries(in: transaction, gridID: id, grid: "default", limit: limit, deltas: true, bound: bound)
                     .map(\.revision)

@@ -184,19 +184,19 @@ struct ItemKeyTests {
     }
 
     @Test("the repository reads and writes sizes by key, observers see rekeyed sections")
-    func repository() async throws {
+    func repository() throws {
         let repository = try DatabaseGridSizeRepository(database: GridDatabase(location: directory.file("repo.sqlite")))
-        try await repository.setItems(keys: ["x", "y"], inSection: 0)
-        try await repository.set(.middle, forKey: "y")
-        #expect(try await repository.size(forKey: "y") == .middle)
-        #expect(try await repository.indexPath(forKey: "x") == GridIndexPath(item: 0))
-        #expect(try await repository.keys(inSection: 0) == ["x", "y"])
-        try await repository.removeSize(forKey: "y")
-        #expect(try await repository.size(forKey: "y") == .small)
-        await #expect(throws: GridError.keyNotFound("z", grid: "default")) { try await repository.set(.big, forKey: "z") }
-        let old = try await repository.snapshot()
-        try await repository.setItems(keys: ["y", "x"], inSection: 0)
-        let change = GridChange(from: old, to: try await repository.snapshot())
+        try repository.setItems(keys: ["x", "y"], inSection: 0)
+        try repository.set(.middle, forKey: "y")
+        #expect(try repository.size(forKey: "y") == .middle)
+        #expect(try repository.indexPath(forKey: "x") == GridIndexPath(item: 0))
+        #expect(try repository.keys(inSection: 0) == ["x", "y"])
+        try repository.removeSize(forKey: "y")
+        #expect(try repository.size(forKey: "y") == .small)
+        #expect(throws: GridError.keyNotFound("z", grid: "default")) { try repository.set(.big, forKey: "z") }
+        let old = try repository.snapshot()
+        try repository.setItems(keys: ["y", "x"], inSection: 0)
+        let change = GridChange(from: old, to: try repository.snapshot())
         #expect(change.rekeyedSections == [0])
     }
 }

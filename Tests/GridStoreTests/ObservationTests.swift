@@ -16,11 +16,11 @@ struct ObservationTests {
     func diffs(backend: Backend) async throws {
         let grid = try Grid(named: "g", in: GridDatabase(location: backend.database(in: directory)),
                             creatingWith: GridOptions(type: .less, sectionItemCounts: [8]))
-        _ = try await grid.snapshot()
+        _ = try grid.snapshot()
         var changes = grid.changes(pollingEvery: .milliseconds(5)).makeAsyncIterator()
         let first = try #require(try await changes.next())
         #expect(first.isInitial && first.resized.isEmpty && first.moved.isEmpty)
-        try await grid.toggle(at: GridIndexPath(item: 1))
+        try grid.toggle(at: GridIndexPath(item: 1))
         let change = try #require(try await changes.next())
         #expect(!change.isInitial)
         #expect(change.resized == [GridIndexPath(item: 1)])
@@ -28,17 +28,17 @@ struct ObservationTests {
         #expect(change.moved.contains(GridIndexPath(item: 1)))
         #expect(change.moved.contains(GridIndexPath(item: 3)))
         #expect(!change.moved.contains(GridIndexPath(item: 0)))
-        try await grid.update { try $0.insertItem(at: GridIndexPath(item: 8)) }
+        try grid.update { try $0.insertItem(at: GridIndexPath(item: 8)) }
         #expect(try await changes.next()?.recountedSections == [0])
     }
 
     @Test("a slow consumer gets the latest state with everything that changed since it last looked")
     func coalesced() async throws {
         let grid = try Grid(named: "g", in: GridDatabase(path: directory.file("g.sqlite")))
-        _ = try await grid.snapshot()
+        _ = try grid.snapshot()
         var changes = grid.changes(pollingEvery: .milliseconds(5)).makeAsyncIterator()
         _ = try await changes.next()
-        for item in 0..<5 { try await grid.toggle(at: GridIndexPath(item: item)) }
+        for item in 0..<5 { try grid.toggle(at: GridIndexPath(item: item)) }
         let change = try #require(try await changes.next())
         #expect(change.revision == 5)
         #expect(change.resized == (0..<5).map { GridIndexPath(item: $0) })
@@ -52,13 +52,13 @@ struct ObservationTests {
         #expect(throws: GridError.gridNotFound("g")) { try grid.hasChanged(since: 0) }
         var missing = grid.changes(pollingEvery: .milliseconds(5)).makeAsyncIterator()
         await #expect(throws: GridError.gridNotFound("g")) { _ = try await missing.next() }
-        #expect(try await Grid.list(in: database).isEmpty)
-        try await grid.toggle(at: GridIndexPath(item: 0))
+        #expect(try Grid.list(in: database).isEmpty)
+        try grid.toggle(at: GridIndexPath(item: 0))
         var changes = grid.changes(pollingEvery: .milliseconds(5)).makeAsyncIterator()
         _ = try await changes.next()
-        try await Grid.drop(named: "g", in: database)
+        try Grid.drop(named: "g", in: database)
         await #expect(throws: GridError.gridNotFound("g")) { _ = try await changes.next() }
-        #expect(try await Grid.list(in: database).isEmpty)
+        #expect(try Grid.list(in: database).isEmpty)
     }
 
     @Test("a repository's changes: another process's change, and this instance's registered default", arguments: Backend.all)
@@ -66,10 +66,10 @@ struct ObservationTests {
         let database = try GridDatabase(location: backend.database(in: directory))
         let repository = try DatabaseGridSizeRepository(suiteName: "s", database: database)
         let other = try DatabaseGridSizeRepository(suiteName: "s", database: database)
-        try await repository.set(.big, at: GridIndexPath(item: 0))
+        try repository.set(.big, at: GridIndexPath(item: 0))
         var changes = repository.changes(pollingEvery: .milliseconds(5)).makeAsyncIterator()
         #expect(try await changes.next()?.revision == 1)
-        try await other.set(.middle, at: GridIndexPath(item: 2))
+        try other.set(.middle, at: GridIndexPath(item: 2))
         #expect(try await changes.next()?.resized == [GridIndexPath(item: 2)])
         repository.register(defaultSize: .middle)
         let registered = try #require(try await changes.next())
@@ -78,7 +78,7 @@ struct ObservationTests {
         let inMemory = try InMemoryGridSizeRepository()
         var memoryChanges = inMemory.changes(pollingEvery: .milliseconds(5)).makeAsyncIterator()
         _ = try await memoryChanges.next()
-        try await inMemory.set(.big, at: GridIndexPath(item: 3))
+        try inMemory.set(.big, at: GridIndexPath(item: 3))
         #expect(try await memoryChanges.next()?.resized == [GridIndexPath(item: 3)])
     }
 
@@ -87,14 +87,16 @@ struct ObservationTests {
         let grid = try Grid(named: "g", in: GridDatabase(path: directory.file("g.sqlite")))
         // Thread identities are reused once a thread ends, so the executor's own mark tells.
         #expect(!ConnectionExecutor.isServing)
-        #expect(try await grid.database.changes.run { ConnectionExecutor.isServing })
+        #expect(try await grid.changing { _ in ConnectionExecutor.isServing })
         // Calls queued at once run on the executor's threads, never the caller's.
         let served = try await withThrowingTaskGroup(of: Bool.self) { group in
-            for _ in 0..<50 { group.addTask { try await grid.database.reads.run { ConnectionExecutor.isServing } } }
+            for _ in 0..<50 { group.addTask { try await grid.reading { _ in ConnectionExecutor.isServing } } }
             return try await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(served.count == 50 && !served.contains(false))
-        #expect(try await grid.toggle(at: GridIndexPath(item: 0)).revision == 1)
+        #expect(try await grid.changing { try $0.toggle(at: GridIndexPath(item: 0)) }.revision == 1)
+        // A synchronous call inside an async one runs in its turn, on the same thread.
+        #expect(try await grid.changing { grid in try grid.toggle(at: GridIndexPath(item: 0)); return ConnectionExecutor.isServing })
         // Many waiting at once, more than the pool has threads, is checked by the reliability
         // suite ("async pool"), in a process of its own: here other tests keep the pool busy.
     }
@@ -124,7 +126,7 @@ extension ObservationTests {
             }
             while ready.value < grids.count { try await Task.sleep(for: .milliseconds(5)) }
             let elsewhere = try GridDatabase(location: location)
-            try await Grid(named: "g42", in: elsewhere, creatingWith: nil).toggle(at: GridIndexPath(item: 1))
+            try Grid(named: "g42", in: elsewhere, creatingWith: nil).toggle(at: GridIndexPath(item: 1))
             let first = try await group.next() ?? nil
             group.cancelAll()
             return first
@@ -139,7 +141,7 @@ extension ObservationTests {
     func recreated() async throws {
         let database = try GridDatabase(path: directory.file("again.sqlite"))
         let grid = try Grid(named: "g", in: database)
-        for item in 0..<3 { try await grid.toggle(at: GridIndexPath(item: item)) }
+        for item in 0..<3 { try grid.toggle(at: GridIndexPath(item: item)) }
         var changes = grid.changes(pollingEvery: .milliseconds(5)).makeAsyncIterator()
         #expect(try await changes.next()?.revision == 3)
         try Grid.create(named: "g", in: GridDatabase(path: directory.file("again.sqlite")),

@@ -21,12 +21,12 @@ struct ReadmeExampleTests {
         // Keep sizes like UserDefaults, in SQLite.
         let sizes = try DatabaseGridSizeRepository(path: directory.file("sizes.sqlite"))
         sizes.register(defaultSize: .middle)
-        try await sizes.setItemCount(20, inSection: 0)
-        try await sizes.set(.big, at: GridIndexPath(item: 2))
-        try await sizes.insertItem(at: GridIndexPath(item: 0))
-        #expect(try await sizes.size(at: GridIndexPath(item: 3)) == .big)
-        #expect(try await sizes.size(at: GridIndexPath(item: 4)) == .middle)
-        #expect(try await sizes.itemCount(inSection: 0) == 21)
+        try sizes.setItemCount(20, inSection: 0)
+        try sizes.set(.big, at: GridIndexPath(item: 2))
+        try sizes.insertItem(at: GridIndexPath(item: 0))
+        #expect(try sizes.size(at: GridIndexPath(item: 3)) == .big)
+        #expect(try sizes.size(at: GridIndexPath(item: 4)) == .middle)
+        #expect(try sizes.itemCount(inSection: 0) == 21)
 
         // Grids in a database: a transaction changes any of them together, or none.
         let database = try GridDatabase(path: directory.file("grids.sqlite"))
@@ -36,12 +36,14 @@ struct ReadmeExampleTests {
             try transaction.update(phone) { try $0.toggle(at: GridIndexPath(item: 3)) }
             try transaction.update(tablet) { try $0.toggle(at: GridIndexPath(item: 3)) }
         }
-        try await phone.toggle(at: GridIndexPath(item: 3))
-        let (phoneRevision, tabletRevision) = (try await phone.snapshot().revision, try await tablet.snapshot().revision)
+        try phone.toggle(at: GridIndexPath(item: 3))
+        let (phoneRevision, tabletRevision) = (try phone.snapshot().revision, try tablet.snapshot().revision)
         #expect(phoneRevision == 2 && tabletRevision == 1)
-        let snapshot = try await phone.update { editor in
-            try editor.toggle(at: GridIndexPath(item: 3))
-            try editor.moveItem(from: GridIndexPath(item: 0), to: GridIndexPath(item: 5))
+        let snapshot = try await phone.changing { phone in
+            try phone.update { editor in
+                try editor.toggle(at: GridIndexPath(item: 3))
+                try editor.moveItem(from: GridIndexPath(item: 0), to: GridIndexPath(item: 5))
+            }
         }
         #expect(snapshot.revision == 3)
         for try await change in phone.changes() {
@@ -52,27 +54,27 @@ struct ReadmeExampleTests {
         // Item keys.
         do {
             let apps = try DatabaseGridSizeRepository(suiteName: "apps", path: directory.file("grids.sqlite"))
-            try await apps.setItems(keys: ["mail", "calendar", "news"], inSection: 0)
-            try await apps.set(.big, forKey: "news")
-            try await apps.setItems(keys: ["news", "maps", "mail"], inSection: 0)
-            #expect(try await apps.size(forKey: "news") == .big)
-            #expect(try await apps.indexPath(forKey: "mail") == GridIndexPath(item: 2))
-            #expect(try await apps.indexPath(forKey: "calendar") == nil)
+            try apps.setItems(keys: ["mail", "calendar", "news"], inSection: 0)
+            try apps.set(.big, forKey: "news")
+            try apps.setItems(keys: ["news", "maps", "mail"], inSection: 0)
+            #expect(try apps.size(forKey: "news") == .big)
+            #expect(try apps.indexPath(forKey: "mail") == GridIndexPath(item: 2))
+            #expect(try apps.indexPath(forKey: "calendar") == nil)
         }
 
         // History.
         do {
             let board = try Grid(named: "board", in: database)
-            try await board.toggle(at: GridIndexPath(item: 3))
-            try await board.undo()
-            try await board.redo()
-            #expect(try await board.snapshot(at: 1).revision == 1)
-            #expect(try await board.history(limit: 3).map(\.kind) == [.redo, .undo, .change])
+            try board.toggle(at: GridIndexPath(item: 3))
+            try board.undo()
+            try board.redo()
+            #expect(try board.snapshot(at: 1).revision == 1)
+            #expect(try board.history(limit: 3).map(\.kind) == [.redo, .undo, .change])
         }
 
         // Typed throws.
         do throws(GridError) {
-            try await Grid(named: "phone", in: database).toggle(at: GridIndexPath(item: 99))
+            try Grid(named: "phone", in: database).toggle(at: GridIndexPath(item: 99))
             Issue.record("item 99 was toggled")
         } catch .itemOutOfRange(let path, _, _) {
             #expect(path.item == 99)
@@ -93,14 +95,14 @@ struct ReadmeExampleTests {
         // Documents and Codable values.
         do {
             let grid = try Grid(named: "phone", in: GridDatabase(path: directory.file("documents.sqlite")))
-            let text = GridDocument.encode(try await grid.snapshot())
+            let text = GridDocument.encode(try grid.snapshot())
             let decoded = try GridDocument.decode(text)
             try decoded.validate()
-            try await Grid(named: "copy", in: grid.database).replaceContent(decoded.content)
-            #expect(try await Grid(named: "copy", in: grid.database).snapshot().content == decoded.content)
-            let data = try JSONEncoder().encode(try await grid.snapshot())
+            try Grid(named: "copy", in: grid.database).replaceContent(decoded.content)
+            #expect(try Grid(named: "copy", in: grid.database).snapshot().content == decoded.content)
+            let data = try JSONEncoder().encode(try grid.snapshot())
             let decodedSnapshot = try JSONDecoder().decode(GridSnapshot.self, from: data)
-            #expect(decodedSnapshot == (try await grid.snapshot()))
+            #expect(decodedSnapshot == (try grid.snapshot()))
         }
 
         // Items per row, as the original configured spans.

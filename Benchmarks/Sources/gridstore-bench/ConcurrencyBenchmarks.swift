@@ -62,7 +62,7 @@ enum ConcurrencyBenchmarks {
             await withTaskGroup(of: Bool.self) { group in
                 for index in 0..<count {
                     group.addTask {
-                        (try? await grids[index % grids.count].toggle(at: GridIndexPath(item: (index / grids.count) % 50))) != nil
+                        (try? await grids[index % grids.count].changing { try $0.toggle(at: GridIndexPath(item: (index / grids.count) % 50)) }) != nil
                     }
                 }
                 return await group.reduce(0) { $0 + ($1 ? 1 : 0) }

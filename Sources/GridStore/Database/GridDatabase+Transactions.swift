@@ -13,7 +13,7 @@ extension GridDatabase {
     public func read<T>(_ body: (GridReadTransaction) throws -> T) throws -> T {
         let thrown = ThrownByBody()
         do {
-            return try backend.read { storage in
+            return try storageRead { storage in
                 let transaction = GridReadTransaction(database: self, storage: storage)
                 defer { transaction.close() }
                 return try thrown.run { try body(transaction) }
@@ -43,7 +43,7 @@ extension GridDatabase {
     public func write<T>(_ body: (GridWriteTransaction) throws -> T) throws -> T {
         let thrown = ThrownByBody()
         do {
-            return try backend.write { storage in
+            return try storageWrite { storage in
                 let transaction = GridWriteTransaction(database: self, storage: storage)
                 defer { transaction.close() }
                 let result = try thrown.run { try body(transaction) }

@@ -37,6 +37,24 @@ public final class GridDatabase: Sendable {
                                    width: backend.parallelCalls)
     }
 
+    /// Runs `body` in a read transaction of the backend: the one way the engine reads.
+    ///
+    /// - Throws: What `body` throws; ``GridError/reentrantCall`` inside another call's
+    ///   transaction on this database.
+    package func storageRead<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
+        try CallScope.refuseNested(in: self)
+        return try CallScope.holding(self) { try backend.read(body) }
+    }
+
+    /// Runs `body` in a write transaction of the backend: the one way the engine writes.
+    ///
+    /// - Throws: What `body` throws; ``GridError/reentrantCall`` inside another call's
+    ///   transaction on this database.
+    package func storageWrite<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
+        try CallScope.refuseNested(in: self)
+        return try CallScope.holding(self) { try backend.write(body) }
+    }
+
     /// The change signal all observers of the database's grids share, made at the first
     /// observation (a process that observes nothing pays nothing for it).
     package var watch: DatabaseChangeWatch {

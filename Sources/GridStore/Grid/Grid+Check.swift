@@ -37,7 +37,7 @@ extension Grid {
                 return PlacementCheck(grid: name, problems: problems, repaired: repairing && !problems.isEmpty)
             }
         }
-        return try GridError.catching { try repairing ? database.backend.write(body) : database.backend.read(body) }
+        return try GridError.catching { try repairing ? database.storageWrite(body) : database.storageRead(body) }
     }
 
     /// Sentences naming each chunk that is missing, extra or different.

@@ -46,7 +46,7 @@ extension Grid {
         if oneDatabase {
             throw GridError.limitExceeded("\(source.location) and \(target.location) are one database; a copy needs two")
         }
-        let grids = try source.backend.read { transaction -> [Copied] in
+        let grids = try source.storageRead { transaction -> [Copied] in
             let summaries = try transaction.grids()
             // Keyed by bytes: two names Swift's `==` finds equal (NFC and NFD forms written by an
             // older gridstore) are two grids, each with its own time.
@@ -71,7 +71,7 @@ extension Grid {
             }
         }
         let copied = Set(grids.map(\.snapshot.name))
-        return try target.backend.write { transaction -> [GridSummary] in
+        return try target.storageWrite { transaction -> [GridSummary] in
             for grid in grids {
                 let snapshot = grid.snapshot
                 if try transaction.header(named: snapshot.name) != nil {

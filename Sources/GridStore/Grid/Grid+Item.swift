@@ -43,7 +43,7 @@ extension Grid {
     private func readItem(at path: GridIndexPath?, key: String?) throws(GridError) -> GridItem {
         let name = self.name
         return try GridError.catching {
-            try database.backend.read { transaction in
+            try database.storageRead { transaction in
                 guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
                 if header.honeycomb != nil { throw GridError.notTiles(operation: "have sizes", grid: name) }
                 let place = key.map { StoredItemPlace.key(GridLimits.canonical($0)) }

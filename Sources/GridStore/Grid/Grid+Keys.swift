@@ -7,36 +7,18 @@ extension Grid {
     /// - Throws: ``GridError/keyNotFound(_:grid:)`` when no item has the key.
     @discardableResult
     public func toggle(forKey key: String) throws(GridError) -> GridSnapshot {
-        try changing { try $0.toggle(forKey: key) }
+        try editing { try $0.toggle(forKey: key) }
     }
 
     /// Sets the size of the item with the key `key`; `nil` returns it to the default size.
     @discardableResult
     public func setSize(_ size: TileSize?, forKey key: String) throws(GridError) -> GridSnapshot {
-        try changing { try $0.setSize(size, forKey: key) }
+        try editing { try $0.setSize(size, forKey: key) }
     }
 
     /// Makes `section` hold exactly the items with `keys`, in that order, as one revision.
     @discardableResult
     public func setItems(keys: [String], inSection section: Int) throws(GridError) -> GridSnapshot {
-        try changing { try $0.setItems(keys: keys, inSection: section) }
-    }
-
-    /// Cycles the size of the item with the key `key`.
-    @discardableResult
-    public func toggle(forKey key: String) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await database.changes.run { try self.toggle(forKey: key) } }
-    }
-
-    /// Sets the size of the item with the key `key`; `nil` returns it to the default size.
-    @discardableResult
-    public func setSize(_ size: TileSize?, forKey key: String) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await database.changes.run { try self.setSize(size, forKey: key) } }
-    }
-
-    /// Makes `section` hold exactly the items with `keys`, in that order, as one revision.
-    @discardableResult
-    public func setItems(keys: [String], inSection section: Int) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await database.changes.run { try self.setItems(keys: keys, inSection: section) } }
+        try editing { try $0.setItems(keys: keys, inSection: section) }
     }
 }

@@ -45,7 +45,7 @@ public final class Grid: Sendable {
         try self.init(changing: name, in: database, creatingWith: options)
         // Inside a transaction of the database, the handle is made for it, whose calls say
         // whether the grid exists; asking here would be a call inside the transaction.
-        if creationContent == nil, !CallScope.holds(database.backend), try !Grid.exists(named: self.name, in: database) {
+        if creationContent == nil, !CallScope.holds(database), !CallScope.holds(database.backend), try !Grid.exists(named: self.name, in: database) {
             throw GridError.gridNotFound(self.name)
         }
     }
@@ -76,7 +76,7 @@ public final class Grid: Sendable {
         let name = GridLimits.canonical(name)
         try GridLimits.validate(name: name)
         let created = try GridError.catching {
-            try database.backend.write { transaction -> (Int64, GridSnapshot) in
+            try database.storageWrite { transaction -> (Int64, GridSnapshot) in
                 if try transaction.header(named: name) != nil {
                     guard replacing else { throw GridError.gridExists(name) }
                     _ = try transaction.deleteGrid(named: name)
@@ -103,12 +103,12 @@ public final class Grid: Sendable {
     /// Whether a grid named `name` exists.
     public static func exists(named name: String, in database: GridDatabase) throws(GridError) -> Bool {
         let name = GridLimits.canonical(name)
-        return try GridError.catching { try database.backend.read { try $0.header(named: name) != nil } }
+        return try GridError.catching { try database.storageRead { try $0.header(named: name) != nil } }
     }
 
     /// Every grid in the database, by name.
     public static func list(in database: GridDatabase) throws(GridError) -> [GridSummary] {
-        try GridError.catching { try database.backend.read { try $0.grids() } }
+        try GridError.catching { try database.storageRead { try $0.grids() } }
     }
 
     /// Deletes the grid named `name` with its sections, sizes and placements.
@@ -117,7 +117,7 @@ public final class Grid: Sendable {
     public static func drop(named name: String, in database: GridDatabase) throws(GridError) {
         let name = GridLimits.canonical(name)
         try GridError.catching {
-            try database.backend.write { transaction in
+            try database.storageWrite { transaction in
                 if try !transaction.deleteGrid(named: name) { throw GridError.gridNotFound(name) }
             }
         }
@@ -128,11 +128,11 @@ public final class Grid: Sendable {
     /// The grid's current state.
     public func snapshot() throws(GridError) -> GridSnapshot {
         try GridError.catching {
-            if let snapshot = try database.backend.read({ try current($0, creatingIfMissing: false, caching: true)?.snapshot }) {
+            if let snapshot = try database.storageRead({ try current($0, creatingIfMissing: false, caching: true)?.snapshot }) {
                 return snapshot
             }
             // The grid is missing: create it, if allowed, with the write lock held.
-            return try database.backend.write { try current($0, creatingIfMissing: true, caching: true)!.snapshot }
+            return try database.storageWrite { try current($0, creatingIfMissing: true, caching: true)!.snapshot }
         }
     }
 
@@ -156,7 +156,7 @@ public final class Grid: Sendable {
     /// The grid's row id and revision, never creating it: what an observer compares.
     func currentVersion() throws(GridError) -> (id: Int64, revision: Int) {
         let version = try GridError.catching {
-            try database.backend.read { transaction in
+            try database.storageRead { transaction in
                 try transaction.header(named: name).map { row in
                     let header = try row.header()
                     return (header.id, header.revision)
@@ -169,7 +169,7 @@ public final class Grid: Sendable {
 
     /// The grid's row id and state, never creating it.
     func storedState() throws(GridError) -> (id: Int64, snapshot: GridSnapshot) {
-        try GridError.catching { try database.backend.read { try storedState(in: $0, caching: true) } }
+        try GridError.catching { try database.storageRead { try storedState(in: $0, caching: true) } }
     }
 
     /// The grid's row id and state in `transaction`, never creating it.
@@ -257,7 +257,7 @@ public final class Grid: Sendable {
     func perform(seenBy registration: RegisteredDefaultSize? = nil, record initial: HistoryRecord,
                  _ body: (inout GridEditor, GridHistoryReader, inout HistoryRecord) throws -> Void) throws -> GridSnapshot {
         var seen: GridSnapshot?
-        let result = try database.backend.write { transaction in
+        let result = try database.storageWrite { transaction in
             try change(in: transaction, seenBy: registration, record: initial, caching: true, seen: &seen, body)
         }
         cache.withLock { $0 = result }
@@ -310,23 +310,23 @@ public final class Grid: Sendable {
     /// Cycles the item's size small → middle → big → small.
     @discardableResult
     public func toggle(at path: GridIndexPath) throws(GridError) -> GridSnapshot {
-        try changing { try $0.toggle(at: path) }
+        try editing { try $0.toggle(at: path) }
     }
 
     /// Sets the item's size; `nil` returns it to the default size.
     @discardableResult
     public func setSize(_ size: TileSize?, at path: GridIndexPath) throws(GridError) -> GridSnapshot {
-        try changing { try $0.setSize(size, at: path) }
+        try editing { try $0.setSize(size, at: path) }
     }
 
     /// Replaces the grid's settings and sizes with `content`, as an import does.
     @discardableResult
     public func replaceContent(_ content: GridContent) throws(GridError) -> GridSnapshot {
-        try changing { try $0.replaceContent(content) }
+        try editing { try $0.replaceContent(content) }
     }
 
     /// ``update(operation:_:)`` for a `body` that throws only ``GridError`` (the editor's refusals), as typed throws.
-    package func changing(_ body: (inout GridEditor) throws -> Void) throws(GridError) -> GridSnapshot {
+    package func editing(_ body: (inout GridEditor) throws -> Void) throws(GridError) -> GridSnapshot {
         try GridError.catching { try update(seenBy: nil, body) }
     }
 }

@@ -17,7 +17,7 @@ extension Grid {
     /// - Throws: ``GridError/gridNotFound(_:)`` when the grid does not exist.
     public func history(limit: Int? = nil) throws(GridError) -> [GridHistoryEntry] {
         try GridError.catching {
-            try database.backend.read { transaction in
+            try database.storageRead { transaction in
                 guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
                 var entries: [GridHistoryEntry] = []
                 for row in try GridHistory.entries(in: transaction, gridID: header.id, grid: name, limit: limit, deltas: false) {
@@ -53,7 +53,7 @@ extension Grid {
     ///   ``GridError/historyTrimmed(oldestKept:grid:)`` when the history no longer reaches back to it.
     public func snapshot(at revision: Int) throws(GridError) -> GridSnapshot {
         try GridError.catching {
-            try database.backend.read { transaction in
+            try database.storageRead { transaction in
                 guard let (id, current, _) = try currentWithHeader(transaction, creatingIfMissing: false, caching: true) else {
                     throw GridError.gridNotFound(name)
                 }
@@ -81,7 +81,7 @@ extension Grid {
     /// that makes them too old. 0 keeps none.
     public func historyRetention() throws(GridError) -> Int {
         try GridError.catching {
-            try database.backend.read { transaction in
+            try database.storageRead { transaction in
                 guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
                 return header.historyKeep
             }
@@ -95,7 +95,7 @@ extension Grid {
             throw .limitExceeded("a grid keeps 0 to \(GridHistory.maximumKeep) history entries, not \(keep)")
         }
         try GridError.catching {
-            try database.backend.write { transaction in
+            try database.storageWrite { transaction in
                 guard let (id, current, _) = try currentWithHeader(transaction, creatingIfMissing: true, caching: true) else {
                     throw GridError.gridNotFound(name)
                 }

@@ -146,12 +146,6 @@ extension GridSizeRepository {
     /// - Throws: ``GridError`` when the sizes do not fit the grid (nothing is changed then).
     @discardableResult
     public func importLegacyDefaults(_ defaults: LegacyDefaults) throws(GridError) -> GridSnapshot {
-        try changing { editor in _ = try defaults.apply(to: &editor) }
-    }
-
-    /// Sets the sizes `defaults` holds, as the synchronous form does.
-    @discardableResult
-    public func importLegacyDefaults(_ defaults: LegacyDefaults) async throws(GridError) -> GridSnapshot {
-        try await GridError.catching { try await runAsync(reading: false) { try self.importLegacyDefaults(defaults) } }
+        try editing { editor in _ = try defaults.apply(to: &editor) }
     }
 }

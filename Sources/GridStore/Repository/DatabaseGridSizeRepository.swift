@@ -78,6 +78,6 @@ public final class DatabaseGridSizeRepository: GridSizeRepository {
 /// The earlier name of ``DatabaseGridSizeRepository``, from when gridstore stored only SQLite files.
 public typealias SQLiteGridSizeRepository = DatabaseGridSizeRepository
 
-extension DatabaseGridSizeRepository: DatabaseBackedRepository {
+extension DatabaseGridSizeRepository: DatabaseHolding {
     package var database: GridDatabase { grid.database }
 }

@@ -21,7 +21,7 @@ extension GridSizeRepository {
     ///
     /// - Throws: ``GridError/keyNotFound(_:grid:)`` when no item has the key.
     public func set(_ size: TileSize, forKey key: String) throws(GridError) {
-        try changing { try $0.setSize(size, forKey: key) }
+        try editing { try $0.setSize(size, forKey: key) }
     }
 
     /// Cycles the size of the item with the key `key` small → middle → big → small in one change.
@@ -31,7 +31,7 @@ extension GridSizeRepository {
     @discardableResult
     public func toggle(forKey key: String) throws(GridError) -> TileSize {
         var size = TileSize.small
-        _ = try changing { size = try $0.toggle(forKey: key) }
+        _ = try editing { size = try $0.toggle(forKey: key) }
         return size
     }
 
@@ -39,7 +39,7 @@ extension GridSizeRepository {
     ///
     /// - Throws: ``GridError/keyNotFound(_:grid:)`` when no item has the key.
     public func removeSize(forKey key: String) throws(GridError) {
-        try changing { try $0.setSize(nil, forKey: key) }
+        try editing { try $0.setSize(nil, forKey: key) }
     }
 
     /// The index path of the item with the key `key`, or `nil` when no item has it.
@@ -56,54 +56,11 @@ extension GridSizeRepository {
     /// whose key the section holds keep their sizes, new keys get the default size, and the
     /// section's other items are removed (see ``GridEditor/setItems(keys:inSection:)``).
     public func setItems(keys: [String], inSection section: Int) throws(GridError) {
-        try changing { try $0.setItems(keys: keys, inSection: section) }
+        try editing { try $0.setItems(keys: keys, inSection: section) }
     }
 
     /// Gives the item at `indexPath` the key `key`, or takes its key away with `nil`.
     public func setKey(_ key: String?, at indexPath: GridIndexPath) throws(GridError) {
-        try changing { try $0.setKey(key, at: indexPath) }
-    }
-
-    // MARK: async
-
-    /// The size of the item with the key `key`.
-    public func size(forKey key: String) async throws(GridError) -> TileSize {
-        try await GridError.catching { try await runAsync(reading: true) { try self.size(forKey: key) } }
-    }
-
-    /// Sets the size of the item with the key `key`.
-    public func set(_ size: TileSize, forKey key: String) async throws(GridError) {
-        try await GridError.catching { try await runAsync(reading: false) { try self.set(size, forKey: key) } }
-    }
-
-    /// Cycles the size of the item with the key `key`.
-    @discardableResult
-    public func toggle(forKey key: String) async throws(GridError) -> TileSize {
-        try await GridError.catching { try await runAsync(reading: false) { try self.toggle(forKey: key) } }
-    }
-
-    /// Gives the item with the key `key` the default size again.
-    public func removeSize(forKey key: String) async throws(GridError) {
-        try await GridError.catching { try await runAsync(reading: false) { try self.removeSize(forKey: key) } }
-    }
-
-    /// The index path of the item with the key `key`, or `nil` when no item has it.
-    public func indexPath(forKey key: String) async throws(GridError) -> GridIndexPath? {
-        try await GridError.catching { try await runAsync(reading: true) { try self.indexPath(forKey: key) } }
-    }
-
-    /// The keys of the items of `section`, one per item.
-    public func keys(inSection section: Int) async throws(GridError) -> [String?] {
-        try await GridError.catching { try await runAsync(reading: true) { try self.keys(inSection: section) } }
-    }
-
-    /// Makes `section` hold exactly the items with `keys`, in that order, as one change.
-    public func setItems(keys: [String], inSection section: Int) async throws(GridError) {
-        try await GridError.catching { try await runAsync(reading: false) { try self.setItems(keys: keys, inSection: section) } }
-    }
-
-    /// Gives the item at `indexPath` the key `key`, or takes its key away with `nil`.
-    public func setKey(_ key: String?, at indexPath: GridIndexPath) async throws(GridError) {
-        try await GridError.catching { try await runAsync(reading: false) { try self.setKey(key, at: indexPath) } }
+        try editing { try $0.setKey(key, at: indexPath) }
     }
 }

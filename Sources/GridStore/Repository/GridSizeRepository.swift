@@ -25,7 +25,7 @@ import GridLayout
 /// try sizes.size(at: GridIndexPath(item: 2))        // .big
 /// try sizes.insertItem(at: GridIndexPath(item: 0))  // the big tile is now item 3
 /// ```
-public protocol GridSizeRepository: Sendable {
+public protocol GridSizeRepository: AsyncCallable {
     /// The grid's current state: sizes, settings and packed layout.
     func snapshot() throws(GridError) -> GridSnapshot
 
@@ -113,7 +113,7 @@ public protocol GridSizeRepository: Sendable {
 extension GridSizeRepository {
     /// ``update(_:)`` for a `body` that throws only ``GridError`` (the editor's refusals), as typed throws.
     @discardableResult
-    package func changing(_ body: (inout GridEditor) throws -> Void) throws(GridError) -> GridSnapshot {
+    package func editing(_ body: (inout GridEditor) throws -> Void) throws(GridError) -> GridSnapshot {
         try GridError.catching { try update(body) }
     }
 
@@ -128,20 +128,20 @@ extension GridSizeRepository {
     @discardableResult
     public func toggle(at indexPath: GridIndexPath) throws(GridError) -> TileSize {
         var size = TileSize.small
-        _ = try changing { size = try $0.toggle(at: indexPath) }
+        _ = try editing { size = try $0.toggle(at: indexPath) }
         return size
     }
 
     public func set(_ size: TileSize, at indexPath: GridIndexPath) throws(GridError) {
-        try changing { try $0.setSize(size, at: indexPath) }
+        try editing { try $0.setSize(size, at: indexPath) }
     }
 
     public func set(_ sizes: [GridIndexPath: TileSize]) throws(GridError) {
-        try changing { try $0.setSizes(sizes.lazy.map { ($0.key, $0.value) }) }
+        try editing { try $0.setSizes(sizes.lazy.map { ($0.key, $0.value) }) }
     }
 
     public func removeSize(at indexPath: GridIndexPath) throws(GridError) {
-        try changing { try $0.setSize(nil, at: indexPath) }
+        try editing { try $0.setSize(nil, at: indexPath) }
     }
 
     /// The changes, checked by reading the whole state every `interval` (a repository with a
@@ -155,7 +155,7 @@ extension GridSizeRepository {
     }
 
     public func setDefaultSize(_ size: TileSize) throws(GridError) {
-        try changing { try $0.setDefaultSize(size) }
+        try editing { try $0.setDefaultSize(size) }
     }
 
     public func sectionCount() throws(GridError) -> Int {
@@ -169,7 +169,7 @@ extension GridSizeRepository {
     }
 
     public func setItemCount(_ count: Int, inSection section: Int) throws(GridError) {
-        try changing { try $0.setItemCount(count, inSection: section) }
+        try editing { try $0.setItemCount(count, inSection: section) }
     }
 
     public func dictionaryRepresentation() throws(GridError) -> [GridIndexPath: TileSize] {
@@ -185,22 +185,22 @@ extension GridSizeRepository {
     }
 
     public func removeAll() throws(GridError) {
-        try changing { try $0.resetSizes() }
+        try editing { try $0.resetSizes() }
     }
 
     public func swap(_ first: GridIndexPath, _ second: GridIndexPath) throws(GridError) {
-        try changing { try $0.swapItems(first, second) }
+        try editing { try $0.swapItems(first, second) }
     }
 
     public func insertItem(at indexPath: GridIndexPath) throws(GridError) {
-        try changing { try $0.insertItem(at: indexPath) }
+        try editing { try $0.insertItem(at: indexPath) }
     }
 
     public func deleteItem(at indexPath: GridIndexPath) throws(GridError) {
-        try changing { try $0.deleteItem(at: indexPath) }
+        try editing { try $0.deleteItem(at: indexPath) }
     }
 
     public func moveItem(from source: GridIndexPath, to destination: GridIndexPath) throws(GridError) {
-        try changing { try $0.moveItem(from: source, to: destination) }
+        try editing { try $0.moveItem(from: source, to: destination) }
     }
 }

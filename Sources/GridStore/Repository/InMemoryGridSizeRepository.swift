@@ -5,7 +5,7 @@ import GridLayout
 ///
 /// It is a database repository on a database in memory, gone with the instance: every change
 /// goes through the same pipeline, checks and history as on SQLite or PostgreSQL.
-public final class InMemoryGridSizeRepository: GridSizeRepository, DatabaseBackedRepository {
+public final class InMemoryGridSizeRepository: GridSizeRepository, DatabaseHolding {
     /// The repository on the memory database.
     private let stored: DatabaseGridSizeRepository
 
