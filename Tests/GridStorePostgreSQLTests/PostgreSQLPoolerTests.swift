@@ -119,5 +119,7 @@ struct PostgreSQLPoolerTests {
             try GridDatabase(postgreSQL: pooled.replacing("pool_mode=transaction", with: "pool_mode=statement"))
         }
         #expect("\(error!)".contains("pool_mode is \"statement\""))
+        // Inside GridError.storage, a database's refusal on either backend is of one kind.
+        #expect(GridStorageFailure(error!).kind == .databaseFile)
     }
 }

@@ -110,6 +110,38 @@ struct LibraryRobustnessTests {
         #expect(try other.snapshot().revision == 2)
     }
 
+    @Test("an async call from a task started inside a transaction, while it runs, is refused, not queued behind it")
+    func asyncCallInsideATransaction() async throws {
+        let database = try GridDatabase(path: directory.file("nested-async.sqlite"))
+        let grid = try Grid(named: "g", in: database)
+        _ = try grid.snapshot()
+        // The transaction waits for the task on a thread of its own, not one of the cooperative
+        // pool, which the task needs.
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<GridSnapshot, any Error>?, Never>) in
+            Thread.detachNewThread {
+                let done = DispatchSemaphore(value: 0)
+                let result = Locked<Result<GridSnapshot, any Error>?>(nil)
+                _ = try? database.write { transaction in
+                    try transaction.update(grid) { try $0.toggle(at: GridIndexPath(item: 0)) }
+                    Task {
+                        let called: Result<GridSnapshot, any Error>
+                        do {
+                            called = .success(try await grid.changing { try $0.toggle(at: GridIndexPath(item: 1)) })
+                        } catch {
+                            called = .failure(error)
+                        }
+                        result.withLock { $0 = called }
+                        done.signal()
+                    }
+                    done.wait()
+                }
+                continuation.resume(returning: result.withLock { $0 })
+            }
+        }
+        #expect(throws: GridError.reentrantCall) { try outcome?.get() }
+        #expect(try grid.snapshot().revision == 1)
+    }
+
     @Test("a task started inside a transaction may call the database once the transaction has ended")
     func taskStartedInsideATransaction() async throws {
         let database = try GridDatabase(path: directory.file("task.sqlite"))
