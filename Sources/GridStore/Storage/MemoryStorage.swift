@@ -264,3 +264,12 @@ final class MemoryTransaction: GridStorageTransaction {
         grid.keys[section] = keys.filter { $0.key < item }
     }
 }
+
+/// A database that holds no grids: what a backend reads from while its database has no
+/// gridstore tables yet, so a reader that must not create them sees no grids.
+package enum EmptyDatabase {
+    /// Runs `body` in a read transaction of a database without grids.
+    package static func read<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
+        try MemoryStorage().read(body)
+    }
+}

@@ -24,8 +24,8 @@ struct CheckCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let checks = try Grid.checkPlacements(in: context.openExistingDatabase(), names: context.explicitGridName.map { [$0] },
-                                              repairing: repairing)
+        let database = try context.openExistingDatabase(toChange: repairing)
+        let checks = try Grid.checkPlacements(in: database, names: context.explicitGridName.map { [$0] }, repairing: repairing)
         let repaired = checks.count { $0.repaired }
         if repaired > 0 { context.noteCommitted("the placements of \(repaired) grid(s) are rewritten") }
         var damaged = 0

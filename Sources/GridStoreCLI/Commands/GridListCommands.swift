@@ -95,7 +95,10 @@ struct DropCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
-        try Grid.drop(named: name, in: context.openExistingDatabase())
+        let database = try context.openExistingDatabase()
+        // A server's database without gridstore's tables has no grid to drop, and keeps no tables.
+        if try !Grid.exists(named: name, in: database) { throw GridError.gridNotFound(GridLimits.canonical(name)) }
+        try Grid.drop(named: name, in: database)
         context.noteCommitted("grid '\(name)' is dropped")
         if !quiet { context.console.write("dropped grid '\(CommandLineOutput.printable(name))'\n") }
     }

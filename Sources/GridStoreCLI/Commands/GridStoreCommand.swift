@@ -70,14 +70,28 @@ final class CommandContext {
     /// never created.
     ///
     /// - Throws: ``CommandLineError`` (exit 1) when `--db` names a file that does not exist.
-    func openExistingDatabase() throws -> GridDatabase {
+    /// - Parameter toChange: Whether the command changes the database it found (`check
+    ///   --repair`): it is then migrated as for any change.
+    func openExistingDatabase(toChange: Bool = false) throws -> GridDatabase {
         if let openedDatabase { return openedDatabase }
         let database = try databaseArgument()
         if try !database.exists() {
             throw CommandLineError.failure("no database at '\(CommandLineOutput.printable(database.location))'; "
                                            + "commands that only read never create one (gridstore init does)")
         }
-        return try openDatabase()
+        guard database.server != nil, !toChange else { return try openDatabase() }
+        // On a server, reading creates and migrates nothing: an empty database reads as one
+        // without grids, and a role that may only read can.
+        let opened = try database.open(applyingMigrations: false)
+        let status = try opened.migrationStatus()
+        if let problem = status.problem { throw problem }
+        if let version = status.applied.last?.version, let wanted = status.pending.last?.version {
+            throw CommandLineError.failure("\(database.displayName) is at gridstore's schema version \(version), and this "
+                                           + "gridstore reads version \(wanted); run 'gridstore migrate' with a role that may "
+                                           + "create tables, then try again")
+        }
+        openedDatabase = opened
+        return opened
     }
 
     /// The key of grid `grid` closest to `key`, a mistyped one, if one is close enough.

@@ -39,9 +39,15 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
         try PostgreSQLSchemaCheck.verify(connection, migrating: migrating)
         migrationsAppliedOnOpen = migrating ? try runner.migrate(connection) : []
         if !migrationsAppliedOnOpen.isEmpty { try PostgreSQLSchemaCheck.verify(connection) }
+        hasTables = migrating || !status.applied.isEmpty
         pool = PostgreSQLConnectionPool(first: connection, writers: connections,
                                         waitLimitMilliseconds: waitLimitMilliseconds)
     }
+
+    /// Whether gridstore's tables were there, or made, when the database was opened: opened
+    /// without applying migrations, an empty database reads as one with no grids, and nothing
+    /// is created in it.
+    let hasTables: Bool
 
     package var parallelCalls: Int { pool.writers }
 
@@ -51,6 +57,7 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
 
     package func read<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
         try CallScope.refuseNested(in: self)
+        guard hasTables else { return try EmptyDatabase.read(body) }
         return try pool.withConnection(for: .read) { connection in
             try transaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", retrying: false) {
                 try CallScope.holding(self) { try body(PostgreSQLGridTransaction(connection, locksGrids: false)) }
@@ -60,6 +67,11 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
 
     package func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
         try CallScope.refuseNested(in: self)
+        guard hasTables else {
+            throw PostgreSQLDatabaseError.unsupported("\(location) has no gridstore tables, and this handle was opened without "
+                                                      + "applying migrations; open it with them (any gridstore command that "
+                                                      + "changes a grid does) to create them")
+        }
         return try pool.withConnection(for: .write) { connection in
             try transaction(connection, begin: "BEGIN", retrying: true) {
                 try CallScope.holding(self) { try body(PostgreSQLGridTransaction(connection, locksGrids: true)) }
