@@ -87,6 +87,14 @@ public enum GridStoreCommandLine {
             if let unknown = rest.first(where: { ArgumentScanner.isOption($0) && !isGlobalOption($0) }) {
                 throw CommandLineError.usage("unknown option '\(unknown)'; see the options below")
             }
+            // `gridstore --grid show`: the option took the command as its value.
+            let names = commands.map { $0.spec.name }
+            if let index = rest.firstIndex(where: { names.contains($0) }), index > 0,
+               ArgumentScanner.isOption(rest[index - 1]) {
+                let option = rest[index - 1]
+                throw CommandLineError.usage("missing command: \(option) took '\(rest[index])' as its value; give "
+                                             + "\(option) a value first, as in 'gridstore \(option) <value> \(rest[index])'")
+            }
             throw CommandLineError.usage("missing command; give one of \(commandNames)")
         }
         if name == "help" {
@@ -94,6 +102,14 @@ public enum GridStoreCommandLine {
             return
         }
         guard let command = commands.first(where: { $0.spec.name == name }) else {
+            // `gridstore --format json show`: a command's option given before the command.
+            if let position = arguments.firstIndex(of: name), position > 0, ArgumentScanner.isOption(arguments[position - 1]),
+               let after = rest.first(where: { token in commands.contains { $0.spec.name == token } }) {
+                let option = arguments[position - 1]
+                throw CommandLineError.usage("unknown command '\(ValueParser.abbreviated(name))': \(option) is an option of the "
+                                             + "command; give it after the command, as in 'gridstore \(after) \(option) "
+                                             + "\(ValueParser.abbreviated(name))'")
+            }
             if let close = Suggestion.closest(to: name, among: commands.map { $0.spec.name }) {
                 throw CommandLineError.usage("unknown command '\(ValueParser.abbreviated(name))'; did you mean '\(close)'?")
             }
@@ -108,6 +124,7 @@ public enum GridStoreCommandLine {
         let context = CommandContext(console: console, global: parsed.global, command: (name, rest))
         do {
             try instance.run(in: context)
+            if let note = context.createdDatabaseNote { console.writeError(note) }
         } catch {
             if case GridError.gridNotFound(let missing) = error { throw context.missingGrid(missing) }
             if case GridError.keyNotFound(let key, let grid) = error, let close = context.closeKey(to: key, inGrid: grid) {
@@ -123,6 +140,9 @@ public enum GridStoreCommandLine {
             return
         }
         guard let command = commands.first(where: { $0.spec.name == topic }) else {
+            if let close = Suggestion.closest(to: topic, among: commands.map { $0.spec.name }) {
+                throw CommandLineError.usage("no help for '\(ValueParser.abbreviated(topic))'; did you mean '\(close)'?")
+            }
             throw CommandLineError.usage("no help for '\(ValueParser.abbreviated(topic))'; give one of \(commandNames)")
         }
         console.write(command.spec.help(width: helpWidth(console)))

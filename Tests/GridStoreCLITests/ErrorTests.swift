@@ -48,12 +48,26 @@ struct ErrorTests {
          "Usage: gridstore toggle (<index> | --key <KEY>) [--section <S>]\n" + String(repeating: " ", count: 24) + "[--format <text|json>] [--quiet]", "See 'gridstore toggle --help'."),
         (["set", "1", "huge"], "Error: <size> must be one of small, middle, big, not 'huge'",
          "Usage: gridstore set (<index> | --key <KEY>) <size> [--section <S>]\n" + String(repeating: " ", count: 21) + "[--format <text|json>] [--quiet]", "See 'gridstore set --help'."),
-        (["toggle", "1", "--colour"], "Error: unknown option '--colour'; 'toggle' accepts --section, --key, --format, --quiet, --db, --grid",
+        (["toggle", "1", "--colour"], "Error: unknown option '--colour'; the usage below lists the options 'toggle' accepts",
          "Usage: gridstore toggle (<index> | --key <KEY>) [--section <S>]\n" + String(repeating: " ", count: 24) + "[--format <text|json>] [--quiet]", "See 'gridstore toggle --help'."),
         (["frobnicate"], "Error: unknown command 'frobnicate'; give one of init, toggle, set, get, show, type, columns, "
             + "direction, items, insert, delete, move, swap, sections, keys, reset, undo, redo, history, revert, edit, grids, drop, export, import, import-defaults, copy, check, migrate, completions",
          "Usage: gridstore [--db <path>] [--grid <name>] <command> [<arguments>]", "See 'gridstore --help'."),
+        (["--format", "json", "show"], "Error: unknown command 'json': --format is an option of the command; give it after the "
+            + "command, as in 'gridstore show --format json'",
+         "Usage: gridstore [--db <path>] [--grid <name>] <command> [<arguments>]", "See 'gridstore --help'."),
+        (["--grid", "show"], "Error: missing command: --grid took 'show' as its value; give --grid a value first, as in "
+            + "'gridstore --grid <value> show'",
+         "Usage: gridstore [--db <path>] [--grid <name>] <command> [<arguments>]", "See 'gridstore --help'."),
+        (["set", "1", "Big"], "Error: <size> must be one of small, middle, big, not 'Big'; did you mean 'big'?",
+         "Usage: gridstore set (<index> | --key <KEY>) <size> [--section <S>]\n" + String(repeating: " ", count: 21) + "[--format <text|json>] [--quiet]", "See 'gridstore set --help'."),
+        (["set", "big", "1"], "Error: <index> must be a whole number from 0 up, not 'big'; did you mean 'set 1 big'?",
+         "Usage: gridstore set (<index> | --key <KEY>) <size> [--section <S>]\n" + String(repeating: " ", count: 21) + "[--format <text|json>] [--quiet]", "See 'gridstore set --help'."),
+        (["help", "togle"], "Error: no help for 'togle'; did you mean 'toggle'?",
+         "Usage: gridstore [--db <path>] [--grid <name>] <command> [<arguments>]", "See 'gridstore --help'."),
         (["columns", "3"], "Error: <count> must be from 4 to 64, not 3",
+         "Usage: gridstore columns <count> [--format <text|json>] [--quiet]", "See 'gridstore columns --help'."),
+        (["columns", "8", "--x"], "Error: unknown option '--x'; 'columns' accepts --format, --quiet, --db, --grid",
          "Usage: gridstore columns <count> [--format <text|json>] [--quiet]", "See 'gridstore columns --help'."),
         (["toggle", "1", "--section", "1", "--section", "2"], "Error: option '--section' is given more than once; give it once",
          "Usage: gridstore toggle (<index> | --key <KEY>) [--section <S>]\n" + String(repeating: " ", count: 24) + "[--format <text|json>] [--quiet]", "See 'gridstore toggle --help'."),
@@ -73,6 +87,17 @@ struct ErrorTests {
         let missing = try CommandRunner.run(["--db", database, "import", directory.file("nope.json")])
         #expect(missing.status == 1)
         #expect(missing.standardError == "Error: cannot read \(directory.file("nope.json")): No such file or directory\n")
+        // A UserDefaults suite given to import is pointed to import-defaults, binary or XML, and nothing is created.
+        for (name, text) in [("prefs.plist", "bplist00\u{1}\u{2}"),
+                             ("suite.xml", "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>\n")] {
+            let file = directory.file(name)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+            let result = try CommandRunner.run(["--db", database, "import", file])
+            #expect(result.status != 0)
+            #expect(result.standardError == "Error: \(file) is a property list, not a grid document; 'gridstore import-defaults "
+                    + "\(file)' reads the sizes a UserDefaults suite kept\n", "\(result.standardError)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: database))
     }
 
     @Test("a failed command leaves the database as it was, and a refused first use leaves no grid")

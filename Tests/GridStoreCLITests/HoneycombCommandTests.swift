@@ -25,7 +25,7 @@ struct HoneycombCommandTests {
                12  3   2   8
                  11  10  9
 
-            """, standardError: ""))
+            """, standardError: backend == .sqlite ? "Note: created a new database at '\(database)', which --db named\n" : ""))
         #expect(try gridstore(at: database, "type").standardOutput == "honeycomb\n")
         #expect(try gridstore(at: database, "sections").standardOutput == "section 0: 19 items on 3 rings (honeycomb)\n")
     }

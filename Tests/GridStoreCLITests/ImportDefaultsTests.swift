@@ -29,7 +29,7 @@ struct ImportDefaultsTests {
         let result = try CommandRunner.run(["--db", database, "import-defaults", path])
         #expect(result == CommandResult(status: 0, standardOutput:
             "imported 4 size(s) into grid 'default' (revision 1); ignored 4 other key(s); added section 1, grew section 1 to 15 items\n",
-            standardError: ""))
+            standardError: "Note: created a new database at '\(database)', which --db named\n"))
         let get = { (index: String, section: String) in
             try CommandRunner.run(["--db", self.database, "get", index, "--section", section]).standardOutput
         }

@@ -18,7 +18,7 @@ struct MigrateCommandTests {
             \(path) is now at schema version \(all.last!.version).
 
             """)
-        #expect(first.standardError.isEmpty)
+        #expect(first.standardError == "Note: created a new database at '\(path)', which --db named\n")
         let second = try CommandRunner.run(["--db", path, "migrate"])
         #expect(second == CommandResult(status: 0, standardOutput: "\(path) is up to date at schema version \(all.last!.version).\n",
                                         standardError: ""))

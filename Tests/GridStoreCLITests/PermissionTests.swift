@@ -28,6 +28,14 @@ struct PermissionTests {
         return CommandRunner.finish(process)
     }
 
+    /// A database made by the unprivileged user in `directory`, which anyone may change.
+    func initializedDatabase(in directory: TemporaryDirectory) throws -> String {
+        chmod(directory.path, 0o777)
+        let path = directory.file("grids.sqlite")
+        #expect(try runUnprivileged(["--db", path, "init"], in: directory).status == 0)
+        return path
+    }
+
     @Test("a database in a read-only folder without its -wal and -shm files gives a clear error (regression)")
     func readOnlyFolderWithoutLogFiles() throws {
         let directory = TemporaryDirectory()
@@ -50,12 +58,25 @@ struct PermissionTests {
         #expect(FileManager.default.contents(atPath: path) == before)
     }
 
+    @Test("a database the user may not read is refused with the system's reason, and left as it was")
+    func unreadableFile() throws {
+        let directory = TemporaryDirectory()
+        let path = try initializedDatabase(in: directory)
+        chmod(path, 0o000)
+        defer { chmod(path, 0o644) }
+        let before = FileManager.default.contents(atPath: path)
+        for command in [["show"], ["toggle", "1"]] {
+            let result = try runUnprivileged(["--db", path] + command, in: directory)
+            #expect(result.status == 1)
+            #expect(result.standardError == "Error: cannot open \(path): Permission denied\n", "\(command)")
+        }
+        #expect(FileManager.default.contents(atPath: path) == before)
+    }
+
     @Test("a read-only database can be shown but not changed")
     func readOnlyFile() throws {
         let directory = TemporaryDirectory()
-        chmod(directory.path, 0o777)
-        let path = directory.file("grids.sqlite")
-        #expect(try runUnprivileged(["--db", path, "init"], in: directory).status == 0)
+        let path = try initializedDatabase(in: directory)
         chmod(path, 0o444)
         let before = FileManager.default.contents(atPath: path)
         #expect(try runUnprivileged(["--db", path, "show"], in: directory).status == 0)

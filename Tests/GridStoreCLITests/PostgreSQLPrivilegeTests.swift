@@ -16,7 +16,7 @@ struct PostgreSQLPrivilegeTests {
     /// The tables of the database's `public` schema.
     func tables(in uri: String) throws -> Int {
         let connection = try PostgreSQLConnection(#require(PostgreSQLLocation(uri)))
-        return Int(try connection.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").string(0, 0) ?? "") ?? -1
+        return Int(try connection.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").string(0, 0)) ?? -1
     }
 
     /// A role of `name` that may log in to the database of `uri` and do what `grants` say, and its URI.

@@ -7,6 +7,22 @@ import GridStoreAudit
 
 @Suite("GridDatabase")
 struct GridDatabaseTests {
+    @Test("after checkpoint, a copy of the file alone holds every committed change; inside a transaction it is refused")
+    func checkpointedCopy() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("kept.sqlite")
+        let database = try GridDatabase(path: path)
+        let grid = try Grid(named: "g", in: database)
+        try grid.toggle(at: GridIndexPath(item: 2))
+        #expect(try database.checkpoint())
+        #expect((try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) == 0)
+        let copy = directory.file("copy.sqlite")
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        let copied = try Grid(named: "g", in: GridDatabase(path: copy), creatingWith: nil).snapshot()
+        #expect(try copied.size(at: GridIndexPath(item: 2)) == .middle)
+        #expect(throws: GridError.reentrantCall) { try database.write { _ in try database.checkpoint() } }
+    }
+
     @Test("a new database is migrated, stamped and configured")
     func newDatabase() throws {
         let directory = TemporaryDirectory()

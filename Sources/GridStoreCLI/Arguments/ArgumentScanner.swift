@@ -68,7 +68,11 @@ enum ArgumentScanner {
             throw .usage("unknown option '\(token)'; did you mean '--\(close)'?", command: spec)
         }
         let valid = accepted.map { "--" + $0.name }.joined(separator: ", ")
-        throw .usage("unknown option '\(token)'; '\(spec.name)' accepts \(valid)", command: spec)
+        let listing = "unknown option '\(token)'; '\(spec.name)' accepts \(valid)"
+        // Within 80 columns with its `Error: `; a longer list is the usage printed below it, wrapped.
+        if listing.count + 7 <= 80 { throw .usage(listing, command: spec) }
+        throw .usage("unknown option '\(ValueParser.abbreviated(token))'; the usage below lists the options '\(spec.name)' accepts",
+                     command: spec)
     }
 
     /// Records `option`: a flag, or its value (after `=`, or the next token, which `index` then passes).

@@ -47,7 +47,10 @@ enum ValueParser {
                           command: CommandSpec) throws(CommandLineError) -> T {
         if let match = choices.first(where: { $0.0 == text }) { return match.1 }
         let valid = choices.map(\.0).joined(separator: ", ")
-        throw .usage("\(name) must be one of \(valid), not '\(abbreviated(text))'", command: command)
+        // `Big` or `bgi`: the word meant, in the case it is written in.
+        let meant = choices.first { $0.0.lowercased() == text.lowercased() }?.0 ?? Suggestion.closest(to: text, among: choices.map(\.0))
+        throw .usage("\(name) must be one of \(valid), not '\(abbreviated(text))'" + (meant.map { "; did you mean '\($0)'?" } ?? ""),
+                     command: command)
     }
 
     /// `0 to 11`, `1 or more`.

@@ -46,20 +46,36 @@ final class CommandContext {
     /// PostgreSQL connection URI.
     func databaseArgument() throws -> DatabaseArgument {
         let location = try DatabaseLocation.resolve(explicitPath: explicitDatabase, environment: console.environment)
-        let source = explicitDatabase?.isEmpty == false ? "--db"
-            : console.environment["GRIDSTORE_DB"].map { !$0.isEmpty } == true ? "$GRIDSTORE_DB" : "the default database path"
-        return try DatabaseArgument(location, from: source, command: nil)
+        return try DatabaseArgument(location, from: namingOption ?? "the default database path", command: nil)
+    }
+
+    /// What named the database: `--db` or `$GRIDSTORE_DB`; `nil` for the default path.
+    private var namingOption: String? {
+        explicitDatabase?.isEmpty == false ? "--db"
+            : console.environment["GRIDSTORE_DB"].map { !$0.isEmpty } == true ? "$GRIDSTORE_DB" : nil
     }
 
     /// The database, once a command has opened it.
     private var openedDatabase: GridDatabase?
 
+    /// What standard error says once the command succeeded, when it made a database file
+    /// that `--db` or `$GRIDSTORE_DB` named: a mistyped name shows. A failed command's error
+    /// stays one line.
+    private(set) var createdDatabaseNote: String?
+
     /// Opens the database for a command that changes it: a missing SQLite file is created, and
     /// pending migrations are applied.
     func openDatabase() throws -> GridDatabase {
         if let openedDatabase { return openedDatabase }
-        let database = try databaseArgument().open()
+        let argument = try databaseArgument()
+        // A file the user named that is not there is made, and said so: a mistyped name shows.
+        let naming = try argument.server == nil && !argument.exists() ? namingOption : nil
+        let database = try argument.open()
         openedDatabase = database
+        if let naming {
+            createdDatabaseNote = "Note: created a new database at '\(CommandLineOutput.printable(argument.location))', "
+                + "which \(naming) named\n"
+        }
         if !database.migrationsAppliedOnOpen.isEmpty {
             console.committedChange = "\(database.location) was migrated to its current schema"
         }

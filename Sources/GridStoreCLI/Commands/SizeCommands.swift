@@ -36,7 +36,16 @@ struct SetCommand: GridStoreCommand {
     let output: ChangeOutput
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
-        item = try arguments.item(0, name: "index", for: Self.spec)
+        do {
+            item = try arguments.item(0, name: "index", for: Self.spec)
+        } catch let error {
+            // `set big 1`: the size and the index swapped.
+            let given = arguments.positionals
+            if given.count == 2, TileSize(rawValue: given[0].lowercased()) != nil, Int(given[1]) != nil {
+                throw .usage("\(error.message); did you mean 'set \(given[1]) \(given[0].lowercased())'?", command: Self.spec)
+            }
+            throw error
+        }
         size = try arguments.size(1 - arguments.positionsTakenByKey, for: Self.spec)
         output = try ChangeOutput(arguments, command: Self.spec)
     }

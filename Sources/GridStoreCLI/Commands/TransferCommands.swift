@@ -45,6 +45,13 @@ struct ImportCommand: GridStoreCommand {
         do {
             decoded = try GridDocument.decode(bytes)
         } catch {
+            // A UserDefaults suite, binary or XML, is read by import-defaults.
+            let start = String(decoding: bytes.prefix(256), as: UTF8.self)
+            if start.hasPrefix("bplist") || start.contains("<plist") || start.contains("<!DOCTYPE plist") {
+                throw CommandLineError.badInput("\(InputFile.displayName(source)) is a property list, not a grid document; "
+                                                + "'gridstore import-defaults \(CommandLineOutput.printable(source))' reads "
+                                                + "the sizes a UserDefaults suite kept")
+            }
             throw CommandLineError.badInput("\(InputFile.displayName(source)) is not a valid grid document: \(error)")
         }
         guard let name = (context.explicitGridName ?? decoded.name).map(GridLimits.canonical) else {

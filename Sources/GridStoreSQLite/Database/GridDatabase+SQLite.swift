@@ -44,6 +44,25 @@ extension GridDatabase {
         }
     }
 
+    /// Moves every change committed so far from the write-ahead log (`<path>-wal`) into the
+    /// database file and empties the log: once it returns `true`, a copy of the file alone
+    /// holds every committed change, until the next one. Releasing the database (its last
+    /// `GridDatabase`, with the grids and repositories that hold it) does the same; call this
+    /// where a program keeps its database for as long as it runs, before the file is copied
+    /// or backed up on its own.
+    ///
+    /// - Returns: `false` when another connection (another process reading an older state,
+    ///   or writing) kept part of the log for longer than the busy timeout: try again.
+    /// - Throws: ``GridError/reentrantCall`` inside a call on this database;
+    ///   ``DatabaseFileError/unsupported(_:)`` on PostgreSQL, whose server keeps its own files.
+    public func checkpoint() throws -> Bool {
+        guard let sqlite else {
+            throw DatabaseFileError.unsupported("\(location) is a PostgreSQL database, whose server keeps its own files; "
+                                                + "back it up with pg_dump or pg_basebackup")
+        }
+        return try sqlite.checkpoint()
+    }
+
     /// The SQLite storage, when the database is an SQLite file: for tests and audits that read the tables.
     package var sqlite: SQLiteStorage? { backend as? SQLiteStorage }
 }

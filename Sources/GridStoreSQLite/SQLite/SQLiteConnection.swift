@@ -139,6 +139,15 @@ package final class SQLiteConnection {
         _ = sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
     }
 
+    /// Moves the whole write-ahead log into the database file and empties it, waiting for
+    /// other connections' locks as the busy timeout allows.
+    ///
+    /// - Returns: `false` when another connection kept part of the log (a reader of an older
+    ///   state, or a writer) past the busy timeout.
+    package func checkpointWholeLog() -> Bool {
+        sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK
+    }
+
     /// Whether the connection can only read, because of its open mode or the file's permissions.
     package var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CSQLite
 import Synchronization
 import GridStore
@@ -182,6 +187,11 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         return try writers.inTurn(timeoutMilliseconds: Self.busyTimeoutMilliseconds, location: path) { try write(waitingAtMost: $0) }
     }
 
+    /// Moves the whole write-ahead log into the file (see ``GridDatabase/checkpoint()``).
+    package func checkpoint() throws -> Bool {
+        try withConnection { $0.checkpointWholeLog() }
+    }
+
     /// Runs `body` with the main connection outside any transaction.
     func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try CallScope.refuseNested(in: self)
@@ -313,7 +323,10 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         do {
             connection = try SQLiteConnection(path: path, mode: .readWrite)
         } catch {
-            throw DatabaseFileError.cannotOpen(path: path, reason: FileSystem.openFilesReason(error.systemErrorCode) ?? error.message)
+            // The system's reason (`Permission denied`) says more than SQLite's `unable to open database file`.
+            let code = error.systemErrorCode
+            throw DatabaseFileError.cannotOpen(path: path, reason: FileSystem.openFilesReason(code)
+                                                ?? (code != 0 ? String(cString: strerror(code)) : error.message))
         }
         connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         do {
