@@ -189,7 +189,11 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
 
     /// Moves the whole write-ahead log into the file (see ``GridDatabase/checkpoint()``).
     package func checkpoint() throws -> Bool {
-        try withConnection { $0.checkpointWholeLog() }
+        try withConnection { connection in
+            // A change may have left less of the busy timeout on the connection (its turn's rest).
+            connection.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)
+            return connection.checkpointWholeLog()
+        }
     }
 
     /// Runs `body` with the main connection outside any transaction.
