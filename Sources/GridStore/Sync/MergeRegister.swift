@@ -1,0 +1,106 @@
+/// One value that several replicas may change: an item's size, its place, a grid's columns.
+///
+/// It keeps every write no replica has replaced knowingly (its *heads*): one normally, more
+/// when replicas wrote it without seeing each other's write. The value is the latest head by
+/// ``SyncStamp``; the others are its conflicts, kept so an app can show what was overwritten.
+/// A write made after seeing the others replaces them all.
+///
+/// What a replica has seen of the register is its *context*: for each replica that wrote it,
+/// the time of the latest write known. Merging two registers keeps a head that both hold, or
+/// that the other has not seen yet, so merging is commutative, associative and idempotent:
+/// replicas that have merged the same writes, in any order and any number of times, hold the
+/// same register.
+struct MergeRegister<Value: Equatable & Sendable>: Equatable, Sendable {
+    /// A value with when, and by which replica, it was written.
+    struct Write: Equatable, Sendable {
+        var value: Value
+        var stamp: SyncStamp
+    }
+
+    /// The writes not replaced, latest first.
+    private(set) var heads: [Write] = []
+    /// For each replica that wrote the register, the time of its latest write known, in the order of the replicas.
+    private(set) var context: [(replica: ReplicaID, time: HybridTime)] = []
+
+    init() {}
+
+    /// A register holding `heads` (any order) with `context`: as read back, checked by the reader.
+    init(heads: [Write], context: [(replica: ReplicaID, time: HybridTime)]) {
+        self.heads = heads.sorted { $0.stamp > $1.stamp }
+        self.context = context.sorted { $0.replica < $1.replica }
+        for head in heads { advance(head.stamp) }
+    }
+
+    /// The current value's write: the latest head; `nil` when nothing was ever written.
+    var winner: Write? { heads.first }
+
+    /// The current value, or `fallback` when nothing was ever written.
+    func value(or fallback: Value) -> Value { heads.first?.value ?? fallback }
+
+    /// The heads that lost to the winner and hold another value: what a concurrent write overwrote.
+    var conflicts: [Write] {
+        guard let winner = heads.first, heads.count > 1 else { return [] }
+        return heads.dropFirst().filter { $0.value != winner.value }
+    }
+
+    /// Writes `value` at `stamp`, replacing every head: the writer has seen them all.
+    mutating func write(_ value: Value, at stamp: SyncStamp) {
+        heads = [Write(value: value, stamp: stamp)]
+        advance(stamp)
+    }
+
+    /// Writes `value` at `stamp` unless it is the value already, with no conflict to settle.
+    mutating func update(_ value: Value, at stamp: SyncStamp) {
+        if heads.count == 1, heads[0].value == value { return }
+        write(value, at: stamp)
+    }
+
+    /// The time of `replica`'s latest write known, or ``HybridTime/zero``.
+    func knownTime(of replica: ReplicaID) -> HybridTime {
+        for entry in context where entry.replica == replica { return entry.time }
+        return .zero
+    }
+
+    /// Merges in what `other` holds.
+    ///
+    /// - Returns: Whether this register changed.
+    @discardableResult
+    mutating func merge(_ other: MergeRegister) -> Bool {
+        if other.context.isEmpty || self == other { return false }
+        var merged: [Write] = []
+        for head in heads where other.heads.contains(where: { $0.stamp == head.stamp })
+            || head.stamp.time > other.knownTime(of: head.stamp.replica) {
+            merged.append(head)
+        }
+        for head in other.heads where !heads.contains(where: { $0.stamp == head.stamp })
+            && head.stamp.time > knownTime(of: head.stamp.replica) {
+            merged.append(head)
+        }
+        merged.sort { $0.stamp > $1.stamp }
+        let before = self
+        heads = merged
+        for entry in other.context { advance(SyncStamp(time: entry.time, replica: entry.replica)) }
+        return self != before
+    }
+
+    /// Whether the register holds a write `cursor` does not cover: what a peer at `cursor` lacks.
+    func isChanged(since cursor: VersionVector) -> Bool {
+        context.contains { $0.time > cursor[$0.replica] }
+    }
+
+    /// The latest time in the context.
+    var latestTime: HybridTime { context.lazy.map(\.time).max() ?? .zero }
+
+    private mutating func advance(_ stamp: SyncStamp) {
+        for index in context.indices where context[index].replica == stamp.replica {
+            if stamp.time > context[index].time { context[index].time = stamp.time }
+            return
+        }
+        let index = context.firstIndex { $0.replica > stamp.replica } ?? context.endIndex
+        context.insert((stamp.replica, stamp.time), at: index)
+    }
+
+    static func == (lhs: MergeRegister, rhs: MergeRegister) -> Bool {
+        lhs.heads == rhs.heads && lhs.context.elementsEqual(rhs.context) { $0.replica == $1.replica && $0.time == $1.time }
+    }
+}
