@@ -41,7 +41,7 @@ for (name, check) in [
     ("concurrency", ConcurrencyCheck.run), ("crash", CrashCheck.run), ("hostile files", HostileFileCheck.run),
     ("names", NameCheck.run), ("fuzz", FuzzCheck.run), ("postgresql", PostgreSQLCheck.run), ("readers", ReaderCheck.run),
     ("in-process writers", InProcessWriterCheck.run), ("async pool", AsyncPoolCheck.run),
-    ("transactions", TransactionKillCheck.run),
+    ("transactions", TransactionKillCheck.run), ("sync", SyncKillCheck.run),
 ] as [(String, (ProcessRunner, String, Report) -> Void)] {
     // GRIDSTORE_RELIABILITY_ONLY=postgresql,names runs only those checks, while working on them.
     if let only = ProcessInfo.processInfo.environment["GRIDSTORE_RELIABILITY_ONLY"],

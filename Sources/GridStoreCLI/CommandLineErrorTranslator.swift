@@ -38,6 +38,10 @@ enum CommandLineErrorTranslator {
             return failure.underlying.map { translate($0, command: command) } ?? .failure(failure.message)
         case .corrupted:
             return .failure(error.description)
+        case .sync(let refusal) where refusal.kind == .sameDatabase:
+            return .usage(error.description, command: command)
+        case .sync:
+            return .failure(error.description)
         case .gridNotFound:
             return .failure(error.description + "; 'gridstore grids' lists the grids")
         case .gridExists:

@@ -12,7 +12,8 @@ public enum GridStoreCommandLine {
         ItemsCommand.self, InsertCommand.self, DeleteCommand.self, MoveCommand.self, SwapCommand.self,
         SectionsCommand.self, KeysCommand.self, ResetCommand.self, UndoCommand.self, RedoCommand.self, HistoryCommand.self,
         RevertCommand.self, EditCommand.self, GridsCommand.self, DropCommand.self,
-        ExportCommand.self, ImportCommand.self, ImportDefaultsCommand.self, CopyCommand.self, CheckCommand.self, MigrateCommand.self,
+        ExportCommand.self, ImportCommand.self, ImportDefaultsCommand.self, CopyCommand.self, SyncCommand.self, ConflictsCommand.self, CheckCommand.self,
+        MigrateCommand.self,
         CompletionsCommand.self,
     ]
 

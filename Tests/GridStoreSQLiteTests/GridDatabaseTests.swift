@@ -83,7 +83,8 @@ struct GridDatabaseTests {
         }
         #expect(objects == [
             "table grids", "table history", "table honeycomb_placements", "table honeycombs", "table item_keys", "table placement_chunks",
-            "table schema_migrations", "table sections", "table size_chunks", "view item_sizes", "view placements",
+            "table replica", "table schema_migrations", "table sections", "table size_chunks", "table sync_states", "view item_sizes",
+            "view placements",
         ])
         try database.writeSQLite { connection in
             // Enumerations are CHECKed and deleting a grid cascades.
@@ -296,7 +297,7 @@ struct UpgradeTests {
         let path = directory.file("six.sqlite")
         try Self.makeFile(at: 6, path: path, copying: current)
         let upgraded = try GridDatabase(path: path)
-        #expect(upgraded.migrationsAppliedOnOpen.map(\.version) == [7])
+        #expect(upgraded.migrationsAppliedOnOpen.map(\.version) == [7, 8])
         #expect(try lines(rows, in: upgraded) == expectedRows)
         let chunks = try lines("SELECT grid_id, section, first_item, sizes FROM size_chunks ORDER BY grid_id, section, first_item", in: upgraded)
         func dots(_ count: Int) -> String { String(repeating: ".", count: count) }
@@ -349,7 +350,8 @@ struct SchemaCheckExpectationTests {
         let all = try SQLiteSchemaCheck.objects(after: migrations)
         #expect(all.filter { $0.sql != nil }.map { "\($0.type) \($0.name)" }.sorted() == [
             "table grids", "table history", "table honeycomb_placements", "table honeycombs", "table item_keys",
-            "table placement_chunks", "table sections", "table size_chunks", "table sqlite_sequence", "view item_sizes",
+            "table placement_chunks", "table replica", "table sections", "table size_chunks", "table sqlite_sequence",
+            "table sync_states", "view item_sizes",
             "view placements",
         ])
         #expect(try SQLiteSchemaCheck.objects(after: []).isEmpty)

@@ -135,6 +135,21 @@ package struct JSONReader {
 
     // MARK: Values
 
+    /// Reads `true` or `false`.
+    package mutating func readBoolean() throws(JSONError) -> Bool {
+        try expectKind(.boolean)
+        let value = bytes[position] == UInt8(ascii: "t")
+        try skipLiteral()
+        return value
+    }
+
+    /// Reads a `null` and returns `true` when one is next; else reads nothing and returns `false`.
+    package mutating func isNull() throws(JSONError) -> Bool {
+        guard try peekKind() == .null else { return false }
+        try skipLiteral()
+        return true
+    }
+
     /// Reads a string.
     package mutating func readString() throws(JSONError) -> String {
         try expectKind(.string)

@@ -48,6 +48,8 @@ public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConverti
     /// The database could not carry out the operation (a lock held too long, a file that is
     /// not a gridstore database, a full disk, a lost server).
     case storage(GridStorageFailure)
+    /// A sync bundle was refused (see ``SyncError``), or a sync could not be made.
+    case sync(SyncError)
     /// The stored grid is inconsistent (for example, edited by hand).
     case corrupted(String)
     /// A call on a database was made inside another call's closure on the same database (a
@@ -110,6 +112,8 @@ public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConverti
             return failure.message
         case .corrupted(let reason):
             return "the stored grid is inconsistent: \(reason)"
+        case .sync(let error):
+            return error.message
         case .reentrantCall:
             return "a call on the database was made inside another call's closure on the same database; make it through "
                 + "the transaction or editor that closure was given (database.write { transaction in … }), or after it returns"

@@ -50,6 +50,10 @@ enum GridHistory {
             case .change, .revert:
                 stacks.done.append(entry.revision)
                 stacks.undone = []
+            case .merge:
+                // Undo takes back this replica's own changes since its last sync, never another's:
+                // what came before a merge is not its to take back by position.
+                stacks = Stacks(done: [], undone: [])
             case .undo, .redo:
                 for target in entry.targets {
                     let (from, to) = entry.kind == .undo ? (\Stacks.done, \Stacks.undone) : (\Stacks.undone, \Stacks.done)

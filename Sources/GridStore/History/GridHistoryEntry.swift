@@ -16,6 +16,9 @@ public struct GridHistoryEntry: Sendable, Hashable, Codable {
         case redo
         /// A revert: it made an earlier revision's state current (see ``Grid/revert(to:)``).
         case revert
+        /// A sync that brought other replicas' changes (see ``GridDatabase/sync(with:grids:dryRun:)``);
+        /// the actor names the replica. Undo never takes one back, nor goes past one.
+        case merge
     }
 
     /// The revision the change made.

@@ -17,6 +17,13 @@ package enum Platform {
         return time.tv_sec * 1_000 + time.tv_nsec / 1_000_000
     }
 
+    /// The wall clock: milliseconds since 1970 in UTC.
+    package static func wallClockMilliseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1_000 + Int64(time.tv_nsec / 1_000_000)
+    }
+
     /// Sleeps the calling thread for `milliseconds`, whatever signals interrupt it.
     package static func sleep(milliseconds: Int) {
         var request = timespec(tv_sec: milliseconds / 1_000, tv_nsec: (milliseconds % 1_000) * 1_000_000)

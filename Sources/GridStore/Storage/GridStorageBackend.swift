@@ -45,9 +45,15 @@ package protocol GridStorageBackend: AnyObject, Sendable {
     /// Whether `other` stores its grids in the same database as this one (the same file by any
     /// path, the same PostgreSQL database and schema, the `grids` table `search_path` finds, by any URI).
     func isSameDatabase(as other: any GridStorageBackend) throws -> Bool
+
+    /// What identifies the database's storage itself, so that a copy of it is told apart from
+    /// the original (an SQLite file's device and inode); empty when the backend has nothing
+    /// such (see ``StoredReplicaRow``).
+    var storageIdentity: String { get }
 }
 
 extension GridStorageBackend {
+    package var storageIdentity: String { "" }
     package var parallelCalls: Int { 1 }
     package func makeChangeSignal() throws -> (any GridChangeSignal)? { nil }
 }
@@ -118,6 +124,51 @@ package protocol GridStorageTransaction: AnyObject {
     /// Every grid's summary row, in the byte order of their names; checked by the engine
     /// (``GridSummary/init(_:)``), so a bad row is reported the same way on every backend.
     func listGrids() throws -> [StoredGridSummaryRow]
+
+    /// The database's replica row (its id as a sync replica); `nil` when it has none.
+    func replicaRow() throws -> StoredReplicaRow?
+
+    /// Replaces the database's replica row: a new id for a copy of the database, or the
+    /// identity of the storage it was minted for.
+    func setReplicaRow(_ row: StoredReplicaRow) throws
+
+    /// The grid's sync state; `nil` when the grid never took part in a sync.
+    func syncState(gridID: Int64) throws -> StoredSyncState?
+
+    /// Inserts or replaces the grid's sync state.
+    func setSyncState(_ state: StoredSyncState, gridID: Int64) throws
+}
+
+/// A database's replica row as stored: checked by the engine before use.
+package struct StoredReplicaRow: Sendable, Equatable {
+    /// The replica id, 32 lowercase hexadecimal digits.
+    package var id: String
+    /// The ``GridStorageBackend/storageIdentity`` the id was minted for; empty until it is recorded.
+    package var storageIdentity: String
+
+    package init(id: String, storageIdentity: String) {
+        self.id = id
+        self.storageIdentity = storageIdentity
+    }
+}
+
+/// A grid's sync state as stored (see `migrations/sqlite/0008_sync.sql`): checked by the engine before use.
+package struct StoredSyncState: Sendable, Equatable {
+    /// The grid's revision the state is of: changes after it are read from the history.
+    package var revision: Int64
+    /// The hybrid clock's latest reading.
+    package var clock: Int64
+    /// What the replica knows of every replica's changes: `<replica>:<time>` entries, comma-separated.
+    package var versions: String
+    /// The registers: a sync bundle of everything.
+    package var state: [UInt8]
+
+    package init(revision: Int64, clock: Int64, versions: String, state: [UInt8]) {
+        self.revision = revision
+        self.clock = clock
+        self.versions = versions
+        self.state = state
+    }
 }
 
 /// Where an item is looked up: by its index path, or by its key.

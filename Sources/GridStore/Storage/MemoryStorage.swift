@@ -21,12 +21,14 @@ final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
         var chunks: [Int: [Int: [UInt8]]] = [:]
         /// Oldest first.
         var history: [StoredHistoryEntry] = []
+        var syncState: StoredSyncState?
     }
 
     /// Every grid, by name, and the next grid id.
     struct Contents {
         var grids: [String: Rows] = [:]
         var nextID: Int64 = 1
+        var replica = StoredReplicaRow(id: ReplicaID.random().description, storageIdentity: "")
     }
 
     private let gate = ConnectionGate()
@@ -178,6 +180,18 @@ final class MemoryTransaction: GridStorageTransaction {
             grid.chunks = [:]
             Self.writeChunks(changes, to: &grid)
         }
+    }
+
+    func replicaRow() throws -> StoredReplicaRow? { contents.replica }
+
+    func setReplicaRow(_ row: StoredReplicaRow) throws { contents.replica = row }
+
+    func syncState(gridID: Int64) throws -> StoredSyncState? {
+        try rows(gridID).syncState
+    }
+
+    func setSyncState(_ state: StoredSyncState, gridID: Int64) throws {
+        try change(gridID) { $0.syncState = state }
     }
 
     func deleteGrid(named name: String) throws -> Bool {

@@ -19,9 +19,15 @@ struct HybridTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// No time: before every change. A cursor with no entry for a replica has seen none of its changes.
     static let zero = HybridTime(rawValue: 0)
 
-    /// The time of the values a grid had before it first took part in sync: before any change
-    /// made since, so every later change wins over them.
+    /// The time of the values a grid had before it first took part in sync that a new grid
+    /// has too (an item where a new grid has it): before any change made since, so every
+    /// later change wins over them.
     static let origin = HybridTime(rawValue: 1)
+
+    /// The time of the values a grid had before it first took part in sync that a new grid
+    /// would not have (an item moved, inserted or given a key): after ``origin``, so where two
+    /// replicas' grids began apart, the one that was changed wins over one that was not.
+    static let changedOrigin = HybridTime(rawValue: 2)
 
     /// The wall-clock part.
     var milliseconds: Int64 { rawValue >> 16 }

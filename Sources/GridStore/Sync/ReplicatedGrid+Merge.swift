@@ -38,26 +38,33 @@ extension ReplicatedGrid {
     /// `cursor`: the delta then brings everything its replica knew; one that arrives before an
     /// earlier one (a bundle out of order) only adds its registers, and a later sync sends the rest.
     ///
-    /// - Returns: Whether any register changed.
+    /// - Returns: How many registers changed, and how many of them hold another value now (a
+    ///   register can change only in its conflicts, or in who else wrote the value it holds).
     @discardableResult
-    mutating func merge(_ delta: ReplicatedGrid, exportedSince cursor: VersionVector) -> Bool {
-        var changed = false
-        changed = options.columns.merge(delta.options.columns) || changed
-        changed = options.direction.merge(delta.options.direction) || changed
-        changed = options.defaultSize.merge(delta.options.defaultSize) || changed
-        changed = options.honeycomb.merge(delta.options.honeycomb) || changed
+    mutating func merge(_ delta: ReplicatedGrid, exportedSince cursor: VersionVector) -> (registers: Int, values: Int) {
+        var changed = (registers: 0, values: 0)
+        func merge<Value>(_ register: inout MergeRegister<Value>, _ incoming: MergeRegister<Value>) {
+            let shown = register.winner?.value
+            guard register.merge(incoming) else { return }
+            changed.registers += 1
+            if shown != register.winner?.value { changed.values += 1 }
+        }
+        merge(&options.columns, delta.options.columns)
+        merge(&options.direction, delta.options.direction)
+        merge(&options.defaultSize, delta.options.defaultSize)
+        merge(&options.honeycomb, delta.options.honeycomb)
         for (id, incoming) in delta.sections {
             var section = sections[id] ?? Section()
-            changed = section.order.merge(incoming.order) || changed
-            changed = section.alive.merge(incoming.alive) || changed
+            merge(&section.order, incoming.order)
+            merge(&section.alive, incoming.alive)
             sections[id] = section
         }
         for (id, incoming) in delta.items {
             var item = items[id] ?? Item()
-            changed = item.place.merge(incoming.place) || changed
-            changed = item.size.merge(incoming.size) || changed
-            changed = item.key.merge(incoming.key) || changed
-            changed = item.alive.merge(incoming.alive) || changed
+            merge(&item.place, incoming.place)
+            merge(&item.size, incoming.size)
+            merge(&item.key, incoming.key)
+            merge(&item.alive, incoming.alive)
             items[id] = item
         }
         if cursor.isCovered(by: versions) { versions.formUnion(delta.versions) }
@@ -70,9 +77,9 @@ extension ReplicatedGrid {
     /// - Throws: ``GridError`` naming the first problem.
     func validate() throws(GridError) -> Layout {
         for (id, item) in items {
-            guard let place = item.place.winner?.value else { throw .corrupted("item \(id) has no place") }
-            guard sections[place.section]?.order.winner != nil else {
-                throw .corrupted("item \(id) is placed in section \(place.section), which is unknown")
+            guard item.place.winner != nil else { throw .corrupted("item \(id) has no place") }
+            for head in item.place.heads where sections[head.value.section]?.order.winner == nil {
+                throw .corrupted("item \(id) is placed in section \(head.value.section), which is unknown")
             }
         }
         for (id, section) in sections where section.order.winner == nil {

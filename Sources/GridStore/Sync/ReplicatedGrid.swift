@@ -67,16 +67,22 @@ struct ReplicatedGrid: Equatable, Sendable {
             section.order.write(.spaced(index), at: stamp)
             sections[sectionID] = section
             let keys = index < content.keys.count ? content.keys[index] : []
+            // A keyless item's id is its place among the keyless items: an app that added keyed
+            // items on one replica before its first sync does not shift the others' ids.
+            var keyless = 0
             for (position, size) in sizes.enumerated() {
                 let key = keys.isEmpty ? nil : keys[position]
                 var item = Item()
-                item.place.write(Place(section: sectionID, order: .spaced(position)), at: stamp)
+                let moved = key != nil || keyless != position
+                item.place.write(Place(section: sectionID, order: .spaced(position)),
+                                 at: moved ? SyncStamp(time: .changedOrigin, replica: replica) : stamp)
                 if let size { item.size.write(size, at: stamp) }
                 if let key { item.key.write(key, at: stamp) }
-                items[key.map(SyncEntityID.item(key:)) ?? .item(section: index, item: position)] = item
+                items[key.map(SyncEntityID.item(key:)) ?? .item(section: index, item: keyless)] = item
+                if key == nil { keyless += 1 }
             }
         }
-        versions.advance(replica, to: .origin)
+        versions.advance(replica, to: .changedOrigin)
     }
 
     var isHoneycomb: Bool { options.honeycomb.value(or: nil) != nil }

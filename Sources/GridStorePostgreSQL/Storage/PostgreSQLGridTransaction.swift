@@ -254,6 +254,19 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         try writeChunks(changes, gridID: String(gridID))
     }
 
+    // Sync with PostgreSQL is not built yet (see docs/sync.md): its schema has no replica.
+
+    func replicaRow() throws -> StoredReplicaRow? { nil }
+
+    func setReplicaRow(_ row: StoredReplicaRow) throws { throw Self.noSync }
+
+    func syncState(gridID: Int64) throws -> StoredSyncState? { nil }
+
+    func setSyncState(_ state: StoredSyncState, gridID: Int64) throws { throw Self.noSync }
+
+    private static let noSync = PostgreSQLDatabaseError.unsupported("sync with a PostgreSQL database is not available yet; "
+                                                                     + "sync SQLite files with each other")
+
     func deleteGrid(named name: String) throws -> Bool {
         prefetchedChunkSizes = nil
         let found = try connection.execute("SELECT id FROM grids WHERE name = $1 FOR UPDATE", [name])

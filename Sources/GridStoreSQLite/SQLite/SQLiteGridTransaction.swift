@@ -144,6 +144,34 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         try connection.executeCached("DELETE FROM history WHERE grid_id = ? AND revision <= ?", [gridID, entry.revision - Int64(keep)])
     }
 
+    func replicaRow() throws -> StoredReplicaRow? {
+        try connection.fetchOne("SELECT id, file_identity FROM replica WHERE only_row = 1") {
+            StoredReplicaRow(id: $0.string(at: 0), storageIdentity: $0.string(at: 1))
+        }
+    }
+
+    func setReplicaRow(_ row: StoredReplicaRow) throws {
+        try connection.execute("""
+            INSERT INTO replica (only_row, id, file_identity) VALUES (1, ?, ?)
+            ON CONFLICT (only_row) DO UPDATE SET id = excluded.id, file_identity = excluded.file_identity
+            """, [row.id, row.storageIdentity])
+    }
+
+    func syncState(gridID: Int64) throws -> StoredSyncState? {
+        try connection.fetchOne("SELECT revision, clock, versions, state FROM sync_states WHERE grid_id = ?", [gridID]) { row in
+            StoredSyncState(revision: Int64(row.int(at: 0)), clock: Int64(row.int(at: 1)), versions: row.string(at: 2),
+                            state: row.withUTF8(at: 3) { Array($0) })
+        }
+    }
+
+    func setSyncState(_ state: StoredSyncState, gridID: Int64) throws {
+        try connection.execute("""
+            INSERT INTO sync_states (grid_id, revision, clock, versions, state) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (grid_id) DO UPDATE SET revision = excluded.revision, clock = excluded.clock,
+                versions = excluded.versions, state = excluded.state
+            """, [gridID, state.revision, state.clock, state.versions, String(decoding: state.state, as: UTF8.self)])
+    }
+
     func setUpdatedAt(_ time: String, gridID: Int64) throws {
         try connection.execute("UPDATE grids SET updated_at = ? WHERE id = ?", [time, gridID])
     }

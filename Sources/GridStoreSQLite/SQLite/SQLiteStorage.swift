@@ -126,6 +126,14 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         self.connection = connection
         identity = FileIdentity.of(path)
         writers = identity.map(WriterQueue.forFile)
+        // The replica id a migration minted belongs to this file: a copy of it is another file,
+        // so it takes an id of its own before its first sync, even when copied before this one's.
+        if let identity, migrationsAppliedOnOpen.contains(where: { $0.sql.contains("CREATE TABLE replica") }) {
+            try Self.withTimeLimit(connection) {
+                try connection.execute("UPDATE replica SET file_identity = ? WHERE file_identity = ''",
+                                       ["\(identity.device):\(identity.inode)"])
+            }
+        }
     }
 
     /// Leaves the database file complete on its own after the writes of this connection (a
@@ -290,6 +298,11 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
 
     package func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
         try writeConnection { try body(SQLiteGridTransaction($0)) }
+    }
+
+    /// The file's device and inode, `<device>:<inode>`: a copy of the file is another file.
+    package var storageIdentity: String {
+        FileIdentity.of(path).map { "\($0.device):\($0.inode)" } ?? ""
     }
 
     /// The same file, by any path or link: the same device and inode.

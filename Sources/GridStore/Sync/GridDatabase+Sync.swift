@@ -1,0 +1,103 @@
+import GridLayout
+
+/// What a sync of one grid moved, each way.
+public struct GridSyncResult: Sendable, Equatable {
+    /// The grid's name.
+    public let grid: String
+    /// The changes (values) this database sent the other that it did not have, and the grid's
+    /// revision there before and after.
+    public let sent: Int
+    public let otherRevision: (before: Int?, after: Int?)
+    /// The changes this database received that it did not have, and the grid's revision here
+    /// before and after.
+    public let received: Int
+    public let revision: (before: Int?, after: Int?)
+    /// The values a concurrent change overwrote, kept as conflicts, after the sync.
+    public let conflicts: Int
+
+    public static func == (lhs: GridSyncResult, rhs: GridSyncResult) -> Bool {
+        lhs.grid == rhs.grid && lhs.sent == rhs.sent && lhs.received == rhs.received && lhs.conflicts == rhs.conflicts
+            && lhs.revision == rhs.revision && lhs.otherRevision == rhs.otherRevision
+    }
+}
+
+extension GridDatabase {
+    /// The database's id as a sync replica (see ``ReplicaID``).
+    ///
+    /// A copy of an SQLite file takes an id of its own the first time it is asked for one, or syncs.
+    public func replicaID() throws(GridError) -> ReplicaID {
+        try GridError.catching {
+            let (stored, current) = try storageRead { transaction in
+                (try transaction.replicaRow().flatMap { ReplicaID($0.id) },
+                 try SyncSide.currentReplica(in: transaction, database: self, minting: false))
+            }
+            guard stored != current else { return current }
+            return try storageWrite { try SyncSide.currentReplica(in: $0, database: self, minting: true) }
+        }
+    }
+
+    /// Syncs grids with `other`, both ways: each ends with every change either made, merged
+    /// by the rules of docs/sync.md, and a second sync moves nothing.
+    ///
+    /// Each side is written in one transaction of its own, this side's changes recorded
+    /// first: a sync cut short leaves each database as it was before or after its part, and
+    /// running it again completes it.
+    ///
+    /// - Parameters:
+    ///   - grids: The grids to sync; `nil` for every grid either database holds.
+    ///   - dryRun: Whether to only say what would move, writing nothing.
+    /// - Throws: ``GridError/sync(_:)`` when the databases are one, or one cannot sync; the
+    ///   errors of reading and writing either database.
+    public func sync(with other: GridDatabase, grids: [String]? = nil, dryRun: Bool = false) throws(GridError) -> [GridSyncResult] {
+        try GridError.catching {
+            if try backend.isSameDatabase(as: other.backend) {
+                throw GridError.sync(SyncError(.sameDatabase, "\(location) and \(other.location) are one database; sync needs two"))
+            }
+            var names = grids?.map(GridLimits.canonical)
+            if names == nil {
+                let here = try storageRead { try $0.listGrids().map(\.name) }
+                let there = try other.storageRead { try $0.listGrids().map(\.name) }
+                names = Array(Set(here + there)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            }
+            return try names!.map { try syncGrid($0, with: other, dryRun: dryRun) }
+        }
+    }
+
+    private func syncGrid(_ name: String, with other: GridDatabase, dryRun: Bool) throws -> GridSyncResult {
+        let now = Platform.wallClockMilliseconds()
+        // This side's changes since the last sync become its writes, stored before any leaves.
+        let here = try access(dryRun) { transaction in
+            var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun)
+            if !dryRun, side.stored != nil { try side.store(in: transaction, database: self, origin: nil) }
+            return side
+        }
+        // The other side: made current, given what it lacks, stored; what this side lacks.
+        let there = try other.access(dryRun) { transaction in
+            var side = try SyncSide.prepare(name, in: transaction, database: other, minting: !dryRun)
+            let before = side.stored?.snapshot.revision
+            let cursor = side.state.versions
+            let sent = SyncBundle(grid: side.name, replica: here.replica, cursor: cursor, delta: here.state.changes(since: cursor))
+            let taken = try side.merge(sent, now: now)
+            let after = dryRun ? side.revisionAfterStoring : try side.store(in: transaction, database: other, origin: here.replica)
+            let reply = SyncBundle(grid: side.name, replica: side.replica, cursor: here.state.versions,
+                                   delta: side.state.changes(since: here.state.versions))
+            return (sent: taken, reply: reply, before: before, after: after)
+        }
+        guard here.stored != nil || there.before != nil else { throw GridError.gridNotFound(here.name) }
+        // This side again: its changes since the first step recorded, then what the other sent.
+        return try access(dryRun) { transaction in
+            var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun)
+            let before = side.stored?.snapshot.revision
+            let received = try side.merge(there.reply, now: now)
+            let after = dryRun ? side.revisionAfterStoring : try side.store(in: transaction, database: self, origin: there.reply.replica)
+            return GridSyncResult(grid: side.name, sent: there.sent, otherRevision: (there.before, there.after),
+                                  received: received, revision: (before, after),
+                                  conflicts: side.state.conflicts(in: side.layout).count)
+        }
+    }
+
+    /// `body` in a write transaction, or in a read transaction for a dry run.
+    private func access<T>(_ dryRun: Bool, _ body: (any GridStorageTransaction) throws -> T) throws -> T {
+        dryRun ? try storageRead(body) : try storageWrite(body)
+    }
+}

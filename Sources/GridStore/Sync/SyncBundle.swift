@@ -1,0 +1,206 @@
+import GridLayout
+
+/// What one replica sends another about one grid: every register the receiver lacks (its
+/// cursor says which), whole, with the sender's cursor. Applying one is idempotent, and
+/// bundles may arrive in any order; see docs/sync.md for the format.
+///
+/// ```swift
+/// let bundle = try phoneGrid.syncBundle(since: tabletCursor)   // on the phone
+/// try tabletGrid.applySyncBundle(bundle.encoded())             // on the tablet
+/// ```
+public struct SyncBundle: Sendable {
+    /// The format this gridstore writes, and the newest it reads.
+    public static let format = 1
+    /// The largest bundle read: 256 MiB.
+    public static let maximumBytes = 256 * 1024 * 1024
+    /// The most items and sections a bundle or a grid's sync state holds, deleted ones included:
+    /// twice a grid's limit of items.
+    public static let maximumEntities = 2 * GridLimits.maximumItems
+    /// The most replicas a bundle names.
+    static let maximumReplicas = 10_000
+
+    /// The grid's name.
+    public let grid: String
+    /// The replica that made the bundle.
+    public let replica: ReplicaID
+    /// What the receiver knew, as the sender was told: the bundle holds everything after it.
+    let cursor: VersionVector
+    /// The registers, and the sender's versions.
+    let delta: ReplicatedGrid
+
+    init(grid: String, replica: ReplicaID, cursor: VersionVector, delta: ReplicatedGrid) {
+        self.grid = grid
+        self.replica = replica
+        self.cursor = cursor
+        self.delta = delta
+    }
+
+    /// How many changes (registers) the bundle carries.
+    public var changeCount: Int { delta.registerCount }
+
+    // MARK: Writing
+
+    /// The bundle as JSON text: compact, in a fixed order.
+    public func encoded() -> [UInt8] {
+        var replicas = Set<ReplicaID>([replica])
+        replicas.formUnion(cursor.entries.keys)
+        replicas.formUnion(delta.versions.entries.keys)
+        func collect<Value>(_ register: MergeRegister<Value>) {
+            for entry in register.context { replicas.insert(entry.replica) }
+        }
+        collect(delta.options.columns)
+        collect(delta.options.direction)
+        collect(delta.options.defaultSize)
+        collect(delta.options.honeycomb)
+        for section in delta.sections.values { collect(section.order); collect(section.alive) }
+        for item in delta.items.values { collect(item.place); collect(item.size); collect(item.key); collect(item.alive) }
+        let ordered = replicas.sorted()
+        var writer = BundleWriter(indices: Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($1, $0) }))
+        writer.raw("{\"gridstore-sync\":\(Self.format),\"grid\":\(JSONText.quoted(grid)),\"replica\":\"\(replica)\",\"replicas\":[")
+        writer.raw(ordered.map { "\"\($0)\"" }.joined(separator: ","))
+        writer.raw("],\"cursor\":")
+        writer.versions(cursor)
+        writer.raw(",\"versions\":")
+        writer.versions(delta.versions)
+        writer.raw(",\"options\":{")
+        var separator = ""
+        func option<Value>(_ name: String, _ register: MergeRegister<Value>, _ value: (Value) -> String) {
+            guard !register.context.isEmpty else { return }
+            writer.raw(separator + "\"\(name)\":")
+            writer.register(register, value)
+            separator = ","
+        }
+        option("columns", delta.options.columns) { "\($0)" }
+        option("direction", delta.options.direction) { "\"\($0.rawValue)\"" }
+        option("defaultSize", delta.options.defaultSize) { "\"\($0.rawValue)\"" }
+        option("honeycomb", delta.options.honeycomb) { $0.map(Self.honeycombText) ?? "null" }
+        writer.raw("},\"sections\":{")
+        for (index, id) in delta.sections.keys.sorted().enumerated() {
+            let section = delta.sections[id]!
+            writer.raw((index > 0 ? "," : "") + "\"\(id)\":{")
+            separator = ""
+            option("o", section.order) { "\"\($0)\"" }
+            option("a", section.alive) { "\($0)" }
+            writer.raw("}")
+        }
+        writer.raw("},\"items\":{")
+        for (index, id) in delta.items.keys.sorted().enumerated() {
+            let item = delta.items[id]!
+            writer.raw((index > 0 ? "," : "") + "\"\(id)\":{")
+            separator = ""
+            option("p", item.place) { "[\"\($0.section)\",\"\($0.order)\"]" }
+            option("s", item.size) { $0.map { "\"\($0.rawValue)\"" } ?? "null" }
+            option("k", item.key) { $0.map(JSONText.quoted) ?? "null" }
+            option("a", item.alive) { "\($0)" }
+            writer.raw("}")
+        }
+        writer.raw("}}\n")
+        return writer.text
+    }
+
+    private static func honeycombText(_ honeycomb: HoneycombConfiguration) -> String {
+        "{\"elementWidth\":\(NumberText.exact(honeycomb.elementWidth)),\"itemSpacing\":\(NumberText.exact(honeycomb.itemSpacing)),"
+            + "\"orientation\":\"\(honeycomb.orientation.rawValue)\",\"centerItem\":\"\(honeycomb.centerItem.rawValue)\","
+            + "\"ringOrder\":\"\(honeycomb.ringOrder.rawValue)\",\"scaling\":\"\(honeycomb.scalingCurve.rawValue)\"}"
+    }
+}
+
+/// Appends a bundle's JSON text.
+private struct BundleWriter {
+    let indices: [ReplicaID: Int]
+    var text: [UInt8] = []
+
+    mutating func raw(_ string: String) { text.append(contentsOf: string.utf8) }
+
+    /// `[[index,time],…]`.
+    mutating func versions(_ vector: VersionVector) {
+        raw("[" + vector.entries.sorted { $0.key < $1.key }.map { "[\(indices[$0.key]!),\($0.value)]" }.joined(separator: ",") + "]")
+    }
+
+    /// `[[value,time,index],…]`, then `{"seen":[[index,time],…]}` for the replicas whose latest
+    /// write known is not a head.
+    mutating func register<Value>(_ register: MergeRegister<Value>, _ value: (Value) -> String) {
+        raw("[")
+        for (position, head) in register.heads.enumerated() {
+            raw((position > 0 ? "," : "") + "[" + value(head.value) + ",\(head.stamp.time),\(indices[head.stamp.replica]!)]")
+        }
+        let seen = register.context.filter { entry in !register.heads.contains { $0.stamp.replica == entry.replica } }
+        if !seen.isEmpty {
+            raw(",{\"seen\":[" + seen.map { "[\(indices[$0.replica]!),\($0.time)]" }.joined(separator: ",") + "]}")
+        }
+        raw("]")
+    }
+}
+
+/// What a replica knows of every replica's changes to a grid: what a peer sends it a bundle since.
+///
+/// Written as `<replica>:<time>` entries, comma-separated; empty for a replica that knows nothing.
+public struct SyncCursor: Sendable, Hashable, CustomStringConvertible {
+    let versions: VersionVector
+
+    init(_ versions: VersionVector) {
+        self.versions = versions
+    }
+
+    /// Knows nothing: a bundle since it holds everything.
+    public static let empty = SyncCursor(VersionVector())
+
+    /// The cursor written as `text`; `nil` for anything ``description`` does not write.
+    public init?(_ text: String) {
+        guard let versions = SyncVersionsText.decode(text) else { return nil }
+        self.versions = versions
+    }
+
+    public var description: String { SyncVersionsText.encode(versions) }
+}
+
+extension Grid {
+    /// What this database knows of every replica's changes to the grid: give it to a peer, which
+    /// answers with ``syncBundle(since:)``. ``SyncCursor/empty`` when the grid never synced here.
+    public func syncCursor() throws(GridError) -> SyncCursor {
+        try GridError.catching {
+            try database.storageRead { transaction in
+                SyncCursor(try SyncSide.prepare(name, in: transaction, database: database, minting: false).state.versions)
+            }
+        }
+    }
+
+    /// Everything a peer at `cursor` lacks of the grid, as a bundle for an app's own transport.
+    /// The changes made here since the last sync are recorded first, in one transaction.
+    ///
+    /// - Throws: ``GridError/gridNotFound(_:)``; ``GridError/sync(_:)`` for a database that cannot sync.
+    public func syncBundle(since cursor: SyncCursor) throws(GridError) -> SyncBundle {
+        try GridError.catching {
+            try database.storageWrite { transaction in
+                var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true)
+                guard side.stored != nil else { throw GridError.gridNotFound(name) }
+                try side.store(in: transaction, database: database, origin: nil)
+                return SyncBundle(grid: side.name, replica: side.replica, cursor: cursor.versions,
+                                  delta: side.state.changes(since: cursor.versions))
+            }
+        }
+    }
+
+    /// Merges a bundle another replica made (``SyncBundle/encoded()``) into the grid, in one
+    /// transaction, creating the grid if it is missing. Applying it again changes nothing.
+    ///
+    /// - Returns: The grid's revision before and after (the same when nothing changed), and the conflicts held.
+    /// - Throws: ``GridError/sync(_:)`` for a bundle refused whole (malformed, from a newer
+    ///   format, past the limits, for another grid, stamped too far ahead or as this database's own).
+    @discardableResult
+    public func applySyncBundle(_ bytes: [UInt8]) throws(GridError) -> GridSyncResult {
+        let bundle: SyncBundle
+        do { bundle = try SyncBundle(decoding: bytes) } catch { throw .sync(error) }
+        let now = Platform.wallClockMilliseconds()
+        return try GridError.catching {
+            try database.storageWrite { transaction in
+                var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true)
+                let before = side.stored?.snapshot.revision
+                let received = try side.merge(bundle, now: now)
+                let after = try side.store(in: transaction, database: database, origin: bundle.replica)
+                return GridSyncResult(grid: side.name, sent: 0, otherRevision: (nil, nil), received: received,
+                                      revision: (before, after), conflicts: side.state.conflicts(in: side.layout).count)
+            }
+        }
+    }
+}

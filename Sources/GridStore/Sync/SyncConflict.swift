@@ -1,0 +1,103 @@
+import GridLayout
+
+/// A value a concurrent change overwrote: two replicas changed one thing without seeing each
+/// other's change; the later one (by hybrid time, then replica id) is kept, the other is kept
+/// here, so an app can say "the iPad made this big".
+///
+/// A conflict lasts until a replica that has seen it changes the value again.
+public struct SyncConflict: Sendable, Hashable, CustomStringConvertible {
+    /// What the two changes were to.
+    public enum Field: String, Sendable, Hashable, CaseIterable {
+        case columns, direction
+        case defaultSize = "default-size"
+        case honeycomb
+        /// A section's place among the sections, or whether it was removed.
+        case section
+        /// An item's place.
+        case place
+        /// An item's own size.
+        case size
+        /// An item's key.
+        case key
+        /// Whether the item was deleted.
+        case existence
+    }
+
+    /// What the changes were to.
+    public let field: Field
+    /// The item's index path now, for a field of an item that exists; `nil` otherwise.
+    public let item: GridIndexPath?
+    /// The item's key now, if it has one.
+    public let key: String?
+    /// The value kept, and the replica that wrote it.
+    public let kept: String
+    public let keptBy: ReplicaID
+    /// The value overwritten, and the replica that wrote it.
+    public let overwritten: String
+    public let overwrittenBy: ReplicaID
+
+    /// `size of item 3 (mail): big by replica 1f…, overwrote middle by replica 9a…`.
+    public var description: String {
+        let subject = item.map { "\(field.rawValue) of item \($0.item) of section \($0.section)\(key.map { " (\($0))" } ?? "")" }
+            ?? field.rawValue
+        return "\(subject): \(kept) by replica \(keptBy) overwrote \(overwritten) by replica \(overwrittenBy)"
+    }
+}
+
+extension ReplicatedGrid {
+    /// Every conflict the registers hold, items in the order of `layout`, then deleted items and sections.
+    func conflicts(in layout: Layout) -> [SyncConflict] {
+        var result: [SyncConflict] = []
+        var paths: [SyncEntityID: GridIndexPath] = [:]
+        for (section, ids) in layout.itemIDs.enumerated() {
+            for (item, id) in ids.enumerated() { paths[id] = GridIndexPath(item: item, section: section) }
+        }
+        func add<Value>(_ field: SyncConflict.Field, _ register: MergeRegister<Value>, item: SyncEntityID? = nil,
+                        _ text: (Value) -> String) {
+            guard let winner = register.winner else { return }
+            // Two replicas whose grids began apart placed their items differently before their
+            // first sync: not a change either made, so not a conflict to show.
+            for loser in register.conflicts
+            where !(field == .place && winner.stamp.time <= .changedOrigin && loser.stamp.time <= .changedOrigin) {
+                let path = item.flatMap { paths[$0] }
+                let key = item.flatMap { path == nil ? nil : items[$0]?.key.value(or: nil) }
+                result.append(SyncConflict(field: field, item: path, key: key, kept: text(winner.value), keptBy: winner.stamp.replica,
+                                           overwritten: text(loser.value), overwrittenBy: loser.stamp.replica))
+            }
+        }
+        add(.columns, options.columns) { "\($0)" }
+        add(.direction, options.direction) { $0.rawValue }
+        add(.defaultSize, options.defaultSize) { $0.rawValue }
+        add(.honeycomb, options.honeycomb) { $0 == nil ? "tiles" : "honeycomb" }
+        let order = layout.itemIDs.flatMap { $0 }
+        let rest = items.keys.filter { paths[$0] == nil }.sorted()
+        for id in order + rest {
+            let item = items[id]!
+            add(.size, item.size, item: id) { $0?.rawValue ?? "default" }
+            add(.place, item.place, item: id) { "place \($0.order) in section \($0.section)" }
+            add(.key, item.key, item: id) { $0.map { "'\($0)'" } ?? "none" }
+            add(.existence, item.alive, item: id) { $0 ? "kept" : "deleted" }
+        }
+        for id in sections.keys.sorted() {
+            add(.section, sections[id]!.order) { "place \($0)" }
+            add(.section, sections[id]!.alive) { $0 ? "kept" : "removed" }
+        }
+        return result
+    }
+}
+
+extension Grid {
+    /// The values concurrent changes overwrote, as of this database's last sync and the changes
+    /// made here since (a change here that has seen a conflict settles it).
+    ///
+    /// - Throws: ``GridError/gridNotFound(_:)``; ``GridError/sync(_:)`` for a database that cannot sync.
+    public func syncConflicts() throws(GridError) -> [SyncConflict] {
+        try GridError.catching {
+            try database.storageRead { transaction in
+                let side = try SyncSide.prepare(name, in: transaction, database: database, minting: false)
+                guard side.stored != nil else { throw GridError.gridNotFound(name) }
+                return side.state.conflicts(in: side.layout)
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// Why a sync, or a bundle, was refused. A refused bundle changes nothing.
+public struct SyncError: Error, Codable, Sendable, Equatable, CustomStringConvertible {
+    /// The kinds of refusal.
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        /// The bundle is not JSON, or not a sync bundle, or holds a value gridstore refuses.
+        case malformed
+        /// The bundle is in a format newer than this gridstore reads.
+        case newerFormat
+        /// The bundle is larger than gridstore reads, or holds more than a grid may.
+        case tooLarge
+        /// The bundle holds a change stamped further ahead of this machine's clock than
+        /// ``HybridClock/maximumDrift`` allows: the sender's clock is wrong.
+        case clockAhead
+        /// The bundle holds changes stamped as this database's own that it never made: it comes
+        /// from a copy of this database, or was forged.
+        case forged
+        /// The bundle is for another grid than the one it was applied to.
+        case wrongGrid
+        /// Both sides of a sync are one database.
+        case sameDatabase
+        /// The database cannot take part in sync (a PostgreSQL database, for now).
+        case unsupported
+    }
+
+    /// The kind of refusal.
+    public let kind: Kind
+    /// What was refused and why, in one line.
+    public let message: String
+
+    init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,285 @@
+import GridLayout
+
+/// One database's side of a grid's sync, inside one of its transactions: the grid's sync
+/// state made current (the changes made here since the last sync recorded as this replica's
+/// writes), what bundles from other replicas add to it, and how it is stored again.
+struct SyncSide {
+    let name: String
+    let replica: ReplicaID
+    /// The grid's row id and state in the database; `nil` while the grid is not there.
+    var stored: (id: Int64, snapshot: GridSnapshot)?
+    var state: ReplicatedGrid
+    var clock: HybridClock
+    /// The grid the registers describe.
+    var layout: ReplicatedGrid.Layout
+    /// Whether the state differs from the one stored.
+    var isChanged: Bool
+
+    /// The side of the grid `name` in `transaction` of `database`, made current.
+    ///
+    /// - Parameter minting: Whether a copy of the database may take a replica id of its own now
+    ///   (not in a dry run, which writes nothing: it then syncs as the original would).
+    static func prepare(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase,
+                        minting: Bool) throws -> SyncSide {
+        let replica = try currentReplica(in: transaction, database: database, minting: minting)
+        let grid = try Grid(changing: name, in: database, creatingWith: nil)
+        guard let header = try transaction.header(named: grid.name)?.header() else {
+            let empty = ReplicatedGrid()
+            return SyncSide(name: grid.name, replica: replica, stored: nil, state: empty, clock: HybridClock(),
+                            layout: empty.layout(), isChanged: false)
+        }
+        let snapshot = try GridSnapshot.load(header, name: grid.name, from: transaction)
+        guard let row = try transaction.syncState(gridID: header.id) else {
+            // The grid's first sync: its state now is its origin.
+            let origin = ReplicatedGrid(origin: snapshot.content, replica: replica)
+            return SyncSide(name: grid.name, replica: replica, stored: (header.id, snapshot), state: origin,
+                            clock: HybridClock(latest: .changedOrigin), layout: origin.layout(), isChanged: true)
+        }
+        let state = try decodeState(row, grid: grid.name)
+        var side = SyncSide(name: grid.name, replica: replica, stored: (header.id, snapshot), state: state,
+                            clock: HybridClock(latest: HybridTime(rawValue: row.clock)), layout: state.layout(), isChanged: false)
+        if state.versions[replica] > side.clock.latest { side.clock.observe(state.versions[replica]) }
+        try side.recordLocalChanges(since: Int(row.revision), in: transaction, gridID: header.id)
+        return side
+    }
+
+    /// The replica id of the database: the one stored, or a new one for a copy of the
+    /// database (its storage is not the one the id was minted for), stored when `minting`
+    /// (a dry run syncs as the copy would, and writes nothing).
+    static func currentReplica(in transaction: any GridStorageTransaction, database: GridDatabase,
+                               minting: Bool) throws -> ReplicaID {
+        guard let row = try transaction.replicaRow() else {
+            throw GridError.sync(SyncError(.unsupported, "\(database.location) cannot take part in sync: "
+                                                         + "sync with a PostgreSQL database is not available yet"))
+        }
+        guard let id = ReplicaID(row.id) else { throw GridError.corrupted("the database's replica id '\(row.id.prefix(40))' is not 32 hexadecimal digits") }
+        let identity = database.backend.storageIdentity
+        guard !identity.isEmpty, row.storageIdentity != identity else { return id }
+        if row.storageIdentity.isEmpty {
+            if minting { try transaction.setReplicaRow(StoredReplicaRow(id: id.description, storageIdentity: identity)) }
+            return id
+        }
+        // A copy of another database's file: it must not make changes as the original.
+        let minted = ReplicaID.random()
+        if minting { try transaction.setReplicaRow(StoredReplicaRow(id: minted.description, storageIdentity: identity)) }
+        return minted
+    }
+
+    private static func decodeState(_ row: StoredSyncState, grid: String) throws -> ReplicatedGrid {
+        guard row.revision >= 0, row.clock >= 0 else {
+            throw GridError.corrupted("grid '\(grid)' has a sync state at revision \(row.revision) with clock \(row.clock)")
+        }
+        do {
+            let bundle = try SyncBundle(decoding: row.state)
+            _ = try bundle.delta.validate()
+            return bundle.delta
+        } catch {
+            throw GridError.corrupted("grid '\(grid)' has a sync state gridstore cannot read: \(error)")
+        }
+    }
+
+    /// Records the changes made to the grid since `revision` (when the state was last
+    /// stored), from its history: each entry's edits as writes at its own time. When the
+    /// history no longer holds them all, the grid as it is now is compared with the state
+    /// instead, item by item in order (a move then reads as changes of size).
+    private mutating func recordLocalChanges(since revision: Int, in transaction: any GridStorageTransaction,
+                                             gridID: Int64) throws {
+        guard let snapshot = stored?.snapshot, snapshot.revision != revision else { return }
+        var ids = SystemRandomNumberGenerator()
+        let now = Platform.wallClockMilliseconds()
+        let count = snapshot.revision - revision
+        let rows = revision < snapshot.revision && count <= GridHistory.maximumKeep
+            ? try transaction.historyEntries(gridID: gridID, limit: count, deltas: true) : []
+        let complete = rows.count == count && rows.enumerated().allSatisfy { Int($0.element.revision) == snapshot.revision - $0.offset }
+        if complete {
+            for row in rows.reversed() {
+                let entry = try GridHistoryEntry(row, grid: name)
+                let edits = try HistoryDelta.decode(row.delta, revision: entry.revision, grid: name)
+                let made = HistoryClock.milliseconds(of: entry.madeAt) ?? now
+                let stamp = SyncStamp(time: clock.tick(now: min(made, now)), replica: replica)
+                try state.record(edits, at: stamp, layout: &layout, ids: &ids)
+            }
+        }
+        layout = state.layout()
+        if layout.content != snapshot.content {
+            // The history is trimmed, or the grid shows a key the state gives another item.
+            let stamp = SyncStamp(time: clock.tick(now: now), replica: replica)
+            try state.record([.content(from: layout.content, to: snapshot.content)], at: stamp, layout: &layout, ids: &ids)
+            layout = state.layout()
+        }
+        isChanged = true
+    }
+
+    // MARK: Merging
+
+    /// Merges what `bundle` brings, after checking it: a change stamped further ahead of the
+    /// wall clock than replicas accept, or stamped as this replica's but not made here, refuses
+    /// it whole; so does a grid it would leave past gridstore's limits.
+    ///
+    /// - Returns: How many of the bundle's registers changed the state: the changes it brought.
+    @discardableResult
+    mutating func merge(_ bundle: SyncBundle, now: Int64) throws(GridError) -> Int {
+        guard bundle.grid == name else {
+            throw .sync(SyncError(.wrongGrid, "the sync bundle is for grid '\(bundle.grid)', not '\(name)'"))
+        }
+        let latest = bundle.delta.latestTimes()
+        if let ahead = latest.max(by: { $0.value < $1.value }), HybridClock.isTooFarAhead(ahead.value, now: now) {
+            let minutes = (ahead.value.milliseconds - now) / 60_000
+            throw .sync(SyncError(.clockAhead, "the sync bundle holds a change of replica \(ahead.key) stamped \(minutes) minutes "
+                                  + "ahead of this machine's clock (at most \(HybridClock.maximumDrift / 60_000) are accepted); "
+                                  + "that replica's clock is wrong"))
+        }
+        if let mine = latest[replica], mine > state.versions[replica] || state.holdsForgedWrite(in: bundle.delta, as: replica) {
+            throw .sync(SyncError(.forged, "the sync bundle holds changes made as this database (replica \(replica)) that it "
+                                  + "never made: it comes from a copy of this database, or was altered"))
+        }
+        var merged = state
+        let changed = merged.merge(bundle.delta, exportedSince: bundle.cursor)
+        let layout: ReplicatedGrid.Layout
+        do {
+            layout = try merged.validate()
+        } catch {
+            throw .sync(SyncError(error.isLimit ? .tooLarge : .malformed, "the sync bundle cannot be merged into grid '\(name)': \(error)"))
+        }
+        isChanged = isChanged || changed.registers > 0 || state.versions != merged.versions
+        state = merged
+        self.layout = layout
+        if let latest = latest.values.max() { clock.observe(latest) }
+        return changed.values
+    }
+
+    // MARK: Storing
+
+    /// Writes the grid the state describes (as one change, a merge naming `origin`, when it
+    /// differs from the stored grid) and the state.
+    ///
+    /// - Returns: The grid's revision after.
+    @discardableResult
+    mutating func store(in transaction: any GridStorageTransaction, database: GridDatabase, origin: ReplicaID?) throws -> Int? {
+        var id: Int64
+        var revision: Int
+        if let (storedID, snapshot) = stored {
+            (id, revision) = (storedID, snapshot.revision)
+            if layout.content != snapshot.content {
+                let grid = try Grid(changing: name, in: database, creatingWith: nil)
+                var seen: GridSnapshot?
+                let record = HistoryRecord(kind: .merge, operation: "sync from \(origin.map { "replica \($0)" } ?? "a bundle")")
+                let target = layout.content
+                (id, stored!.snapshot) = try grid.change(in: transaction, record: record, caching: false, seen: &seen) { editor, _, _ in
+                    try SyncSide.edit(&editor, to: target)
+                }
+                revision = stored!.snapshot.revision
+                isChanged = true
+            }
+        } else {
+            guard !state.items.isEmpty || !state.sections.isEmpty else { return nil }
+            let snapshot = try GridSnapshot(name: name, revision: 0, content: layout.content)
+            id = try transaction.insertGrid(named: name, GridChangeSet(inserting: snapshot))
+            stored = (id, snapshot)
+            revision = 0
+            isChanged = true
+        }
+        if isChanged {
+            let full = SyncBundle(grid: name, replica: replica, cursor: VersionVector(), delta: state)
+            try transaction.setSyncState(StoredSyncState(revision: Int64(revision), clock: clock.latest.rawValue,
+                                                         versions: SyncVersionsText.encode(state.versions), state: full.encoded()),
+                                         gridID: id)
+            isChanged = false
+        }
+        return revision
+    }
+
+    /// The grid's revision ``store(in:database:origin:)`` would leave; `nil` when there would be no grid.
+    var revisionAfterStoring: Int? {
+        guard let stored else { return state.items.isEmpty && state.sections.isEmpty ? nil : 0 }
+        return stored.snapshot.revision + (layout.content != stored.snapshot.content ? 1 : 0)
+    }
+
+    /// Edits that turn the editor's grid into `target`: settings and sizes one by one when
+    /// the items stay as they are, else the whole content.
+    static func edit(_ editor: inout GridEditor, to target: GridContent) throws {
+        let current = editor.snapshot.content
+        guard current.honeycomb == nil, target.honeycomb == nil, current.keys == target.keys,
+              current.sections.map(\.count) == target.sections.map(\.count) else {
+            try editor.replaceContent(target)
+            return
+        }
+        if current.columns != target.columns { try editor.setColumns(target.columns) }
+        if current.direction != target.direction { try editor.setDirection(target.direction) }
+        if current.defaultSize != target.defaultSize { try editor.setDefaultSize(target.defaultSize) }
+        var sizes: [(GridIndexPath, TileSize?)] = []
+        for (section, items) in target.sections.enumerated() {
+            for (item, size) in items.enumerated() where current.sections[section][item] != size {
+                sizes.append((GridIndexPath(item: item, section: section), size))
+            }
+        }
+        if !sizes.isEmpty { try editor.setSizes(sizes) }
+    }
+}
+
+extension GridError {
+    /// Whether the error is a limit gridstore enforces (too many items or sections).
+    var isLimit: Bool {
+        if case .limitExceeded = self { return true }
+        return false
+    }
+}
+
+extension ReplicatedGrid {
+    /// Whether `delta` holds a write stamped as `replica`'s, or says it saw one, that this
+    /// state (`replica`'s own) never knew: only `replica` makes its writes, so it knows them all.
+    func holdsForgedWrite(in delta: ReplicatedGrid, as replica: ReplicaID) -> Bool {
+        func forged<Value>(_ incoming: MergeRegister<Value>, _ known: MergeRegister<Value>?) -> Bool {
+            let time = incoming.knownTime(of: replica)
+            return time > .zero && time > (known?.knownTime(of: replica) ?? .zero)
+        }
+        if forged(delta.options.columns, options.columns) || forged(delta.options.direction, options.direction)
+            || forged(delta.options.defaultSize, options.defaultSize) || forged(delta.options.honeycomb, options.honeycomb) {
+            return true
+        }
+        for (id, section) in delta.sections where forged(section.order, sections[id]?.order) || forged(section.alive, sections[id]?.alive) {
+            return true
+        }
+        for (id, item) in delta.items {
+            let known = items[id]
+            if forged(item.place, known?.place) || forged(item.size, known?.size) || forged(item.key, known?.key)
+                || forged(item.alive, known?.alive) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// For each replica, the latest time of its writes in the registers and the versions.
+    func latestTimes() -> [ReplicaID: HybridTime] {
+        var latest = versions.entries
+        func collect<Value>(_ register: MergeRegister<Value>) {
+            for entry in register.context where entry.time > latest[entry.replica] ?? .zero { latest[entry.replica] = entry.time }
+        }
+        collect(options.columns)
+        collect(options.direction)
+        collect(options.defaultSize)
+        collect(options.honeycomb)
+        for section in sections.values { collect(section.order); collect(section.alive) }
+        for item in items.values { collect(item.place); collect(item.size); collect(item.key); collect(item.alive) }
+        return latest
+    }
+}
+
+/// A version vector as the `versions` column stores it: `<replica>:<time>` entries, comma-separated.
+enum SyncVersionsText {
+    static func encode(_ versions: VersionVector) -> String {
+        versions.entries.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.rawValue)" }.joined(separator: ",")
+    }
+
+    /// The vector; `nil` for text ``encode(_:)`` does not write.
+    static func decode(_ text: String) -> VersionVector? {
+        var entries: [ReplicaID: HybridTime] = [:]
+        for entry in text.split(separator: ",", omittingEmptySubsequences: false) where !text.isEmpty {
+            let parts = entry.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, let replica = ReplicaID(String(parts[0])), let time = Int64(parts[1]), time > 0,
+                  entries.updateValue(HybridTime(rawValue: time), forKey: replica) == nil else { return nil }
+        }
+        return VersionVector(entries)
+    }
+}

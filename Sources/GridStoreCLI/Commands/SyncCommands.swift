@@ -1,0 +1,121 @@
+import GridLayout
+import GridStore
+
+/// `gridstore sync <other-db> [--grid NAME] [--dry-run] [--format json]`.
+struct SyncCommand: GridStoreCommand {
+    static let spec = CommandSpec(
+        name: "sync",
+        abstract: "Sync every grid, or one, with another database, both ways, merging changes item by item.",
+        discussion: """
+            Both databases end with every change either made: a size, a place, a key, an option changed on one
+            side is taken by the other; where both changed one thing, the later change wins and the other is kept
+            as a conflict (gridstore conflicts lists them). Each side is written in one transaction; a sync cut
+            short is completed by running it again, and a second sync moves nothing. --dry-run says what would
+            move and writes nothing. The rules are in docs/sync.md. The other database is an SQLite file
+            (PostgreSQL is not available yet); a missing file is created.
+            """,
+        arguments: [.init(name: "other-db", help: "The database to sync with: an SQLite file.")],
+        options: [dryRun, ValueFormat.option])
+
+    /// `--dry-run`.
+    static let dryRun = CommandSpec.Option(name: "dry-run", help: "Say what would move; write nothing.")
+
+    let other: DatabaseArgument
+    let dryRunning: Bool
+    let format: ValueFormat
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {
+        other = try DatabaseArgument(arguments.positionals[0], from: "<other-db>", command: Self.spec)
+        dryRunning = arguments.flag(Self.dryRun)
+        format = try ValueFormat(arguments, command: Self.spec)
+    }
+
+    func run(in context: CommandContext) throws {
+        let database = dryRunning ? try context.openExistingDatabase() : try context.openDatabase()
+        if dryRunning, try !other.exists() {
+            throw CommandLineError.failure("no database at '\(CommandLineOutput.printable(other.location))'; a dry run creates none")
+        }
+        let peer = try other.open()
+        if let name = context.explicitGridName, try !Grid.exists(named: name, in: database), try !Grid.exists(named: name, in: peer) {
+            throw context.missingGrid(name)
+        }
+        let results = try database.sync(with: peer, grids: context.explicitGridName.map { [$0] }, dryRun: dryRunning)
+        if !dryRunning, results.contains(where: { $0.sent + $0.received > 0 }) {
+            context.noteCommitted("synced \(results.count) grid(s) with \(peer.location)")
+        }
+        let place = CommandLineOutput.printable(peer.location)
+        if format == .json {
+            let grids = results.map { result in
+                "{\"grid\":\(JSONText.quoted(result.grid)),\"sent\":\(result.sent),\"received\":\(result.received),"
+                    + "\"revision\":{\"before\":\(json(result.revision.before)),\"after\":\(json(result.revision.after))},"
+                    + "\"otherRevision\":{\"before\":\(json(result.otherRevision.before)),\"after\":\(json(result.otherRevision.after))},"
+                    + "\"conflicts\":\(result.conflicts)}"
+            }
+            context.console.write("{\"other\":\(JSONText.quoted(peer.location)),\"dryRun\":\(dryRunning),\"grids\":["
+                                  + grids.joined(separator: ",\n ") + "]}\n")
+            return
+        }
+        let verb = dryRunning ? (sent: "would send", received: "would receive") : (sent: "sent", received: "received")
+        for result in results {
+            let name = CommandLineOutput.printable(result.grid)
+            var line = "grid '\(name)': \(verb.sent) \(result.sent) change(s) to \(place)\(revisions(result.otherRevision)), "
+                + "\(verb.received) \(result.received)\(revisions(result.revision))"
+            if result.conflicts > 0 { line += "; \(result.conflicts) conflict(s), see gridstore --grid '\(name)' conflicts" }
+            context.console.write(line + "\n")
+        }
+        if results.isEmpty { context.console.write("no grids on either side\n") }
+    }
+
+    private func json(_ revision: Int?) -> String { revision.map(String.init) ?? "null" }
+
+    /// ` (revision 3 → 4)`, ` (a new grid)`, or nothing when the revision stays.
+    private func revisions(_ change: (before: Int?, after: Int?)) -> String {
+        switch change {
+        case (nil, let after?): " (a new grid at revision \(after))"
+        case (let before?, let after?) where before != after: " (revision \(before) → \(after))"
+        default: ""
+        }
+    }
+}
+
+/// `gridstore conflicts [--format json]`.
+struct ConflictsCommand: GridStoreCommand {
+    static let spec = CommandSpec(
+        name: "conflicts",
+        abstract: "List the values concurrent changes on other replicas overwrote, kept since the last sync.",
+        discussion: """
+            When two databases changed one thing without seeing each other's change (a size, a place, a key, an
+            option), the later change wins on both and the other is listed here, with the replica that made each,
+            until a database that has seen both changes it again. With --format json: {"grid":"default",
+            "conflicts":[{"field":"size","section":0,"item":3,"key":null,"kept":"big","keptBy":"…",
+            "overwritten":"middle","overwrittenBy":"…"}]}.
+            """,
+        options: [ValueFormat.option])
+
+    let format: ValueFormat
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {
+        format = try ValueFormat(arguments, command: Self.spec)
+    }
+
+    func run(in context: CommandContext) throws {
+        let grid = try Grid(named: context.gridName, in: context.openExistingDatabase(), creatingWith: nil)
+        let conflicts = try grid.syncConflicts()
+        if format == .json {
+            let items = conflicts.map { conflict in
+                "{\"field\":\"\(conflict.field.rawValue)\",\"section\":\(conflict.item.map { String($0.section) } ?? "null"),"
+                    + "\"item\":\(conflict.item.map { String($0.item) } ?? "null"),"
+                    + "\"key\":\(conflict.key.map(JSONText.quoted) ?? "null"),\"kept\":\(JSONText.quoted(conflict.kept)),"
+                    + "\"keptBy\":\"\(conflict.keptBy)\",\"overwritten\":\(JSONText.quoted(conflict.overwritten)),"
+                    + "\"overwrittenBy\":\"\(conflict.overwrittenBy)\"}"
+            }
+            context.console.write("{\"grid\":\(JSONText.quoted(grid.name)),\"conflicts\":[" + items.joined(separator: ",\n ") + "]}\n")
+            return
+        }
+        guard !conflicts.isEmpty else {
+            context.console.write("no conflicts in grid '\(CommandLineOutput.printable(grid.name))'\n")
+            return
+        }
+        for conflict in conflicts { context.console.write(CommandLineOutput.printable(conflict.description) + "\n") }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import GridStoreAudit
+import Testing
+
+/// `gridstore sync` and `gridstore conflicts`.
+@Suite("gridstore sync")
+struct SyncCommandTests {
+    let directory = TemporaryDirectory()
+
+    func run(_ database: String, _ arguments: String...) throws -> CommandResult {
+        try CommandRunner.run(["--db", directory.file(database)] + arguments, environment: ["COLUMNS": "100"])
+    }
+
+    @Test("sync says what moved each way, as text and JSON; a second sync moves nothing; conflicts lists what was overwritten")
+    func syncAndConflicts() throws {
+        #expect(try run("phone.sqlite", "toggle", "3", "-q").status == 0)
+        #expect(try run("tablet.sqlite", "insert", "0", "--size", "big", "--key", "mail", "-q").status == 0)
+        let first = try run("phone.sqlite", "sync", directory.file("tablet.sqlite"))
+        #expect(first.status == 0 && first.standardError.isEmpty)
+        #expect(first.standardOutput == "grid 'default': sent 1 change(s) to \(directory.file("tablet.sqlite")) (revision 1 → 2), "
+                + "received 15 (revision 1 → 2)\n")
+        let again = try run("tablet.sqlite", "sync", directory.file("phone.sqlite"), "--format", "json")
+        let json = try JSONSerialization.jsonObject(with: Data(again.standardOutput.utf8)) as? [String: Any]
+        let grid = (json?["grids"] as? [[String: Any]])?.first
+        #expect(grid?["sent"] as? Int == 0 && grid?["received"] as? Int == 0 && grid?["conflicts"] as? Int == 0)
+        #expect(try run("phone.sqlite", "show", "--format", "json").standardOutput
+                == run("tablet.sqlite", "show", "--format", "json").standardOutput)
+        // Both change one size without seeing the other's change.
+        #expect(try run("phone.sqlite", "set", "5", "big", "-q").status == 0)
+        #expect(try run("tablet.sqlite", "set", "5", "middle", "-q").status == 0)
+        let conflicted = try run("phone.sqlite", "sync", directory.file("tablet.sqlite"))
+        #expect(conflicted.standardOutput.hasSuffix("; 1 conflict(s), see gridstore --grid 'default' conflicts\n"))
+        let listed = try run("tablet.sqlite", "conflicts")
+        #expect(listed.status == 0 && listed.standardOutput.hasPrefix("size of item 5 of section 0: ")
+                && listed.standardOutput.split(separator: "\n").count == 1)
+        #expect(try run("phone.sqlite", "conflicts", "--format", "json").standardOutput.contains("\"field\":\"size\",\"section\":0,\"item\":5"))
+        // The history names the merge, and undo does not take it back.
+        #expect(try run("phone.sqlite", "history", "--limit", "1").standardOutput.contains("sync from replica "))
+        #expect(try run("phone.sqlite", "undo").standardError.hasPrefix("Error: there is nothing to undo"))
+    }
+
+    @Test("a dry run writes nothing; one database given twice, a missing one, or a missing grid is one line")
+    func refusals() throws {
+        #expect(try run("a.sqlite", "toggle", "1", "-q").status == 0)
+        #expect(try run("b.sqlite", "toggle", "2", "-q").status == 0)
+        let before = try ["a.sqlite", "b.sqlite"].map { try Data(contentsOf: URL(fileURLWithPath: directory.file($0))) }
+        let dry = try run("a.sqlite", "sync", directory.file("b.sqlite"), "--dry-run")
+        #expect(dry.status == 0 && dry.standardOutput.contains("would send 1 change(s)"))
+        #expect(try ["a.sqlite", "b.sqlite"].map { try Data(contentsOf: URL(fileURLWithPath: directory.file($0))) } == before)
+        let same = try run("a.sqlite", "sync", directory.file("a.sqlite"))
+        #expect(same.status == 64 && same.standardError.hasPrefix("Error: ") && same.standardError.contains("are one database"))
+        let missing = try run("a.sqlite", "sync", directory.file("nothere.sqlite"), "--dry-run")
+        #expect(missing.status == 1 && missing.standardError == "Error: no database at '\(directory.file("nothere.sqlite"))'; a dry run creates none\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("nothere.sqlite")))
+        let grid = try run("a.sqlite", "--grid", "nope", "sync", directory.file("b.sqlite"))
+        #expect(grid.status == 1 && grid.standardError.hasPrefix("Error: no grid named 'nope'"))
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+import GridLayout
+import SeededRandom
+import Testing
+@testable import GridStore
+@testable import GridStoreSQLite
+
+/// Sync between databases: both ways, conflicts, copies, dry runs, undo, bundles, hostile bundles.
+@Suite("Sync between databases")
+struct SyncDatabaseTests {
+    let directory = TemporaryDirectory()
+
+    func database(_ name: String) throws -> GridDatabase { try GridDatabase(path: directory.file(name)) }
+
+    func content(_ database: GridDatabase, _ grid: String = "default") throws -> GridContent {
+        try Grid(named: grid, in: database, creatingWith: nil).storedSnapshot().content
+    }
+
+    @Test("a sync takes each side's changes to the other; a second one moves nothing and makes no revision")
+    func bothWays() throws {
+        let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 3))
+        try Grid(named: "default", in: tablet).update { try $0.insertItem(at: GridIndexPath(item: 0), size: .big, key: "mail") }
+        try Grid(named: "notes", in: tablet).toggle(at: GridIndexPath(item: 1))
+        let results = try phone.sync(with: tablet)
+        #expect(results.map(\.grid) == ["default", "notes"])
+        #expect(try content(phone) == content(tablet) && content(phone, "notes") == content(tablet, "notes"))
+        // The grids began apart: keyless items are matched by their place among the keyless ones.
+        let merged = try content(phone)
+        #expect(merged.sections[0].count == 13 && merged.sections[0].compactMap { $0 } == [.big, .middle] || merged.sections[0].compactMap { $0 } == [.middle, .big])
+        let mail = try #require(merged.keys.first?.firstIndex(of: "mail"))
+        #expect(merged.sections[0][mail] == .big && merged.keys[0].compactMap { $0 } == ["mail"])
+        let revisions = try (Grid(named: "default", in: phone).currentRevision(), Grid(named: "default", in: tablet).currentRevision())
+        let again = try tablet.sync(with: phone)
+        #expect(again.allSatisfy { $0.sent == 0 && $0.received == 0 && $0.conflicts == 0 })
+        #expect(try (Grid(named: "default", in: phone).currentRevision(), Grid(named: "default", in: tablet).currentRevision()) == revisions)
+        // The merge is a history entry of its own kind, naming the replica, and undo does not take it back.
+        let history = try Grid(named: "default", in: phone).history()
+        let tabletID = try tablet.replicaID()
+        #expect(history.first?.kind == .merge && history.first?.operation == "sync from replica \(tabletID)")
+        #expect(throws: GridError.nothingToUndo(requested: 1, available: 0)) { try Grid(named: "default", in: phone).undo() }
+    }
+
+    @Test("concurrent changes of one size: the later wins on both sides, the other is a conflict both list")
+    func conflicts() throws {
+        let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 2))
+        _ = try phone.sync(with: tablet)
+        try Grid(named: "default", in: phone).setSize(.big, at: GridIndexPath(item: 2))
+        try Grid(named: "default", in: tablet).setSize(.small, at: GridIndexPath(item: 2))
+        let result = try tablet.sync(with: phone)
+        #expect(result.first?.conflicts == 1)
+        let onPhone = try Grid(named: "default", in: phone).syncConflicts()
+        let onTablet = try Grid(named: "default", in: tablet).syncConflicts()
+        #expect(onPhone == onTablet && onPhone.count == 1)
+        let conflict = try #require(onPhone.first)
+        let (tabletID, phoneID) = try (tablet.replicaID(), phone.replicaID())
+        #expect(conflict.field == .size && conflict.item == GridIndexPath(item: 2) && conflict.kept == "small"
+                && conflict.overwritten == "big" && conflict.keptBy == tabletID && conflict.overwrittenBy == phoneID)
+        #expect(try content(phone).sections[0][2] == .small)
+        // A change made after seeing both settles it, on every side once synced.
+        try Grid(named: "default", in: phone).setSize(.middle, at: GridIndexPath(item: 2))
+        _ = try phone.sync(with: tablet)
+        #expect(try Grid(named: "default", in: tablet).syncConflicts().isEmpty)
+        #expect(try content(tablet).sections[0][2] == .middle)
+    }
+
+    @Test("a copy of a database file takes a replica id of its own, and its changes are not taken for the original's")
+    func copiedFile() throws {
+        let original = try database("original.sqlite")
+        try Grid(named: "default", in: original).toggle(at: GridIndexPath(item: 1))
+        let id = try original.replicaID()
+        _ = try original.checkpoint()
+        try FileManager.default.copyItem(atPath: directory.file("original.sqlite"), toPath: directory.file("copy.sqlite"))
+        let copy = try database("copy.sqlite")
+        try Grid(named: "default", in: copy).toggle(at: GridIndexPath(item: 5))
+        try Grid(named: "default", in: original).toggle(at: GridIndexPath(item: 7))
+        _ = try copy.sync(with: original)
+        #expect(try copy.replicaID() != id && original.replicaID() == id)
+        let merged = try content(original)
+        #expect(merged == (try content(copy)) && merged.sections[0][1] == .middle && merged.sections[0][5] == .middle
+                && merged.sections[0][7] == .middle)
+    }
+
+    @Test("a dry run says what would move and leaves both files exactly as they were")
+    func dryRun() throws {
+        let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 3))
+        try Grid(named: "default", in: tablet).toggle(at: GridIndexPath(item: 4))
+        _ = try phone.checkpoint()
+        _ = try tablet.checkpoint()
+        let before = try [directory.file("phone.sqlite"), directory.file("tablet.sqlite")].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let results = try phone.sync(with: tablet, dryRun: true)
+        #expect(results.first?.sent ?? 0 > 0 && results.first?.received ?? 0 > 0)
+        #expect(results.first?.revision.before == 1 && results.first?.revision.after == 2)
+        _ = try phone.checkpoint()
+        _ = try tablet.checkpoint()
+        let after = try [directory.file("phone.sqlite"), directory.file("tablet.sqlite")].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        #expect(before == after)
+    }
+
+    @Test("a bundle since a cursor brings a peer up to date; applying it again, or an older one after, changes nothing")
+    func bundles() throws {
+        let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")
+        let onPhone = try Grid(named: "default", in: phone), onTablet = try Grid(named: "default", in: tablet)
+        try onPhone.toggle(at: GridIndexPath(item: 0))
+        let first = try onPhone.syncBundle(since: onTablet.syncCursor()).encoded()
+        try onPhone.update { try $0.moveItem(from: GridIndexPath(item: 0), to: GridIndexPath(item: 5)) }
+        let second = try onPhone.syncBundle(since: onTablet.syncCursor()).encoded()
+        #expect(SyncCursor(try onTablet.syncCursor().description) == (try onTablet.syncCursor()))
+        try onTablet.applySyncBundle(second)
+        let revision = try onTablet.currentRevision()
+        try onTablet.applySyncBundle(second)
+        try onTablet.applySyncBundle(first)
+        #expect(try onTablet.currentRevision() == revision)
+        #expect(try content(tablet) == content(phone))
+        #expect(try content(tablet).sections[0][5] == .middle)
+    }
+
+    @Test("a hostile bundle is refused whole in one line, and nothing is applied", arguments: HostileBundle.allCases)
+    func hostile(_ kind: HostileBundle) throws {
+        let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")
+        let onPhone = try Grid(named: "default", in: phone), onTablet = try Grid(named: "default", in: tablet)
+        try onPhone.toggle(at: GridIndexPath(item: 0))
+        try onTablet.toggle(at: GridIndexPath(item: 1))
+        let text = String(decoding: try onPhone.syncBundle(since: onTablet.syncCursor()).encoded(), as: UTF8.self)
+        let bytes = try kind.make(from: text, phone: phone.replicaID(), tablet: tablet.replicaID())
+        let before = try content(tablet)
+        let revision = try onTablet.currentRevision()
+        let error = #expect(throws: GridError.self) { try onTablet.applySyncBundle(bytes) }
+        guard case .sync(let refusal)? = error else {
+            Issue.record("\(kind): \(String(describing: error))")
+            return
+        }
+        #expect(refusal.kind == kind.expected, "\(kind): \(refusal.message)")
+        #expect(!refusal.message.contains("\n") && refusal.message.count < 400, "\(kind): \(refusal.message)")
+        #expect(try content(tablet) == before && onTablet.currentRevision() == revision)
+    }
+
+    enum HostileBundle: String, CaseIterable, Sendable {
+        case notJSON, truncated, notABundle, newerFormat, unknownField, badReplicaID, replicaOutOfRange, twoWritesOfOneReplica,
+             badSize, longOrderKey, unknownSection, duplicateItem, forgedOwnReplica, clockFarAhead, wrongGrid, tooManyReplicas
+
+        var expected: SyncError.Kind {
+            switch self {
+            case .newerFormat: .newerFormat
+            case .forgedOwnReplica: .forged
+            case .clockFarAhead: .clockAhead
+            case .wrongGrid: .wrongGrid
+            case .tooManyReplicas: .tooLarge
+            default: .malformed
+            }
+        }
+
+        func make(from text: String, phone: ReplicaID, tablet: ReplicaID) throws -> [UInt8] {
+            func replacing(_ old: String, _ new: String) throws -> [UInt8] {
+                guard text.contains(old) else { throw CancellationError() }
+                return Array(text.replacingOccurrences(of: old, with: new).utf8)
+            }
+            switch self {
+            case .notJSON: return Array("not json".utf8)
+            case .truncated: return Array(text.utf8.prefix(text.utf8.count / 2))
+            case .notABundle: return Array(#"{"grid":"default","layout":"tiles","sections":[]}"#.utf8)
+            case .newerFormat: return try replacing(#""gridstore-sync":1"#, #""gridstore-sync":2"#)
+            case .unknownField: return try replacing(#""options":"#, #""extra":1,"options":"#)
+            case .badReplicaID: return try replacing("\"\(phone)\"", "\"\(phone.description.uppercased())\"")
+            case .replicaOutOfRange: return try replacing(#""cursor":["#, #""cursor":[[7,12],"#)
+            case .twoWritesOfOneReplica:
+                let write = try #require(text.firstRange(of: #/\["middle",\d+,\d\]/#))
+                return try replacing(String(text[write]), String(text[write]) + "," + String(text[write]).replacingOccurrences(of: "middle", with: "big"))
+            case .badSize: return try replacing(#""middle""#, #""huge""#)
+            case .longOrderKey:
+                let place = try #require(text.firstRange(of: #/"[0-9a-f]{16}","[0-9A-Za-z]+"/#))
+                let key = String(text[place]).split(separator: ",")[1]
+                return try replacing(String(text[place]), String(String(text[place]).dropLast(key.count)) + "\"" + String(repeating: "1", count: 97) + "\"")
+            case .unknownSection:
+                let place = try #require(text.firstRange(of: #/\["[0-9a-f]{16}","[0-9A-Za-z]+"\]/#))
+                return try replacing(String(text[place]), #"["00000000000000ff","1"]"#)
+            case .duplicateItem:
+                let item = try #require(text.firstRange(of: #/"[0-9a-f]{16}":\{"p"/#))
+                let entry = String(text[item])
+                return try replacing(entry, String(entry.dropLast(4)) + #"{"a":[[true,5,0]]},"# + entry)
+            case .forgedOwnReplica:
+                // The phone's writes, stamped as the tablet's own.
+                return Array(text.replacingOccurrences(of: phone.description, with: "swap").replacingOccurrences(of: tablet.description, with: phone.description)
+                    .replacingOccurrences(of: "swap", with: tablet.description).utf8)
+            case .clockFarAhead:
+                let time = (Int64(Date().timeIntervalSince1970 * 1000) + 86_400_000) << 16
+                let write = try #require(text.firstRange(of: #/\["middle",\d+,/#))
+                return try replacing(String(text[write]), "[\"middle\",\(time),")
+            case .wrongGrid: return try replacing(#""grid":"default""#, #""grid":"other""#)
+            case .tooManyReplicas:
+                let many = (0..<10_001).map { "\"" + String(repeating: "0", count: 27) + String(format: "%05x", $0) + "\"" }
+                return try replacing(#""replicas":["#, #""replicas":["# + many.joined(separator: ",") + ",")
+            }
+        }
+    }
+
+    @Test("replicas editing at random and syncing in part, by bundles out of order, end with one grid", arguments: 0..<6)
+    func randomReplicas(seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed &+ 3_600)
+        let comment: Comment = "seed \(seed) (replay with arguments: [\(seed)])"
+        let replicas = try (0..<Int.random(in: 3...4, using: &generator)).map { try database("replica\($0).sqlite") }
+        for replica in replicas { try Grid(named: "default", in: replica).update { try $0.setItemCount(6, inSection: 0) } }
+        var bundles: [(to: Int, bytes: [UInt8])] = []
+        let keys = ["mail", "maps", "news", "notes"]
+        for _ in 0..<40 {
+            let index = Int.random(in: 0..<replicas.count, using: &generator)
+            let grid = try Grid(named: "default", in: replicas[index])
+            let snapshot = try grid.snapshot()
+            let items = snapshot.itemCounts.first ?? 0
+            let path = GridIndexPath(item: Int.random(in: 0..<max(1, items), using: &generator))
+            do {
+                switch Int.random(in: 0..<12, using: &generator) {
+                case 0, 1: try grid.toggle(at: path)
+                case 2: try grid.update { try $0.insertItem(at: GridIndexPath(item: Int.random(in: 0...items, using: &generator)),
+                                                            size: .big, key: Bool.random(using: &generator) ? keys.randomElement(using: &generator) : nil) }
+                case 3: try grid.update { try $0.deleteItem(at: path) }
+                case 4: try grid.update { try $0.moveItem(from: path, to: GridIndexPath(item: Int.random(in: 0..<max(1, items), using: &generator))) }
+                case 5: try grid.update { try $0.setColumns([4, 6, 8].randomElement(using: &generator)!) }
+                case 6: try grid.undo()
+                case 7: try grid.redo()
+                case 8, 9:
+                    let other = Int.random(in: 0..<replicas.count, using: &generator)
+                    if other != index { _ = try replicas[index].sync(with: replicas[other]) }
+                case 10:
+                    let other = Int.random(in: 0..<replicas.count, using: &generator)
+                    let cursor = try Grid(named: "default", in: replicas[other]).syncCursor()
+                    if other != index { bundles.append((other, try grid.syncBundle(since: cursor).encoded())) }
+                default:
+                    guard !bundles.isEmpty else { break }
+                    let bundle = bundles.remove(at: Int.random(in: 0..<bundles.count, using: &generator))
+                    try Grid(named: "default", in: replicas[bundle.to]).applySyncBundle(bundle.bytes)
+                }
+            } catch let error as GridError {
+                switch error {
+                case .itemOutOfRange, .duplicateKey, .nothingToUndo, .nothingToRedo, .customColumns: break
+                default: Issue.record("\(error); \(comment)")
+                }
+            }
+        }
+        for _ in 0..<2 { for replica in replicas.dropFirst() { _ = try replica.sync(with: replicas[0]) } }
+        let expected = try content(replicas[0])
+        let conflicts = try Grid(named: "default", in: replicas[0]).syncConflicts()
+        for (index, replica) in replicas.enumerated() {
+            #expect(try content(replica) == expected, "replica \(index); \(comment)")
+            #expect(try Grid(named: "default", in: replica).syncConflicts() == conflicts, "replica \(index)'s conflicts; \(comment)")
+            let revision = try Grid(named: "default", in: replica).currentRevision()
+            let again = try replica.sync(with: replicas[(index + 1) % replicas.count])
+            #expect(again.allSatisfy { $0.sent == 0 && $0.received == 0 }, "a second sync moved changes; \(comment)")
+            #expect(try Grid(named: "default", in: replica).currentRevision() == revision, "a second sync made a revision; \(comment)")
+        }
+    }
+}
