@@ -41,6 +41,32 @@ struct SyncDatabaseTests {
         #expect(throws: GridError.nothingToUndo(requested: 1, available: 0)) { try Grid(named: "default", in: phone).undo() }
     }
 
+    @Test("devices that sync only with one server (PostgreSQL or a file) get each other's changes, and a second sync moves nothing",
+          arguments: Backend.all)
+    func hub(backend: Backend) throws {
+        let server = try GridDatabase(location: try backend.database(in: directory, name: "server.sqlite"))
+        let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")
+        try Grid(named: "default", in: phone).update { try $0.insertItem(at: GridIndexPath(item: 0), size: .big, key: "mail") }
+        try Grid(named: "default", in: tablet).toggle(at: GridIndexPath(item: 4))
+        _ = try phone.sync(with: server)
+        _ = try tablet.sync(with: server)
+        _ = try phone.sync(with: server)
+        #expect(try content(phone) == content(tablet) && content(phone) == content(server))
+        try Grid(named: "default", in: tablet).update { try $0.moveItem(from: GridIndexPath(item: 0), to: GridIndexPath(item: 6)) }
+        try Grid(named: "default", in: phone).setSize(.middle, at: GridIndexPath(item: 0))
+        _ = try tablet.sync(with: server)
+        _ = try phone.sync(with: server)
+        _ = try tablet.sync(with: server)
+        let merged = try content(server)
+        #expect(try content(phone) == merged && content(tablet) == merged)
+        // The moved item kept the size the phone gave it meanwhile.
+        #expect(merged.keys.first?[6] == "mail" && merged.sections[0][6] == .middle)
+        let revision = try Grid(named: "default", in: server).currentRevision()
+        #expect(try phone.sync(with: server).allSatisfy { $0.sent == 0 && $0.received == 0 })
+        #expect(try Grid(named: "default", in: server).currentRevision() == revision)
+        #expect(try server.replicaID() != phone.replicaID())
+    }
+
     @Test("concurrent changes of one size: the later wins on both sides, the other is a conflict both list")
     func conflicts() throws {
         let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")
@@ -196,11 +222,15 @@ struct SyncDatabaseTests {
         }
     }
 
-    @Test("replicas editing at random and syncing in part, by bundles out of order, end with one grid", arguments: 0..<6)
-    func randomReplicas(seed: UInt64) throws {
+    @Test("replicas editing at random and syncing in part, by bundles out of order, end with one grid (replica 0 on each backend)",
+          arguments: Backend.all.flatMap { backend in (0..<(backend == .sqlite ? 6 : 3)).map { (backend, UInt64($0)) } })
+    func randomReplicas(backend: Backend, seed: UInt64) throws {
         var generator = SeededGenerator(seed: seed &+ 3_600)
-        let comment: Comment = "seed \(seed) (replay with arguments: [\(seed)])"
-        let replicas = try (0..<Int.random(in: 3...4, using: &generator)).map { try database("replica\($0).sqlite") }
+        let comment: Comment = "seed \(seed) on \(backend) (replay with arguments: [(.\(backend), \(seed))])"
+        let replicas = try (0..<Int.random(in: 3...4, using: &generator)).map { index in
+            index == 0 ? try GridDatabase(location: try backend.database(in: directory, name: "replica0.sqlite"))
+                       : try database("replica\(index).sqlite")
+        }
         for replica in replicas { try Grid(named: "default", in: replica).update { try $0.setItemCount(6, inSection: 0) } }
         var bundles: [(to: Int, bytes: [UInt8])] = []
         let keys = ["mail", "maps", "news", "notes"]

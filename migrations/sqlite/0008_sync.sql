@@ -14,14 +14,16 @@ INSERT INTO replica (only_row, id) VALUES (1, lower(hex(randomblob(16))));
 
 -- Each synced grid's state as sync sees it, as of the grid's revision `revision`: its registers
 -- (state: a sync bundle of everything, the JSON of docs/sync.md), what it knows of every
--- replica's changes (versions: `<replica>:<time>` entries, comma-separated), and its hybrid
--- clock's latest reading. Changes made after `revision` are read from the history at the next sync.
+-- replica's changes (versions: `<replica>:<time>` entries, comma-separated), its hybrid clock's
+-- latest reading, and how many conflicts it holds. Changes made after `revision` are read from
+-- the history at the next sync.
 CREATE TABLE sync_states (
-    grid_id   INTEGER PRIMARY KEY REFERENCES grids (id) ON DELETE CASCADE,
-    revision  INTEGER NOT NULL CHECK (revision >= 0),
-    clock     INTEGER NOT NULL CHECK (clock >= 0),
-    versions  TEXT    NOT NULL,
-    state     TEXT    NOT NULL
+    grid_id    INTEGER PRIMARY KEY REFERENCES grids (id) ON DELETE CASCADE,
+    revision   INTEGER NOT NULL CHECK (revision >= 0),
+    clock      INTEGER NOT NULL CHECK (clock >= 0),
+    versions   TEXT    NOT NULL,
+    conflicts  INTEGER NOT NULL CHECK (conflicts >= 0),
+    state      TEXT    NOT NULL
 ) STRICT;
 
 -- A history entry of kind 'merge' is a sync that changed the grid: its actor names the replica

@@ -45,15 +45,9 @@ package protocol GridStorageBackend: AnyObject, Sendable {
     /// Whether `other` stores its grids in the same database as this one (the same file by any
     /// path, the same PostgreSQL database and schema, the `grids` table `search_path` finds, by any URI).
     func isSameDatabase(as other: any GridStorageBackend) throws -> Bool
-
-    /// What identifies the database's storage itself, so that a copy of it is told apart from
-    /// the original (an SQLite file's device and inode); empty when the backend has nothing
-    /// such (see ``StoredReplicaRow``).
-    var storageIdentity: String { get }
 }
 
 extension GridStorageBackend {
-    package var storageIdentity: String { "" }
     package var parallelCalls: Int { 1 }
     package func makeChangeSignal() throws -> (any GridChangeSignal)? { nil }
 }
@@ -128,12 +122,23 @@ package protocol GridStorageTransaction: AnyObject {
     /// The database's replica row (its id as a sync replica); `nil` when it has none.
     func replicaRow() throws -> StoredReplicaRow?
 
+    /// What identifies the database's storage itself, so that a copy of it is told apart from
+    /// the original (an SQLite file's device and inode; a PostgreSQL cluster's system
+    /// identifier and the database's oid); empty when there is nothing such.
+    func storageIdentity() throws -> String
+
+    /// In one call (one round trip to a server): the replica row, the storage's identity, and
+    /// the grid `name`'s revision and sync state without its registers, for a sync that may
+    /// find nothing new; `nil` when the database has no replica row.
+    func syncSummary(named name: String) throws -> StoredSyncSummary?
+
     /// Replaces the database's replica row: a new id for a copy of the database, or the
     /// identity of the storage it was minted for.
     func setReplicaRow(_ row: StoredReplicaRow) throws
 
-    /// The grid's sync state; `nil` when the grid never took part in a sync.
-    func syncState(gridID: Int64) throws -> StoredSyncState?
+    /// The grid's sync state; `nil` when the grid never took part in a sync. Without
+    /// `registers`, its ``StoredSyncState/state`` is left empty (what a sync with nothing new reads).
+    func syncState(gridID: Int64, registers: Bool) throws -> StoredSyncState?
 
     /// Inserts or replaces the grid's sync state.
     func setSyncState(_ state: StoredSyncState, gridID: Int64) throws
@@ -152,6 +157,23 @@ package struct StoredReplicaRow: Sendable, Equatable {
     }
 }
 
+/// What ``GridStorageTransaction/syncSummary(named:)`` reads.
+package struct StoredSyncSummary: Sendable {
+    package var replica: StoredReplicaRow
+    package var storageIdentity: String
+    /// The grid's revision; `nil` when there is no such grid.
+    package var revision: Int64?
+    /// The grid's sync state, without its registers; `nil` when it never synced.
+    package var state: StoredSyncState?
+
+    package init(replica: StoredReplicaRow, storageIdentity: String, revision: Int64?, state: StoredSyncState?) {
+        self.replica = replica
+        self.storageIdentity = storageIdentity
+        self.revision = revision
+        self.state = state
+    }
+}
+
 /// A grid's sync state as stored (see `migrations/sqlite/0008_sync.sql`): checked by the engine before use.
 package struct StoredSyncState: Sendable, Equatable {
     /// The grid's revision the state is of: changes after it are read from the history.
@@ -160,13 +182,16 @@ package struct StoredSyncState: Sendable, Equatable {
     package var clock: Int64
     /// What the replica knows of every replica's changes: `<replica>:<time>` entries, comma-separated.
     package var versions: String
+    /// How many conflicts the registers hold.
+    package var conflicts: Int64
     /// The registers: a sync bundle of everything.
     package var state: [UInt8]
 
-    package init(revision: Int64, clock: Int64, versions: String, state: [UInt8]) {
+    package init(revision: Int64, clock: Int64, versions: String, conflicts: Int64, state: [UInt8]) {
         self.revision = revision
         self.clock = clock
         self.versions = versions
+        self.conflicts = conflicts
         self.state = state
     }
 }

@@ -184,10 +184,21 @@ final class MemoryTransaction: GridStorageTransaction {
 
     func replicaRow() throws -> StoredReplicaRow? { contents.replica }
 
+    func storageIdentity() throws -> String { "" }
+
+    func syncSummary(named name: String) throws -> StoredSyncSummary? {
+        let grid = contents.grids[name]
+        var state = grid?.syncState
+        state?.state = []
+        return StoredSyncSummary(replica: contents.replica, storageIdentity: "", revision: grid?.row.revision, state: state)
+    }
+
     func setReplicaRow(_ row: StoredReplicaRow) throws { contents.replica = row }
 
-    func syncState(gridID: Int64) throws -> StoredSyncState? {
-        try rows(gridID).syncState
+    func syncState(gridID: Int64, registers: Bool) throws -> StoredSyncState? {
+        guard var state = try rows(gridID).syncState else { return nil }
+        if !registers { state.state = [] }
+        return state
     }
 
     func setSyncState(_ state: StoredSyncState, gridID: Int64) throws {

@@ -64,6 +64,13 @@ extension GridDatabase {
     }
 
     private func syncGrid(_ name: String, with other: GridDatabase, dryRun: Bool) throws -> GridSyncResult {
+        // Two replicas that know the same changes, neither changed since it last synced: nothing to move.
+        let quiet = try storageRead { try SyncSide.summary(name, in: $0, database: self) }
+        if let quiet, let peer = try other.storageRead({ try SyncSide.summary(name, in: $0, database: other) }),
+           quiet.versions == peer.versions {
+            return GridSyncResult(grid: GridLimits.canonical(name), sent: 0, otherRevision: (peer.revision, peer.revision), received: 0,
+                                  revision: (quiet.revision, quiet.revision), conflicts: quiet.conflicts)
+        }
         let now = Platform.wallClockMilliseconds()
         // This side's changes since the last sync become its writes, stored before any leaves.
         let here = try access(dryRun) { transaction in

@@ -29,18 +29,32 @@ struct SyncSide {
                             layout: empty.layout(), isChanged: false)
         }
         let snapshot = try GridSnapshot.load(header, name: grid.name, from: transaction)
-        guard let row = try transaction.syncState(gridID: header.id) else {
+        guard let row = try transaction.syncState(gridID: header.id, registers: true) else {
             // The grid's first sync: its state now is its origin.
             let origin = ReplicatedGrid(origin: snapshot.content, replica: replica)
             return SyncSide(name: grid.name, replica: replica, stored: (header.id, snapshot), state: origin,
                             clock: HybridClock(latest: .changedOrigin), layout: origin.layout(), isChanged: true)
         }
-        let state = try decodeState(row, grid: grid.name)
+        let (state, layout) = try decodeState(row, grid: grid.name)
         var side = SyncSide(name: grid.name, replica: replica, stored: (header.id, snapshot), state: state,
-                            clock: HybridClock(latest: HybridTime(rawValue: row.clock)), layout: state.layout(), isChanged: false)
+                            clock: HybridClock(latest: HybridTime(rawValue: row.clock)), layout: layout, isChanged: false)
         if state.versions[replica] > side.clock.latest { side.clock.observe(state.versions[replica]) }
         try side.recordLocalChanges(since: Int(row.revision), in: transaction, gridID: header.id)
         return side
+    }
+
+    /// The grid's revision, what its replica knows, and its conflicts, when nothing was changed
+    /// since its last sync (else `nil`): read without its registers, which a sync that finds
+    /// nothing new never decodes.
+    static func summary(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase) throws
+        -> (revision: Int, versions: String, conflicts: Int)? {
+        guard let summary = try transaction.syncSummary(named: GridLimits.canonical(name)),
+              summary.replica.storageIdentity == summary.storageIdentity, let revision = summary.revision, let row = summary.state,
+              row.revision == revision, revision >= 0, revision < Int64.max, row.conflicts >= 0,
+              SyncVersionsText.decode(row.versions) != nil else {
+            return nil
+        }
+        return (Int(revision), row.versions, Int(row.conflicts))
     }
 
     /// The replica id of the database: the one stored, or a new one for a copy of the
@@ -48,12 +62,9 @@ struct SyncSide {
     /// (a dry run syncs as the copy would, and writes nothing).
     static func currentReplica(in transaction: any GridStorageTransaction, database: GridDatabase,
                                minting: Bool) throws -> ReplicaID {
-        guard let row = try transaction.replicaRow() else {
-            throw GridError.sync(SyncError(.unsupported, "\(database.location) cannot take part in sync: "
-                                                         + "sync with a PostgreSQL database is not available yet"))
-        }
+        guard let row = try transaction.replicaRow() else { throw GridError.corrupted("the database has no replica id") }
         guard let id = ReplicaID(row.id) else { throw GridError.corrupted("the database's replica id '\(row.id.prefix(40))' is not 32 hexadecimal digits") }
-        let identity = database.backend.storageIdentity
+        let identity = try transaction.storageIdentity()
         guard !identity.isEmpty, row.storageIdentity != identity else { return id }
         if row.storageIdentity.isEmpty {
             if minting { try transaction.setReplicaRow(StoredReplicaRow(id: id.description, storageIdentity: identity)) }
@@ -65,14 +76,14 @@ struct SyncSide {
         return minted
     }
 
-    private static func decodeState(_ row: StoredSyncState, grid: String) throws -> ReplicatedGrid {
+    /// The registers of a stored state, checked as a bundle is, and the grid they describe.
+    private static func decodeState(_ row: StoredSyncState, grid: String) throws -> (ReplicatedGrid, ReplicatedGrid.Layout) {
         guard row.revision >= 0, row.clock >= 0 else {
             throw GridError.corrupted("grid '\(grid)' has a sync state at revision \(row.revision) with clock \(row.clock)")
         }
         do {
             let bundle = try SyncBundle(decoding: row.state)
-            _ = try bundle.delta.validate()
-            return bundle.delta
+            return (bundle.delta, try bundle.delta.validate())
         } catch {
             throw GridError.corrupted("grid '\(grid)' has a sync state gridstore cannot read: \(error)")
         }
@@ -182,7 +193,8 @@ struct SyncSide {
         if isChanged {
             let full = SyncBundle(grid: name, replica: replica, cursor: VersionVector(), delta: state)
             try transaction.setSyncState(StoredSyncState(revision: Int64(revision), clock: clock.latest.rawValue,
-                                                         versions: SyncVersionsText.encode(state.versions), state: full.encoded()),
+                                                         versions: SyncVersionsText.encode(state.versions),
+                                                         conflicts: Int64(state.conflicts(in: layout).count), state: full.encoded()),
                                          gridID: id)
             isChanged = false
         }

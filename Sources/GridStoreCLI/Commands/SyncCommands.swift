@@ -11,10 +11,10 @@ struct SyncCommand: GridStoreCommand {
             side is taken by the other; where both changed one thing, the later change wins and the other is kept
             as a conflict (gridstore conflicts lists them). Each side is written in one transaction; a sync cut
             short is completed by running it again, and a second sync moves nothing. --dry-run says what would
-            move and writes nothing. The rules are in docs/sync.md. The other database is an SQLite file
-            (PostgreSQL is not available yet); a missing file is created.
+            move and writes nothing. The rules are in docs/sync.md. Either database may be an SQLite file or a
+            postgresql:// URI (a server many devices sync with); a missing file is created.
             """,
-        arguments: [.init(name: "other-db", help: "The database to sync with: an SQLite file.")],
+        arguments: [.init(name: "other-db", help: "The database to sync with: a file or a postgresql:// URI.")],
         options: [dryRun, ValueFormat.option])
 
     /// `--dry-run`.

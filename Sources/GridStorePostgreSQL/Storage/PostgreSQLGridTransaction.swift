@@ -254,18 +254,63 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         try writeChunks(changes, gridID: String(gridID))
     }
 
-    // Sync with PostgreSQL is not built yet (see docs/sync.md): its schema has no replica.
+    // MARK: Sync
 
-    func replicaRow() throws -> StoredReplicaRow? { nil }
+    /// The cluster's system identifier, where the role may read it, and the database's oid: a
+    /// restored dump is another database, in the same cluster or another.
+    static let identity = """
+        CASE WHEN has_function_privilege('pg_control_system()', 'execute')
+             THEN (SELECT system_identifier::text FROM pg_control_system()) ELSE '' END
+        || ':' || (SELECT oid::text FROM pg_database WHERE datname = current_database())
+        """
 
-    func setReplicaRow(_ row: StoredReplicaRow) throws { throw Self.noSync }
+    func replicaRow() throws -> StoredReplicaRow? {
+        let rows = try connection.execute("SELECT id, storage_identity FROM replica WHERE only_row = 1")
+        return rows.count == 1 ? StoredReplicaRow(id: rows.string(0, 0), storageIdentity: rows.string(0, 1)) : nil
+    }
 
-    func syncState(gridID: Int64) throws -> StoredSyncState? { nil }
+    func storageIdentity() throws -> String {
+        try connection.execute("SELECT " + Self.identity).string(0, 0)
+    }
 
-    func setSyncState(_ state: StoredSyncState, gridID: Int64) throws { throw Self.noSync }
+    func syncSummary(named name: String) throws -> StoredSyncSummary? {
+        let rows = try connection.execute("""
+            SELECT replica.id, replica.storage_identity, \(Self.identity), grids.revision, sync_states.revision,
+                   sync_states.clock, sync_states.versions, sync_states.conflicts
+            FROM replica LEFT JOIN grids ON grids.name = $1 LEFT JOIN sync_states ON sync_states.grid_id = grids.id
+            WHERE replica.only_row = 1
+            """, [name])
+        guard rows.count == 1 else { return nil }
+        return StoredSyncSummary(
+            replica: StoredReplicaRow(id: rows.string(0, 0), storageIdentity: rows.string(0, 1)), storageIdentity: rows.string(0, 2),
+            revision: rows.isNull(0, 3) ? nil : rows.int(0, 3),
+            state: rows.isNull(0, 4) ? nil : StoredSyncState(revision: rows.int(0, 4), clock: rows.int(0, 5), versions: rows.string(0, 6),
+                                                             conflicts: rows.int(0, 7), state: []))
+    }
 
-    private static let noSync = PostgreSQLDatabaseError.unsupported("sync with a PostgreSQL database is not available yet; "
-                                                                     + "sync SQLite files with each other")
+    func setReplicaRow(_ row: StoredReplicaRow) throws {
+        connection.enqueue("""
+            INSERT INTO replica (only_row, id, storage_identity) VALUES (1, $1, $2)
+            ON CONFLICT (only_row) DO UPDATE SET id = excluded.id, storage_identity = excluded.storage_identity
+            """, [row.id, row.storageIdentity])
+    }
+
+    func syncState(gridID: Int64, registers: Bool) throws -> StoredSyncState? {
+        let rows = try connection.execute(
+            "SELECT revision, clock, versions, conflicts\(registers ? ", state" : "") FROM sync_states WHERE grid_id = $1", [String(gridID)])
+        guard rows.count == 1 else { return nil }
+        return StoredSyncState(revision: rows.int(0, 0), clock: rows.int(0, 1), versions: rows.string(0, 2), conflicts: rows.int(0, 3),
+                               state: registers ? Array(rows.string(0, 4).utf8) : [])
+    }
+
+    func setSyncState(_ state: StoredSyncState, gridID: Int64) throws {
+        connection.enqueue("""
+            INSERT INTO sync_states (grid_id, revision, clock, versions, conflicts, state) VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (grid_id) DO UPDATE SET revision = excluded.revision, clock = excluded.clock,
+                versions = excluded.versions, conflicts = excluded.conflicts, state = excluded.state
+            """, [String(gridID), String(state.revision), String(state.clock), state.versions, String(state.conflicts),
+                  String(decoding: state.state, as: UTF8.self)])
+    }
 
     func deleteGrid(named name: String) throws -> Bool {
         prefetchedChunkSizes = nil

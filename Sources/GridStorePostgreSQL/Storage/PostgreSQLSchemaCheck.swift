@@ -21,7 +21,7 @@ enum PostgreSQLSchemaCheck {
     /// The tables and views gridstore's migrations create.
     static let gridStoreRelations = [
         "grids", "sections", "item_sizes", "size_chunks", "placement_chunks", "placements", "honeycombs", "honeycomb_placements",
-        "item_keys", "history", "schema_migrations",
+        "item_keys", "history", "schema_migrations", "replica", "sync_states",
     ]
 
     /// Throws unless nothing gridstore did not create is attached to its tables (and, when
@@ -165,6 +165,9 @@ enum PostgreSQLSchemaCheck {
         "column placement_chunks.first_item integer",
         "column placement_chunks.grid_id bigint",
         "column placement_chunks.section integer",
+        "column replica.id text",
+        "column replica.only_row integer",
+        "column replica.storage_identity text default ''::text",
         "column schema_migrations.applied_at timestamp with time zone default now()",
         "column schema_migrations.checksum text",
         "column schema_migrations.name text",
@@ -176,6 +179,12 @@ enum PostgreSQLSchemaCheck {
         "column size_chunks.grid_id bigint",
         "column size_chunks.section integer",
         "column size_chunks.sizes text",
+        "column sync_states.clock bigint",
+        "column sync_states.conflicts bigint",
+        "column sync_states.grid_id bigint",
+        "column sync_states.revision bigint",
+        "column sync_states.state text",
+        "column sync_states.versions text",
         "constraint grids CHECK (((char_length(name) >= 1) AND (char_length(name) <= 255)))",
         "constraint grids CHECK (((columns >= 1) AND (columns <= 64)))",
         "constraint grids CHECK (((history_keep >= 0) AND (history_keep <= 1000000)))",
@@ -187,6 +196,7 @@ enum PostgreSQLSchemaCheck {
         "constraint grids PRIMARY KEY (id)",
         "constraint grids UNIQUE (name)",
         "constraint history CHECK ((kind = ANY (ARRAY['change'::text, 'undo'::text, 'redo'::text, 'revert'::text])))",
+        "constraint history CHECK ((kind = ANY (ARRAY['change'::text, 'undo'::text, 'redo'::text, 'revert'::text, 'merge'::text])))",
         "constraint history CHECK ((revision > 0))",
         "constraint history FOREIGN KEY (grid_id) REFERENCES grids(id) ON DELETE CASCADE",
         "constraint history PRIMARY KEY (grid_id, revision)",
@@ -216,6 +226,9 @@ enum PostgreSQLSchemaCheck {
         "constraint placement_chunks CHECK ((first_item >= 0))",
         "constraint placement_chunks FOREIGN KEY (grid_id, section) REFERENCES sections(grid_id, section) ON DELETE CASCADE",
         "constraint placement_chunks PRIMARY KEY (grid_id, section, first_item)",
+        "constraint replica CHECK ((id ~ '^[0-9a-f]{32}$'::text))",
+        "constraint replica CHECK ((only_row = 1))",
+        "constraint replica PRIMARY KEY (only_row)",
         "constraint schema_migrations PRIMARY KEY (version)",
         "constraint sections CHECK ((item_count <= 1000000))",
         "constraint sections CHECK ((item_count >= 0))",
@@ -227,6 +240,11 @@ enum PostgreSQLSchemaCheck {
         "constraint size_chunks CHECK ((section >= 0))",
         "constraint size_chunks FOREIGN KEY (grid_id, section) REFERENCES sections(grid_id, section) ON DELETE CASCADE",
         "constraint size_chunks PRIMARY KEY (grid_id, section, first_item)",
+        "constraint sync_states CHECK ((clock >= 0))",
+        "constraint sync_states CHECK ((conflicts >= 0))",
+        "constraint sync_states CHECK ((revision >= 0))",
+        "constraint sync_states FOREIGN KEY (grid_id) REFERENCES grids(id) ON DELETE CASCADE",
+        "constraint sync_states PRIMARY KEY (grid_id)",
         "index grids UNIQUE USING btree (id)",
         "index grids UNIQUE USING btree (name)",
         "index history UNIQUE USING btree (grid_id, revision)",
@@ -236,8 +254,10 @@ enum PostgreSQLSchemaCheck {
         "index item_keys UNIQUE USING btree (grid_id, section, item)",
         "index item_sizes UNIQUE USING btree (grid_id, section, item)",
         "index placement_chunks UNIQUE USING btree (grid_id, section, first_item)",
+        "index replica UNIQUE USING btree (only_row)",
         "index schema_migrations UNIQUE USING btree (version)",
         "index sections UNIQUE USING btree (grid_id, section)",
-        "index size_chunks UNIQUE USING btree (grid_id, section, first_item)"
+        "index size_chunks UNIQUE USING btree (grid_id, section, first_item)",
+        "index sync_states UNIQUE USING btree (grid_id)",
     ]
 }

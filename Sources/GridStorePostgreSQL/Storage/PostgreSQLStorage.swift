@@ -39,6 +39,12 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
         try PostgreSQLSchemaCheck.verify(connection, migrating: migrating)
         migrationsAppliedOnOpen = migrating ? try runner.migrate(connection) : []
         if !migrationsAppliedOnOpen.isEmpty { try PostgreSQLSchemaCheck.verify(connection) }
+        // The replica id a migration minted belongs to this database: a restored dump of it is
+        // another database, so it takes an id of its own before its first sync.
+        if migrationsAppliedOnOpen.contains(where: { $0.sql.contains("CREATE TABLE replica") }) {
+            _ = try connection.execute("UPDATE replica SET storage_identity = " + PostgreSQLGridTransaction.identity
+                                       + " WHERE storage_identity = ''")
+        }
         hasTables = migrating || !status.applied.isEmpty
         pool = PostgreSQLConnectionPool(first: connection, writers: connections,
                                         waitLimitMilliseconds: waitLimitMilliseconds)

@@ -7,9 +7,12 @@ import GridStore
 /// reading a grid's row needs no lock of its own.
 final class SQLiteGridTransaction: GridStorageTransaction {
     let connection: SQLiteConnection
+    /// The database file's path, for its identity.
+    let path: String
 
-    init(_ connection: SQLiteConnection) {
+    init(_ connection: SQLiteConnection, path: String) {
         self.connection = connection
+        self.path = path
     }
 
     // MARK: Reading
@@ -150,6 +153,24 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         }
     }
 
+    /// The file's device and inode, `<device>:<inode>`: a copy of the file is another file.
+    func storageIdentity() throws -> String {
+        FileIdentity.of(path).map { "\($0.device):\($0.inode)" } ?? ""
+    }
+
+    func syncSummary(named name: String) throws -> StoredSyncSummary? {
+        guard let replica = try replicaRow() else { return nil }
+        let grid = try connection.fetchOne("""
+            SELECT grids.revision, sync_states.revision, clock, versions, conflicts
+            FROM grids LEFT JOIN sync_states ON sync_states.grid_id = grids.id WHERE name = ?
+            """, [name]) { row in
+            (revision: Int64(row.int(at: 0)),
+             state: row.isNull(at: 1) ? nil : StoredSyncState(revision: Int64(row.int(at: 1)), clock: Int64(row.int(at: 2)),
+                                                             versions: row.string(at: 3), conflicts: Int64(row.int(at: 4)), state: []))
+        }
+        return StoredSyncSummary(replica: replica, storageIdentity: try storageIdentity(), revision: grid?.revision, state: grid?.state)
+    }
+
     func setReplicaRow(_ row: StoredReplicaRow) throws {
         try connection.execute("""
             INSERT INTO replica (only_row, id, file_identity) VALUES (1, ?, ?)
@@ -157,19 +178,21 @@ final class SQLiteGridTransaction: GridStorageTransaction {
             """, [row.id, row.storageIdentity])
     }
 
-    func syncState(gridID: Int64) throws -> StoredSyncState? {
-        try connection.fetchOne("SELECT revision, clock, versions, state FROM sync_states WHERE grid_id = ?", [gridID]) { row in
+    func syncState(gridID: Int64, registers: Bool) throws -> StoredSyncState? {
+        let sql = registers ? "SELECT revision, clock, versions, conflicts, state FROM sync_states WHERE grid_id = ?"
+            : "SELECT revision, clock, versions, conflicts FROM sync_states WHERE grid_id = ?"
+        return try connection.fetchOne(sql, [gridID]) { row in
             StoredSyncState(revision: Int64(row.int(at: 0)), clock: Int64(row.int(at: 1)), versions: row.string(at: 2),
-                            state: row.withUTF8(at: 3) { Array($0) })
+                            conflicts: Int64(row.int(at: 3)), state: registers ? row.withUTF8(at: 4) { Array($0) } : [])
         }
     }
 
     func setSyncState(_ state: StoredSyncState, gridID: Int64) throws {
         try connection.execute("""
-            INSERT INTO sync_states (grid_id, revision, clock, versions, state) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO sync_states (grid_id, revision, clock, versions, conflicts, state) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (grid_id) DO UPDATE SET revision = excluded.revision, clock = excluded.clock,
-                versions = excluded.versions, state = excluded.state
-            """, [gridID, state.revision, state.clock, state.versions, String(decoding: state.state, as: UTF8.self)])
+                versions = excluded.versions, conflicts = excluded.conflicts, state = excluded.state
+            """, [gridID, state.revision, state.clock, state.versions, state.conflicts, String(decoding: state.state, as: UTF8.self)])
     }
 
     func setUpdatedAt(_ time: String, gridID: Int64) throws {

@@ -293,16 +293,11 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     }
 
     package func read<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        try readConnection { try body(SQLiteGridTransaction($0)) }
+        try readConnection { try body(SQLiteGridTransaction($0, path: path)) }
     }
 
     package func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        try writeConnection { try body(SQLiteGridTransaction($0)) }
-    }
-
-    /// The file's device and inode, `<device>:<inode>`: a copy of the file is another file.
-    package var storageIdentity: String {
-        FileIdentity.of(path).map { "\($0.device):\($0.inode)" } ?? ""
+        try writeConnection { try body(SQLiteGridTransaction($0, path: path)) }
     }
 
     /// The same file, by any path or link: the same device and inode.
