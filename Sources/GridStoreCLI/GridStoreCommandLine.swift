@@ -12,9 +12,9 @@ public enum GridStoreCommandLine {
         ItemsCommand.self, InsertCommand.self, DeleteCommand.self, MoveCommand.self, SwapCommand.self,
         SectionsCommand.self, KeysCommand.self, ResetCommand.self, UndoCommand.self, RedoCommand.self, HistoryCommand.self,
         RevertCommand.self, EditCommand.self, GridsCommand.self, DropCommand.self,
-        ExportCommand.self, ImportCommand.self, ImportDefaultsCommand.self, CopyCommand.self, SyncCommand.self, ConflictsCommand.self, CheckCommand.self,
-        MigrateCommand.self,
-        CompletionsCommand.self,
+        ExportCommand.self, ImportCommand.self, ImportDefaultsCommand.self, CopyCommand.self,
+        SyncCommand.self, ConflictsCommand.self, SyncCursorCommand.self, SyncExportCommand.self, SyncImportCommand.self,
+        CheckCommand.self, MigrateCommand.self, CompletionsCommand.self,
     ]
 
     /// The top-level usage line.

@@ -56,3 +56,49 @@ struct SyncCommandTests {
         #expect(grid.status == 1 && grid.standardError.hasPrefix("Error: no grid named 'nope'"))
     }
 }
+
+/// `gridstore sync-cursor`, `sync-export` and `sync-import`.
+@Suite("gridstore sync bundles")
+struct SyncBundleCommandTests {
+    let directory = TemporaryDirectory()
+
+    func run(_ database: String, _ arguments: [String], input: [UInt8]? = nil) throws -> CommandResult {
+        try CommandRunner.run(["--db", directory.file(database)] + arguments, input: input.map { Data($0) })
+    }
+
+    @Test("a bundle exported since the peer's cursor brings it up to date; applied again it takes nothing")
+    func roundTrip() throws {
+        #expect(try run("a.sqlite", ["toggle", "3", "-q"]).status == 0)
+        #expect(try run("b.sqlite", ["toggle", "4", "-q"]).status == 0)
+        let cursor = try run("b.sqlite", ["sync-cursor"]).standardOutput.trimmingCharacters(in: .newlines)
+        let bundle = try run("a.sqlite", ["sync-export", "--since", cursor])
+        #expect(bundle.status == 0 && bundle.standardOutput.hasPrefix("{\"gridstore-sync\":1,"))
+        let applied = try run("b.sqlite", ["sync-import", "-"], input: Array(bundle.standardOutput.utf8))
+        #expect(applied.standardOutput == "grid 'default': took 1 change(s) (revision 1 → 2)\n")
+        #expect(try run("b.sqlite", ["sync-import", "-"], input: Array(bundle.standardOutput.utf8)).standardOutput
+                == "grid 'default': took 0 change(s)\n")
+    }
+
+    @Test("a bundle refused is one line, exit 65, and no file changes; a bad cursor is a usage error")
+    func refusals() throws {
+        #expect(try run("a.sqlite", ["toggle", "3", "-q"]).status == 0)
+        let bundle = try run("a.sqlite", ["sync-export"]).standardOutput
+        let before = try Data(contentsOf: URL(fileURLWithPath: directory.file("a.sqlite")))
+        for (input, message) in [
+            ("{\"x\":1}", "not a gridstore sync bundle"),
+            (bundle.replacingOccurrences(of: "\"gridstore-sync\":1", with: "\"gridstore-sync\":9"), "newer than the format 1"),
+            (bundle.replacingOccurrences(of: "\"middle\"", with: "\"enormous\""), "is not one of small, middle, big"),
+        ] {
+            let result = try run("a.sqlite", ["--grid", "default", "sync-import", "-"], input: Array(input.utf8))
+            #expect(result.status == 65 && result.standardError.hasPrefix("Error: standard input cannot be applied: ")
+                    && result.standardError.contains(message) && result.standardError.split(separator: "\n").count == 1,
+                    "\(result.standardError)")
+        }
+        let other = try run("c.sqlite", ["--grid", "other", "sync-import", "-"], input: Array(bundle.utf8))
+        #expect(other.status == 65 && other.standardError.contains("give --grid 'default'"))
+        #expect(!FileManager.default.fileExists(atPath: directory.file("c.sqlite")))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("a.sqlite"))) == before)
+        let cursor = try run("a.sqlite", ["sync-export", "--since", "nonsense"])
+        #expect(cursor.status == 64 && cursor.standardError.hasPrefix("Error: 'nonsense' is not a cursor"))
+    }
+}

@@ -33,4 +33,9 @@ public struct SyncError: Error, Codable, Sendable, Equatable, CustomStringConver
     }
 
     public var description: String { message }
+
+    /// A bundle for grid `grid` given for grid `expected`.
+    public static func wrongGrid(_ grid: String, expected: String) -> SyncError {
+        SyncError(.wrongGrid, "the sync bundle is for grid '\(grid)', not '\(expected)'; give --grid '\(grid)' to apply it to that grid")
+    }
 }

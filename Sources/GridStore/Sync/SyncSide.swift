@@ -130,9 +130,7 @@ struct SyncSide {
     /// - Returns: How many of the bundle's registers changed the state: the changes it brought.
     @discardableResult
     mutating func merge(_ bundle: SyncBundle, now: Int64) throws(GridError) -> Int {
-        guard bundle.grid == name else {
-            throw .sync(SyncError(.wrongGrid, "the sync bundle is for grid '\(bundle.grid)', not '\(name)'"))
-        }
+        guard bundle.grid == name else { throw .sync(.wrongGrid(bundle.grid, expected: name)) }
         let latest = bundle.delta.latestTimes()
         if let ahead = latest.max(by: { $0.value < $1.value }), HybridClock.isTooFarAhead(ahead.value, now: now) {
             let minutes = (ahead.value.milliseconds - now) / 60_000

@@ -119,3 +119,102 @@ struct ConflictsCommand: GridStoreCommand {
         for conflict in conflicts { context.console.write(CommandLineOutput.printable(conflict.description) + "\n") }
     }
 }
+
+/// `gridstore sync-cursor`.
+struct SyncCursorCommand: GridStoreCommand {
+    static let spec = CommandSpec(
+        name: "sync-cursor",
+        abstract: "Print what this database knows of every replica's changes to the grid, for a peer's sync-export.",
+        discussion: """
+            An app that moves sync bundles itself (over HTTP, a file) sends this line to the peer, which answers
+            with gridstore sync-export --since <cursor>.
+            """)
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {}
+
+    func run(in context: CommandContext) throws {
+        let grid = try Grid(named: context.gridName, in: context.openExistingDatabase(), creatingWith: nil)
+        context.console.write(try grid.syncCursor().description + "\n")
+    }
+}
+
+/// `gridstore sync-export [--since CURSOR]`.
+struct SyncExportCommand: GridStoreCommand {
+    static let spec = CommandSpec(
+        name: "sync-export",
+        abstract: "Write a sync bundle of the grid's changes a peer lacks to standard output.",
+        discussion: """
+            --since gives the peer's cursor (gridstore sync-cursor on the peer); without it the bundle holds
+            everything. The changes made here since the last sync are recorded first. The bundle is JSON, in
+            the versioned format of docs/sync.md; gridstore sync-import applies it.
+            """,
+        options: [since])
+
+    /// `--since CURSOR`.
+    static let since = CommandSpec.Option(name: "since", valueName: "cursor", help: "The peer's cursor, from its sync-cursor.")
+
+    let cursor: SyncCursor
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {
+        let text = arguments.value(Self.since) ?? ""
+        guard let cursor = SyncCursor(text) else {
+            throw .usage("'\(CommandLineOutput.printable(String(text.prefix(60))))' is not a cursor; give what sync-cursor printed "
+                         + "on the peer", command: Self.spec)
+        }
+        self.cursor = cursor
+    }
+
+    func run(in context: CommandContext) throws {
+        let grid = try Grid(named: context.gridName, in: context.openDatabase(), creatingWith: nil)
+        let bundle = try grid.syncBundle(since: cursor)
+        context.console.write(String(decoding: bundle.encoded(), as: UTF8.self))
+    }
+}
+
+/// `gridstore sync-import <file|->`.
+struct SyncImportCommand: GridStoreCommand {
+    static let spec = CommandSpec(
+        name: "sync-import",
+        abstract: "Merge a sync bundle another replica exported into the grid, creating the grid if missing.",
+        discussion: """
+            One transaction: a bundle that is malformed, from a newer gridstore, larger than 256 MiB, stamped more
+            than five minutes ahead of this machine's clock, made as this database's own changes, or for another
+            grid is refused whole, in one line, and nothing is applied. Applying a bundle again changes nothing.
+            """,
+        arguments: [.init(name: "file", help: "The bundle, or - for standard input.")],
+        options: [QuietOption.option])
+
+    let source: String
+    let quiet: Bool
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {
+        source = arguments.positionals[0]
+        quiet = arguments.flag(QuietOption.option)
+    }
+
+    func run(in context: CommandContext) throws {
+        let bytes = try InputFile.read(source, limit: SyncBundle.maximumBytes)
+        let result: GridSyncResult
+        do {
+            // Checked before a missing database file is created, so a refused bundle leaves none.
+            let bundle = try SyncBundle(decoding: bytes)
+            if bundle.grid != context.gridName {
+                throw SyncError.wrongGrid(bundle.grid, expected: context.gridName)
+            }
+            result = try Grid(named: context.gridName, in: context.openDatabase(), creatingWith: nil).applySyncBundle(bytes)
+        } catch let error as SyncError {
+            throw CommandLineError.badInput("\(InputFile.displayName(source)) cannot be applied: \(error)")
+        } catch let GridError.sync(error) {
+            throw CommandLineError.badInput("\(InputFile.displayName(source)) cannot be applied: \(error)")
+        }
+        if result.received > 0 { context.noteCommitted("applied a sync bundle to grid '\(result.grid)'") }
+        if quiet { return }
+        let revision = switch result.revision {
+        case (nil, let after?): " (a new grid at revision \(after))"
+        case (let before?, let after?) where before != after: " (revision \(before) → \(after))"
+        default: ""
+        }
+        context.console.write("grid '\(CommandLineOutput.printable(result.grid))': took \(result.received) change(s)\(revision)"
+                              + (result.conflicts > 0 ? "; \(result.conflicts) conflict(s)" : "") + "\n")
+    }
+}

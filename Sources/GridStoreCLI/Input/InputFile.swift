@@ -13,16 +13,17 @@ enum InputFile {
 
     /// The whole input.
     ///
+    /// - Parameter limit: The most bytes read; a larger input is refused.
     /// - Throws: A failure (exit 1) when it cannot be read or is a directory; bad input
-    ///   (exit 65) when it is larger than ``maximumBytes``.
-    static func read(_ path: String) throws(CommandLineError) -> [UInt8] {
+    ///   (exit 65) when it is larger than `limit`.
+    static func read(_ path: String, limit: Int = maximumBytes) throws(CommandLineError) -> [UInt8] {
         let bytes: [UInt8]?
         do {
-            bytes = try Platform.readAll(path: path == "-" ? nil : path, limit: maximumBytes)
+            bytes = try Platform.readAll(path: path == "-" ? nil : path, limit: limit)
         } catch {
             throw .failure("cannot read \(displayName(path)): \(error.message)")
         }
-        guard let bytes else { throw .badInput("\(displayName(path)) is larger than \(maximumBytes / 1024 / 1024) MiB") }
+        guard let bytes else { throw .badInput("\(displayName(path)) is larger than \(limit / 1024 / 1024) MiB") }
         return bytes
     }
 }
