@@ -68,7 +68,7 @@ enum TransactionKillCheck {
     }
 
     /// Waits, at most 10 s, until no session but this check's is connected to the database.
-    private static func waitForOtherSessions(on server: PostgreSQLLocation) -> Bool {
+    static func waitForOtherSessions(on server: PostgreSQLLocation) -> Bool {
         guard let probe = try? PostgreSQLConnection(server) else { return false }
         for _ in 0..<1_000 {
             let others = try? probe.execute("""

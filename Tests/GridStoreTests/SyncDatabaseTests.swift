@@ -36,7 +36,7 @@ struct SyncDatabaseTests {
         #expect(try (Grid(named: "default", in: phone).currentRevision(), Grid(named: "default", in: tablet).currentRevision()) == revisions)
         // The merge is a history entry of its own kind, naming the replica, and undo does not take it back.
         let history = try Grid(named: "default", in: phone).history()
-        let tabletID = try tablet.replicaID()
+        let tabletID = try #require(try Grid(named: "default", in: tablet).syncReplicaID())
         #expect(history.first?.kind == .merge && history.first?.operation == "sync from replica \(tabletID)")
         #expect(throws: GridError.nothingToUndo(requested: 1, available: 0)) { try Grid(named: "default", in: phone).undo() }
     }
@@ -80,7 +80,7 @@ struct SyncDatabaseTests {
         let onTablet = try Grid(named: "default", in: tablet).syncConflicts()
         #expect(onPhone == onTablet && onPhone.count == 1)
         let conflict = try #require(onPhone.first)
-        let (tabletID, phoneID) = try (tablet.replicaID(), phone.replicaID())
+        let (tabletID, phoneID) = try (Grid(named: "default", in: tablet).syncReplicaID(), Grid(named: "default", in: phone).syncReplicaID())
         #expect(conflict.field == .size && conflict.item == GridIndexPath(item: 2) && conflict.kept == "small"
                 && conflict.overwritten == "big" && conflict.keptBy == tabletID && conflict.overwrittenBy == phoneID)
         #expect(try content(phone).sections[0][2] == .small)
@@ -106,6 +106,33 @@ struct SyncDatabaseTests {
         let merged = try content(original)
         #expect(merged == (try content(copy)) && merged.sections[0][1] == .middle && merged.sections[0][5] == .middle
                 && merged.sections[0][7] == .middle)
+    }
+
+    @Test("a grid dropped and made again syncs its new content; a database restored from a backup syncs again")
+    func recreatedAndRestored() throws {
+        let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
+        _ = try phone.sync(with: tablet)
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 2))
+        _ = try phone.sync(with: tablet)
+        // init --force: the grid is made again, as another replica; its content meets the tablet's as grids that began apart.
+        try Grid.create(named: "default", in: phone, content: GridContent(columns: 4, sections: [[.big, nil, nil]]), replacing: true)
+        _ = try phone.sync(with: tablet)
+        #expect(try content(phone) == content(tablet) && content(tablet).columns == 4 && content(tablet).sections[0][0] == .big)
+        // A backup of the tablet's file, restored in place after the tablet synced changes it no longer has.
+        _ = try tablet.checkpoint()
+        let backup = try Data(contentsOf: URL(fileURLWithPath: directory.file("tablet.sqlite")))
+        try Grid(named: "default", in: tablet).setSize(.middle, at: GridIndexPath(item: 5))
+        _ = try tablet.sync(with: phone)
+        let restored = try {
+            try backup.write(to: URL(fileURLWithPath: directory.file("tablet.sqlite")))
+            return try database("tablet.sqlite")
+        }()
+        try Grid(named: "default", in: restored).setSize(.big, at: GridIndexPath(item: 7))
+        _ = try restored.sync(with: phone)
+        let merged = try content(phone)
+        #expect(try content(restored) == merged && merged.sections[0][5] == .middle && merged.sections[0][7] == .big)
+        #expect(try restored.sync(with: phone).allSatisfy { $0.sent == 0 && $0.received == 0 })
     }
 
     @Test("a dry run says what would move and leaves both files exactly as they were")
@@ -149,8 +176,10 @@ struct SyncDatabaseTests {
         let onPhone = try Grid(named: "default", in: phone), onTablet = try Grid(named: "default", in: tablet)
         try onPhone.toggle(at: GridIndexPath(item: 0))
         try onTablet.toggle(at: GridIndexPath(item: 1))
-        let text = String(decoding: try onPhone.syncBundle(since: onTablet.syncCursor()).encoded(), as: UTF8.self)
-        let bytes = try kind.make(from: text, phone: phone.replicaID(), tablet: tablet.replicaID())
+        try onTablet.applySyncBundle(try onPhone.syncBundle(since: .empty).encoded())
+        try onPhone.toggle(at: GridIndexPath(item: 2))
+        let text = String(decoding: try onPhone.syncBundle(since: .empty).encoded(), as: UTF8.self)
+        let bytes = try kind.make(from: text, phone: #require(try onPhone.syncReplicaID()), tablet: #require(try onTablet.syncReplicaID()))
         let before = try content(tablet)
         let revision = try onTablet.currentRevision()
         let error = #expect(throws: GridError.self) { try onTablet.applySyncBundle(bytes) }

@@ -12,13 +12,17 @@ CREATE TABLE replica (
 
 INSERT INTO replica (only_row, id) VALUES (1, replace(gen_random_uuid()::text, '-', ''));
 
--- Each synced grid's state as sync sees it, as of the grid's revision `revision`: its registers
+-- Each synced grid's state as sync sees it, as of the grid's revision `revision`: the replica id
+-- its changes here are made as (one of its own: a grid dropped and made again is another grid),
+-- the database's replica id when it was minted (a restored dump mints another), its registers
 -- (state: a sync bundle of everything, the JSON of docs/sync.md), what it knows of every
 -- replica's changes (versions: `<replica>:<time>` entries, comma-separated), its hybrid clock's
 -- latest reading, and how many conflicts it holds. Changes made after `revision` are read from
 -- the history at the next sync.
 CREATE TABLE sync_states (
-    grid_id    bigint  PRIMARY KEY REFERENCES grids (id) ON DELETE CASCADE,
+    grid_id           bigint  PRIMARY KEY REFERENCES grids (id) ON DELETE CASCADE,
+    replica           text    NOT NULL CHECK (replica ~ '^[0-9a-f]{32}$'),
+    database_replica  text    NOT NULL,
     revision   bigint  NOT NULL CHECK (revision >= 0),
     clock      bigint  NOT NULL CHECK (clock >= 0),
     versions   text    NOT NULL,

@@ -12,13 +12,17 @@ CREATE TABLE replica (
 
 INSERT INTO replica (only_row, id) VALUES (1, lower(hex(randomblob(16))));
 
--- Each synced grid's state as sync sees it, as of the grid's revision `revision`: its registers
+-- Each synced grid's state as sync sees it, as of the grid's revision `revision`: the replica id
+-- its changes here are made as (one of its own: a grid dropped and made again is another grid),
+-- the database's replica id when it was minted (a copy of the file mints another), its registers
 -- (state: a sync bundle of everything, the JSON of docs/sync.md), what it knows of every
 -- replica's changes (versions: `<replica>:<time>` entries, comma-separated), its hybrid clock's
 -- latest reading, and how many conflicts it holds. Changes made after `revision` are read from
 -- the history at the next sync.
 CREATE TABLE sync_states (
-    grid_id    INTEGER PRIMARY KEY REFERENCES grids (id) ON DELETE CASCADE,
+    grid_id           INTEGER PRIMARY KEY REFERENCES grids (id) ON DELETE CASCADE,
+    replica           TEXT    NOT NULL CHECK (length(replica) = 32 AND replica NOT GLOB '*[^0-9a-f]*'),
+    database_replica  TEXT    NOT NULL,
     revision   INTEGER NOT NULL CHECK (revision >= 0),
     clock      INTEGER NOT NULL CHECK (clock >= 0),
     versions   TEXT    NOT NULL,

@@ -176,6 +176,10 @@ package struct StoredSyncSummary: Sendable {
 
 /// A grid's sync state as stored (see `migrations/sqlite/0008_sync.sql`): checked by the engine before use.
 package struct StoredSyncState: Sendable, Equatable {
+    /// The replica id the grid's changes here are made as: 32 lowercase hexadecimal digits.
+    package var replica: String
+    /// The database's replica id when ``replica`` was minted.
+    package var databaseReplica: String
     /// The grid's revision the state is of: changes after it are read from the history.
     package var revision: Int64
     /// The hybrid clock's latest reading.
@@ -187,7 +191,10 @@ package struct StoredSyncState: Sendable, Equatable {
     /// The registers: a sync bundle of everything.
     package var state: [UInt8]
 
-    package init(revision: Int64, clock: Int64, versions: String, conflicts: Int64, state: [UInt8]) {
+    package init(replica: String, databaseReplica: String, revision: Int64, clock: Int64, versions: String, conflicts: Int64,
+                 state: [UInt8]) {
+        self.replica = replica
+        self.databaseReplica = databaseReplica
         self.revision = revision
         self.clock = clock
         self.versions = versions

@@ -22,7 +22,8 @@ public struct GridSyncResult: Sendable, Equatable {
 }
 
 extension GridDatabase {
-    /// The database's id as a sync replica (see ``ReplicaID``).
+    /// The database's id as a sync replica (see ``ReplicaID``): what a copy of it is told apart
+    /// by. Each grid's changes are made as a replica of its own (``Grid/syncReplicaID()``).
     ///
     /// A copy of an SQLite file takes an id of its own the first time it is asked for one, or syncs.
     public func replicaID() throws(GridError) -> ReplicaID {
@@ -66,21 +67,22 @@ extension GridDatabase {
     private func syncGrid(_ name: String, with other: GridDatabase, dryRun: Bool) throws -> GridSyncResult {
         // Two replicas that know the same changes, neither changed since it last synced: nothing to move.
         let quiet = try storageRead { try SyncSide.summary(name, in: $0, database: self) }
-        if let quiet, let peer = try other.storageRead({ try SyncSide.summary(name, in: $0, database: other) }),
-           quiet.versions == peer.versions {
+        let peer = try other.storageRead { try SyncSide.summary(name, in: $0, database: other) }
+        if let quiet, let peer, !quiet.changed, !peer.changed, quiet.versions == peer.versions {
             return GridSyncResult(grid: GridLimits.canonical(name), sent: 0, otherRevision: (peer.revision, peer.revision), received: 0,
                                   revision: (quiet.revision, quiet.revision), conflicts: quiet.conflicts)
         }
         let now = Platform.wallClockMilliseconds()
         // This side's changes since the last sync become its writes, stored before any leaves.
         let here = try access(dryRun) { transaction in
-            var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun)
+            var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun,
+                                            peer: peer.flatMap { SyncVersionsText.decode($0.versions) })
             if !dryRun, side.stored != nil { try side.store(in: transaction, database: self, origin: nil) }
             return side
         }
         // The other side: made current, given what it lacks, stored; what this side lacks.
         let there = try other.access(dryRun) { transaction in
-            var side = try SyncSide.prepare(name, in: transaction, database: other, minting: !dryRun)
+            var side = try SyncSide.prepare(name, in: transaction, database: other, minting: !dryRun, peer: here.state.versions)
             let before = side.stored?.snapshot.revision
             let cursor = side.state.versions
             let sent = SyncBundle(grid: side.name, replica: here.replica, cursor: cursor, delta: here.state.changes(since: cursor))
@@ -94,6 +96,7 @@ extension GridDatabase {
         // This side again: its changes since the first step recorded, then what the other sent.
         return try access(dryRun) { transaction in
             var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun)
+            if dryRun { side.adopt(here) }
             let before = side.stored?.snapshot.revision
             let received = try side.merge(there.reply, now: now)
             let after = dryRun ? side.revisionAfterStoring : try side.store(in: transaction, database: self, origin: there.reply.replica)

@@ -33,7 +33,7 @@ struct HybridTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     var milliseconds: Int64 { rawValue >> 16 }
 
     /// The reading just after this one.
-    var successor: HybridTime { HybridTime(rawValue: rawValue + 1) }
+    var successor: HybridTime { HybridTime(rawValue: rawValue == .max ? rawValue : rawValue + 1) }
 
     static func < (lhs: HybridTime, rhs: HybridTime) -> Bool { lhs.rawValue < rhs.rawValue }
 

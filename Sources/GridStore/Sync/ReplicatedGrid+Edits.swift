@@ -241,7 +241,15 @@ private struct EditRecorder {
                 state.sections[layout.sectionIDs[position]]!.order.write(key, at: stamp)
             }
         }
-        let id = newSection(order: OrderKey.between(lower, upper), ids: &ids)
+        var order = OrderKey.between(lower, upper)
+        if order.text.count > OrderKey.maximumLength {
+            // The sections' keys are written again, evenly spaced, leaving the new one's place free.
+            for (position, section) in layout.sectionIDs.enumerated() {
+                state.sections[section]!.order.write(.spaced(position < index ? position : position + 1), at: stamp)
+            }
+            order = .spaced(index)
+        }
+        let id = newSection(order: order, ids: &ids)
         layout.sectionIDs.insert(id, at: index)
         layout.itemIDs.insert([], at: index)
         for (position, size) in contents.sizes.enumerated() {

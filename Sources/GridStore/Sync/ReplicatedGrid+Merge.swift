@@ -89,4 +89,21 @@ extension ReplicatedGrid {
         _ = try layout.content.validatedConfiguration()
         return layout
     }
+
+    /// Refuses a state gridstore could not read back: more replicas than a bundle may name, or
+    /// more items and sections than a state may hold, deleted ones included.
+    ///
+    /// - Throws: ``GridError/sync(_:)`` of kind ``SyncError/Kind/tooLarge``.
+    func checkLimits(grid: String) throws(GridError) {
+        guard items.count + sections.count <= SyncBundle.maximumEntities else {
+            throw .sync(SyncError(.tooLarge, "grid '\(grid)' would hold \(NumberText.count(items.count + sections.count)) items and "
+                                  + "sections, deleted ones included, past the \(NumberText.count(SyncBundle.maximumEntities)) "
+                                  + "a sync state holds"))
+        }
+        let replicas = latestTimes().count
+        guard replicas <= SyncBundle.maximumReplicas else {
+            throw .sync(SyncError(.tooLarge, "grid '\(grid)' would know changes of \(NumberText.count(replicas)) replicas, past the "
+                                  + "\(NumberText.count(SyncBundle.maximumReplicas)) a sync state holds"))
+        }
+    }
 }

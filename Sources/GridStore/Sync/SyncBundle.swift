@@ -156,11 +156,13 @@ public struct SyncCursor: Sendable, Hashable, CustomStringConvertible {
 
 extension Grid {
     /// What this database knows of every replica's changes to the grid: give it to a peer, which
-    /// answers with ``syncBundle(since:)``. ``SyncCursor/empty`` when the grid never synced here.
+    /// answers with ``syncBundle(since:)``. ``SyncCursor/empty`` when the grid is not here or never synced here.
     public func syncCursor() throws(GridError) -> SyncCursor {
         try GridError.catching {
             try database.storageRead { transaction in
-                SyncCursor(try SyncSide.prepare(name, in: transaction, database: database, minting: false).state.versions)
+                guard let header = try transaction.header(named: name)?.header(),
+                      try transaction.syncState(gridID: header.id, registers: false) != nil else { return .empty }
+                return SyncCursor(try SyncSide.prepare(name, in: transaction, database: database, minting: false).state.versions)
             }
         }
     }

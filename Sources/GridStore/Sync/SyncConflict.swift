@@ -87,6 +87,17 @@ extension ReplicatedGrid {
 }
 
 extension Grid {
+    /// The replica id the grid's changes on this database are made as: the one conflicts name
+    /// for them (``SyncConflict/keptBy``); `nil` while the grid never synced here.
+    public func syncReplicaID() throws(GridError) -> ReplicaID? {
+        try GridError.catching {
+            try database.storageRead { transaction in
+                guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
+                return try transaction.syncState(gridID: header.id, registers: false).flatMap { ReplicaID($0.replica) }
+            }
+        }
+    }
+
     /// The values concurrent changes overwrote, as of this database's last sync and the changes
     /// made here since (a change here that has seen a conflict settles it).
     ///

@@ -5,7 +5,12 @@ import GridLayout
 /// writes), what bundles from other replicas add to it, and how it is stored again.
 struct SyncSide {
     let name: String
-    let replica: ReplicaID
+    /// The replica the grid's changes here are made as: an id of the grid's own on this
+    /// database, minted at its first sync (a grid dropped and made again is another replica), and
+    /// again for a copy of the database or one restored from a backup.
+    private(set) var replica: ReplicaID
+    /// The database's replica id, which ``replica`` was minted under.
+    let databaseReplica: ReplicaID
     /// The grid's row id and state in the database; `nil` while the grid is not there.
     var stored: (id: Int64, snapshot: GridSnapshot)?
     var state: ReplicatedGrid
@@ -17,44 +22,74 @@ struct SyncSide {
 
     /// The side of the grid `name` in `transaction` of `database`, made current.
     ///
-    /// - Parameter minting: Whether a copy of the database may take a replica id of its own now
-    ///   (not in a dry run, which writes nothing: it then syncs as the original would).
+    /// - Parameters:
+    ///   - minting: Whether a copy of the database may take a replica id of its own now (not in
+    ///     a dry run, which writes nothing: it then syncs as the copy would, without storing it).
+    ///   - peer: What the other side of a sync knows. When it knows changes this grid made here
+    ///     that this database no longer has (it was restored from a backup, or is a copy), the
+    ///     grid takes a new replica id before recording its changes, so none is made twice.
     static func prepare(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase,
-                        minting: Bool) throws -> SyncSide {
-        let replica = try currentReplica(in: transaction, database: database, minting: minting)
+                        minting: Bool, peer: VersionVector? = nil) throws -> SyncSide {
+        let databaseReplica = try currentReplica(in: transaction, database: database, minting: minting)
         let grid = try Grid(changing: name, in: database, creatingWith: nil)
         guard let header = try transaction.header(named: grid.name)?.header() else {
             let empty = ReplicatedGrid()
-            return SyncSide(name: grid.name, replica: replica, stored: nil, state: empty, clock: HybridClock(),
-                            layout: empty.layout(), isChanged: false)
+            return SyncSide(name: grid.name, replica: ReplicaID.random(), databaseReplica: databaseReplica, stored: nil, state: empty,
+                            clock: HybridClock(), layout: empty.layout(), isChanged: false)
         }
         let snapshot = try GridSnapshot.load(header, name: grid.name, from: transaction)
         guard let row = try transaction.syncState(gridID: header.id, registers: true) else {
-            // The grid's first sync: its state now is its origin.
+            // The grid's first sync: its state now is its origin, made as a replica of its own.
+            let replica = ReplicaID.random()
             let origin = ReplicatedGrid(origin: snapshot.content, replica: replica)
-            return SyncSide(name: grid.name, replica: replica, stored: (header.id, snapshot), state: origin,
-                            clock: HybridClock(latest: .changedOrigin), layout: origin.layout(), isChanged: true)
+            return SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
+                            state: origin, clock: HybridClock(latest: .changedOrigin), layout: origin.layout(), isChanged: true)
         }
         let (state, layout) = try decodeState(row, grid: grid.name)
-        var side = SyncSide(name: grid.name, replica: replica, stored: (header.id, snapshot), state: state,
-                            clock: HybridClock(latest: HybridTime(rawValue: row.clock)), layout: layout, isChanged: false)
-        if state.versions[replica] > side.clock.latest { side.clock.observe(state.versions[replica]) }
+        guard var replica = ReplicaID(row.replica) else {
+            throw GridError.corrupted("grid '\(grid.name)' has a sync replica id '\(row.replica.prefix(40))' that is not 32 hexadecimal digits")
+        }
+        var clock = HybridClock(latest: HybridTime(rawValue: row.clock))
+        clock.observe(state.versions[replica])
+        try checkClock(clock, grid: grid.name)
+        if row.databaseReplica != databaseReplica.description || (peer.map { $0[replica] > state.versions[replica] } ?? false) {
+            replica = ReplicaID.random()
+        }
+        var side = SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
+                            state: state, clock: clock, layout: layout, isChanged: replica.description != row.replica)
         try side.recordLocalChanges(since: Int(row.revision), in: transaction, gridID: header.id)
         return side
     }
 
-    /// The grid's revision, what its replica knows, and its conflicts, when nothing was changed
-    /// since its last sync (else `nil`): read without its registers, which a sync that finds
-    /// nothing new never decodes.
+    /// In a dry run, which stores nothing, this side as the first step made it (the same
+    /// replica id and item ids, minted or not), so the last step merges into what the first sent.
+    mutating func adopt(_ first: SyncSide) {
+        guard first.stored?.id == stored?.id, first.stored?.snapshot.revision == stored?.snapshot.revision else { return }
+        self = first
+    }
+
+    /// Refuses a stored clock further ahead of the wall clock than replicas accept: peers would
+    /// refuse every change made with it (a tampered row, or a machine whose clock was wrong).
+    private static func checkClock(_ clock: HybridClock, grid: String) throws {
+        let now = Platform.wallClockMilliseconds()
+        guard HybridClock.isTooFarAhead(clock.latest, now: now) else { return }
+        throw GridError.sync(SyncError(.clockAhead, "grid '\(grid)' was synced with a clock "
+            + "\((clock.latest.milliseconds - now) / 60_000) minutes ahead of this machine's; peers refuse changes stamped so far "
+            + "ahead, so it syncs again once this machine's clock has caught up"))
+    }
+
+    /// The grid's revision, what its replica knows, its conflicts, and whether it changed since
+    /// its last sync; `nil` when it never synced here (or the database is a copy not synced yet).
+    /// Read without the registers, which a sync that finds nothing new never decodes.
     static func summary(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase) throws
-        -> (revision: Int, versions: String, conflicts: Int)? {
+        -> (revision: Int, versions: String, conflicts: Int, changed: Bool)? {
         guard let summary = try transaction.syncSummary(named: GridLimits.canonical(name)),
-              summary.replica.storageIdentity == summary.storageIdentity, let revision = summary.revision, let row = summary.state,
-              row.revision == revision, revision >= 0, revision < Int64.max, row.conflicts >= 0,
+              summary.replica.storageIdentity == summary.storageIdentity, summary.replica.id == summary.state?.databaseReplica,
+              let revision = summary.revision, let row = summary.state, revision >= 0, revision < Int64.max, row.conflicts >= 0,
               SyncVersionsText.decode(row.versions) != nil else {
             return nil
         }
-        return (Int(revision), row.versions, Int(row.conflicts))
+        return (Int(revision), row.versions, Int(row.conflicts), row.revision != revision)
     }
 
     /// The replica id of the database: the one stored, or a new one for a copy of the
@@ -78,11 +113,17 @@ struct SyncSide {
 
     /// The registers of a stored state, checked as a bundle is, and the grid they describe.
     private static func decodeState(_ row: StoredSyncState, grid: String) throws -> (ReplicatedGrid, ReplicatedGrid.Layout) {
-        guard row.revision >= 0, row.clock >= 0 else {
+        guard row.revision >= 0, row.clock >= 0, SyncVersionsText.decode(row.versions) != nil else {
             throw GridError.corrupted("grid '\(grid)' has a sync state at revision \(row.revision) with clock \(row.clock)")
         }
         do {
             let bundle = try SyncBundle(decoding: row.state)
+            guard bundle.grid == grid else { throw GridError.corrupted("it is the state of grid '\(bundle.grid)'") }
+            if let latest = bundle.delta.latestTimes().values.max(),
+               HybridClock.isTooFarAhead(latest, now: Platform.wallClockMilliseconds()) {
+                throw GridError.corrupted("it holds a change stamped \(latest.milliseconds / 60_000 - Platform.wallClockMilliseconds() / 60_000) "
+                                          + "minutes ahead of this machine's clock")
+            }
             return (bundle.delta, try bundle.delta.validate())
         } catch {
             throw GridError.corrupted("grid '\(grid)' has a sync state gridstore cannot read: \(error)")
@@ -142,6 +183,13 @@ struct SyncSide {
             throw .sync(SyncError(.forged, "the sync bundle holds changes made as this database (replica \(replica)) that it "
                                   + "never made: it comes from a copy of this database, or was altered"))
         }
+        for (id, item) in bundle.delta.items {
+            for head in item.place.heads where bundle.delta.sections[head.value.section]?.order.winner == nil
+                && state.sections[head.value.section]?.order.winner == nil {
+                throw .sync(SyncError(.malformed, "the sync bundle places item \(id) in section \(head.value.section), which neither it "
+                                      + "nor grid '\(name)' has"))
+            }
+        }
         var merged = state
         let changed = merged.merge(bundle.delta, exportedSince: bundle.cursor)
         let layout: ReplicatedGrid.Layout
@@ -190,7 +238,9 @@ struct SyncSide {
         }
         if isChanged {
             let full = SyncBundle(grid: name, replica: replica, cursor: VersionVector(), delta: state)
-            try transaction.setSyncState(StoredSyncState(revision: Int64(revision), clock: clock.latest.rawValue,
+            try state.checkLimits(grid: name)
+            try transaction.setSyncState(StoredSyncState(replica: replica.description, databaseReplica: databaseReplica.description,
+                                                         revision: Int64(revision), clock: clock.latest.rawValue,
                                                          versions: SyncVersionsText.encode(state.versions),
                                                          conflicts: Int64(state.conflicts(in: layout).count), state: full.encoded()),
                                          gridID: id)

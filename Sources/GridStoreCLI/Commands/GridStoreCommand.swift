@@ -63,6 +63,12 @@ final class CommandContext {
     /// stays one line.
     private(set) var createdDatabaseNote: String?
 
+    /// Says, once the command succeeded, that it created the database file `location`, which `naming` named.
+    func noteCreatedDatabase(at location: String, namedBy naming: String) {
+        createdDatabaseNote = (createdDatabaseNote ?? "") + "Note: created a new database at '\(CommandLineOutput.printable(location))', "
+            + "which \(naming) named\n"
+    }
+
     /// Opens the database for a command that changes it: a missing SQLite file is created, and
     /// pending migrations are applied.
     func openDatabase() throws -> GridDatabase {
@@ -72,10 +78,7 @@ final class CommandContext {
         let naming = try argument.server == nil && !argument.exists() ? namingOption : nil
         let database = try argument.open()
         openedDatabase = database
-        if let naming {
-            createdDatabaseNote = "Note: created a new database at '\(CommandLineOutput.printable(argument.location))', "
-                + "which \(naming) named\n"
-        }
+        if let naming { noteCreatedDatabase(at: argument.location, namedBy: naming) }
         if !database.migrationsAppliedOnOpen.isEmpty {
             console.committedChange = "\(database.location) was migrated to its current schema"
         }

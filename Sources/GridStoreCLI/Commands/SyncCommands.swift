@@ -31,11 +31,21 @@ struct SyncCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let database = dryRunning ? try context.openExistingDatabase() : try context.openDatabase()
-        if dryRunning, try !other.exists() {
-            throw CommandLineError.failure("no database at '\(CommandLineOutput.printable(other.location))'; a dry run creates none")
+        let peer: GridDatabase
+        let database: GridDatabase
+        if dryRunning {
+            // A dry run writes nothing: neither database is created or migrated.
+            for argument in [try context.databaseArgument(), other] where try !argument.exists() {
+                throw CommandLineError.failure("no database at '\(CommandLineOutput.printable(argument.location))'; a dry run creates none")
+            }
+            database = try Self.openUnmigrated(context.databaseArgument())
+            peer = try Self.openUnmigrated(other)
+        } else {
+            database = try context.openDatabase()
+            let creating = try other.server == nil && !other.exists()
+            peer = try other.open()
+            if creating { context.noteCreatedDatabase(at: other.location, namedBy: "<other-db>") }
         }
-        let peer = try other.open()
         if let name = context.explicitGridName, try !Grid.exists(named: name, in: database), try !Grid.exists(named: name, in: peer) {
             throw context.missingGrid(name)
         }
@@ -67,6 +77,18 @@ struct SyncCommand: GridStoreCommand {
     }
 
     private func json(_ revision: Int?) -> String { revision.map(String.init) ?? "null" }
+
+    /// The database, opened without migrations; refused when it has some pending.
+    private static func openUnmigrated(_ argument: DatabaseArgument) throws -> GridDatabase {
+        let database = try argument.open(applyingMigrations: false)
+        let status = try database.migrationStatus()
+        if let problem = status.problem { throw problem }
+        guard status.pending.isEmpty else {
+            throw CommandLineError.failure("\(argument.displayName) is at an older schema, and a dry run migrates nothing; run "
+                                           + "'gridstore --db \(ShellWord.quoted(argument.location)) migrate' first")
+        }
+        return database
+    }
 
     /// ` (revision 3 → 4)`, ` (a new grid)`, or nothing when the revision stays.
     private func revisions(_ change: (before: Int?, after: Int?)) -> String {

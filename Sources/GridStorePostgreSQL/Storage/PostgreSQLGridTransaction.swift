@@ -276,7 +276,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     func syncSummary(named name: String) throws -> StoredSyncSummary? {
         let rows = try connection.execute("""
             SELECT replica.id, replica.storage_identity, \(Self.identity), grids.revision, sync_states.revision,
-                   sync_states.clock, sync_states.versions, sync_states.conflicts
+                   sync_states.clock, sync_states.versions, sync_states.conflicts, sync_states.replica, sync_states.database_replica
             FROM replica LEFT JOIN grids ON grids.name = $1 LEFT JOIN sync_states ON sync_states.grid_id = grids.id
             WHERE replica.only_row = 1
             """, [name])
@@ -284,7 +284,8 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         return StoredSyncSummary(
             replica: StoredReplicaRow(id: rows.string(0, 0), storageIdentity: rows.string(0, 1)), storageIdentity: rows.string(0, 2),
             revision: rows.isNull(0, 3) ? nil : rows.int(0, 3),
-            state: rows.isNull(0, 4) ? nil : StoredSyncState(revision: rows.int(0, 4), clock: rows.int(0, 5), versions: rows.string(0, 6),
+            state: rows.isNull(0, 4) ? nil : StoredSyncState(replica: rows.string(0, 8), databaseReplica: rows.string(0, 9),
+                                                             revision: rows.int(0, 4), clock: rows.int(0, 5), versions: rows.string(0, 6),
                                                              conflicts: rows.int(0, 7), state: []))
     }
 
@@ -297,19 +298,23 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
 
     func syncState(gridID: Int64, registers: Bool) throws -> StoredSyncState? {
         let rows = try connection.execute(
-            "SELECT revision, clock, versions, conflicts\(registers ? ", state" : "") FROM sync_states WHERE grid_id = $1", [String(gridID)])
+            "SELECT revision, clock, versions, conflicts, replica, database_replica\(registers ? ", state" : "") FROM sync_states "
+                + "WHERE grid_id = $1", [String(gridID)])
         guard rows.count == 1 else { return nil }
-        return StoredSyncState(revision: rows.int(0, 0), clock: rows.int(0, 1), versions: rows.string(0, 2), conflicts: rows.int(0, 3),
-                               state: registers ? Array(rows.string(0, 4).utf8) : [])
+        return StoredSyncState(replica: rows.string(0, 4), databaseReplica: rows.string(0, 5), revision: rows.int(0, 0),
+                               clock: rows.int(0, 1), versions: rows.string(0, 2), conflicts: rows.int(0, 3),
+                               state: registers ? Array(rows.string(0, 6).utf8) : [])
     }
 
     func setSyncState(_ state: StoredSyncState, gridID: Int64) throws {
         connection.enqueue("""
-            INSERT INTO sync_states (grid_id, revision, clock, versions, conflicts, state) VALUES ($1, $2, $3, $4, $5, $6)
-            ON CONFLICT (grid_id) DO UPDATE SET revision = excluded.revision, clock = excluded.clock,
-                versions = excluded.versions, conflicts = excluded.conflicts, state = excluded.state
-            """, [String(gridID), String(state.revision), String(state.clock), state.versions, String(state.conflicts),
-                  String(decoding: state.state, as: UTF8.self)])
+            INSERT INTO sync_states (grid_id, replica, database_replica, revision, clock, versions, conflicts, state)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            ON CONFLICT (grid_id) DO UPDATE SET replica = excluded.replica, database_replica = excluded.database_replica,
+                revision = excluded.revision, clock = excluded.clock, versions = excluded.versions, conflicts = excluded.conflicts,
+                state = excluded.state
+            """, [String(gridID), state.replica, state.databaseReplica, String(state.revision), String(state.clock), state.versions,
+                  String(state.conflicts), String(decoding: state.state, as: UTF8.self)])
     }
 
     func deleteGrid(named name: String) throws -> Bool {

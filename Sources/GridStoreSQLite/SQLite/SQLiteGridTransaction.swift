@@ -161,11 +161,12 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     func syncSummary(named name: String) throws -> StoredSyncSummary? {
         guard let replica = try replicaRow() else { return nil }
         let grid = try connection.fetchOne("""
-            SELECT grids.revision, sync_states.revision, clock, versions, conflicts
+            SELECT grids.revision, sync_states.revision, clock, versions, conflicts, replica, database_replica
             FROM grids LEFT JOIN sync_states ON sync_states.grid_id = grids.id WHERE name = ?
             """, [name]) { row in
             (revision: Int64(row.int(at: 0)),
-             state: row.isNull(at: 1) ? nil : StoredSyncState(revision: Int64(row.int(at: 1)), clock: Int64(row.int(at: 2)),
+             state: row.isNull(at: 1) ? nil : StoredSyncState(replica: row.string(at: 5), databaseReplica: row.string(at: 6),
+                                                             revision: Int64(row.int(at: 1)), clock: Int64(row.int(at: 2)),
                                                              versions: row.string(at: 3), conflicts: Int64(row.int(at: 4)), state: []))
         }
         return StoredSyncSummary(replica: replica, storageIdentity: try storageIdentity(), revision: grid?.revision, state: grid?.state)
@@ -179,20 +180,24 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     }
 
     func syncState(gridID: Int64, registers: Bool) throws -> StoredSyncState? {
-        let sql = registers ? "SELECT revision, clock, versions, conflicts, state FROM sync_states WHERE grid_id = ?"
-            : "SELECT revision, clock, versions, conflicts FROM sync_states WHERE grid_id = ?"
+        let sql = "SELECT revision, clock, versions, conflicts, replica, database_replica\(registers ? ", state" : "") "
+            + "FROM sync_states WHERE grid_id = ?"
         return try connection.fetchOne(sql, [gridID]) { row in
-            StoredSyncState(revision: Int64(row.int(at: 0)), clock: Int64(row.int(at: 1)), versions: row.string(at: 2),
-                            conflicts: Int64(row.int(at: 3)), state: registers ? row.withUTF8(at: 4) { Array($0) } : [])
+            StoredSyncState(replica: row.string(at: 4), databaseReplica: row.string(at: 5), revision: Int64(row.int(at: 0)),
+                            clock: Int64(row.int(at: 1)), versions: row.string(at: 2), conflicts: Int64(row.int(at: 3)),
+                            state: registers ? row.withUTF8(at: 6) { Array($0) } : [])
         }
     }
 
     func setSyncState(_ state: StoredSyncState, gridID: Int64) throws {
         try connection.execute("""
-            INSERT INTO sync_states (grid_id, revision, clock, versions, conflicts, state) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (grid_id) DO UPDATE SET revision = excluded.revision, clock = excluded.clock,
-                versions = excluded.versions, conflicts = excluded.conflicts, state = excluded.state
-            """, [gridID, state.revision, state.clock, state.versions, state.conflicts, String(decoding: state.state, as: UTF8.self)])
+            INSERT INTO sync_states (grid_id, replica, database_replica, revision, clock, versions, conflicts, state)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (grid_id) DO UPDATE SET replica = excluded.replica, database_replica = excluded.database_replica,
+                revision = excluded.revision, clock = excluded.clock, versions = excluded.versions, conflicts = excluded.conflicts,
+                state = excluded.state
+            """, [gridID, state.replica, state.databaseReplica, state.revision, state.clock, state.versions, state.conflicts,
+                  String(decoding: state.state, as: UTF8.self)])
     }
 
     func setUpdatedAt(_ time: String, gridID: Int64) throws {
