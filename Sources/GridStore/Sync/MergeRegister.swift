@@ -27,8 +27,7 @@ struct MergeRegister<Value: Equatable & Sendable>: Equatable, Sendable {
     /// A register holding `heads` (any order) with `context`: as read back, checked by the reader.
     init(heads: [Write], context: [(replica: ReplicaID, time: HybridTime)]) {
         self.heads = heads.sorted { $0.stamp > $1.stamp }
-        self.context = context.sorted { $0.replica < $1.replica }
-        for head in heads { advance(head.stamp) }
+        self.context = (context + heads.map { ($0.stamp.replica, $0.stamp.time) }).sorted { $0.replica < $1.replica }
     }
 
     /// The current value's write: the latest head; `nil` when nothing was ever written.
@@ -49,9 +48,11 @@ struct MergeRegister<Value: Equatable & Sendable>: Equatable, Sendable {
         advance(stamp)
     }
 
-    /// Writes `value` at `stamp` unless it is the value already, with no conflict to settle.
-    mutating func update(_ value: Value, at stamp: SyncStamp) {
-        if heads.count == 1, heads[0].value == value { return }
+    /// Writes `value` at `stamp` unless it is the value already (`fallback` when nothing was
+    /// ever written), with no conflict to settle: a replacement of everything (an import)
+    /// writes only what it changes, so it does not override concurrent changes of the rest.
+    mutating func update(_ value: Value, at stamp: SyncStamp, unwritten fallback: Value) {
+        if heads.count <= 1, self.value(or: fallback) == value { return }
         write(value, at: stamp)
     }
 
@@ -79,7 +80,24 @@ struct MergeRegister<Value: Equatable & Sendable>: Equatable, Sendable {
         merged.sort { $0.stamp > $1.stamp }
         let before = self
         heads = merged
-        for entry in other.context { advance(SyncStamp(time: entry.time, replica: entry.replica)) }
+        // Both contexts are in the order of their replicas: joined in one pass.
+        var joined: [(replica: ReplicaID, time: HybridTime)] = []
+        joined.reserveCapacity(max(context.count, other.context.count))
+        var mine = 0, theirs = 0
+        while mine < context.count || theirs < other.context.count {
+            if theirs == other.context.count || (mine < context.count && context[mine].replica < other.context[theirs].replica) {
+                joined.append(context[mine])
+                mine += 1
+            } else if mine == context.count || other.context[theirs].replica < context[mine].replica {
+                joined.append(other.context[theirs])
+                theirs += 1
+            } else {
+                joined.append((context[mine].replica, max(context[mine].time, other.context[theirs].time)))
+                mine += 1
+                theirs += 1
+            }
+        }
+        context = joined
         return self != before
     }
 

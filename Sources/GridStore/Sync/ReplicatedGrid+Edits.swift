@@ -268,14 +268,21 @@ private struct EditRecorder {
     /// Makes the laid-out section `index` hold `contents`: an item whose key it held keeps its
     /// id, items without keys are matched in order, the rest are deleted or new. Items already
     /// in order keep their places; the others get places between them.
+    ///
+    /// - Parameters:
+    ///   - keyed: The items to match by key, by the key they show: by default the section's own;
+    ///     an import matches keys over the whole grid, so an item moved to another section keeps its id.
+    ///   - claimed: Items another section of the import takes by key: not deleted here.
+    ///   - showing: Every item that shows a key (by default, those of ``keyed``): an item
+    ///     matched in order is one without.
     private mutating func replaceSection(_ index: Int, with contents: GridEdit.SectionContents,
-                                         ids: inout some RandomNumberGenerator) throws(GridError) {
+                                         keyed: [String: SyncEntityID]? = nil, claimed: Set<SyncEntityID> = [],
+                                         showing: Set<SyncEntityID>? = nil, ids: inout some RandomNumberGenerator) throws(GridError) {
         let old = layout.itemIDs[index]
-        var byKey: [String: SyncEntityID] = [:]
+        var byKey = keyed ?? Self.shownKeys(of: state, inSection: index)
+        let showing = showing ?? Set(byKey.values)
         var keyless: [SyncEntityID] = []
-        for id in old {
-            if let key = state.items[id]!.key.value(or: nil), byKey[key] == nil { byKey[key] = id } else { keyless.append(id) }
-        }
+        for id in old where !showing.contains(id) && !claimed.contains(id) { keyless.append(id) }
         var nextKeyless = 0
         let count = contents.sizes.count
         var reused = [SyncEntityID?](repeating: nil, count: count)
@@ -288,7 +295,7 @@ private struct EditRecorder {
             }
         }
         let kept = Set(reused.compactMap { $0 })
-        for id in old where !kept.contains(id) { state.items[id]!.alive.write(false, at: stamp) }
+        for id in old where !kept.contains(id) && !claimed.contains(id) { state.items[id]!.alive.write(false, at: stamp) }
         let sectionID: SyncEntityID
         if let first = layout.sectionIDs.indices.contains(index) ? layout.sectionIDs[index] : nil {
             sectionID = first
@@ -324,14 +331,19 @@ private struct EditRecorder {
             let place = ReplicatedGrid.Place(section: sectionID, order: order)
             if let id = reused[position] {
                 if places[position] == nil { state.items[id]!.place.write(place, at: stamp) }
-                state.items[id]!.size.update(size, at: stamp)
-                state.items[id]!.key.update(key, at: stamp)
+                state.items[id]!.size.update(size, at: stamp, unwritten: nil)
+                state.items[id]!.key.update(key, at: stamp, unwritten: nil)
                 newIDs.append(id)
             } else {
                 let id = newItemID(key: key, ids: &ids)
                 makeItem(id, place: place, size: size, key: key)
                 newIDs.append(id)
             }
+        }
+        // Items taken from other sections (an import matches keys over the whole grid) leave them.
+        let moved = Set(newIDs).subtracting(old)
+        if !moved.isEmpty {
+            for other in layout.itemIDs.indices where other != index { layout.itemIDs[other].removeAll { moved.contains($0) } }
         }
         layout.itemIDs[index] = newIDs
         keepSectionIfEmptied(index)
@@ -342,12 +354,27 @@ private struct EditRecorder {
         }
     }
 
+    /// The key each item of a laid-out section shows (the one the layout gives it), by key.
+    private static func shownKeys(of state: ReplicatedGrid, inSection section: Int? = nil) -> [String: SyncEntityID] {
+        let laidOut = state.layout()
+        var shown: [String: SyncEntityID] = [:]
+        for (index, keys) in laidOut.content.keys.enumerated() where section == nil || section == index {
+            for (item, key) in keys.enumerated() { if let key { shown[key] = laidOut.itemIDs[index][item] } }
+        }
+        return shown
+    }
+
     private mutating func replaceContent(with content: GridContent, ids: inout some RandomNumberGenerator) throws(GridError) {
         let sectionsBefore = layout.sectionIDs
-        state.options.columns.update(content.columns, at: stamp)
-        state.options.direction.update(content.direction, at: stamp)
-        state.options.defaultSize.update(content.defaultSize, at: stamp)
-        state.options.honeycomb.update(content.honeycomb, at: stamp)
+        // Keyed items are matched over the whole grid: one the import moves to another section keeps its id.
+        let keyed = Self.shownKeys(of: state)
+        let claimed = Set(content.keys.flatMap { $0 }.compactMap { $0.flatMap { keyed[$0] } })
+        let showing = Set(keyed.values)
+        let defaults = ReplicatedGrid.defaults
+        state.options.columns.update(content.columns, at: stamp, unwritten: defaults.columns)
+        state.options.direction.update(content.direction, at: stamp, unwritten: defaults.direction)
+        state.options.defaultSize.update(content.defaultSize, at: stamp, unwritten: defaults.defaultSize)
+        state.options.honeycomb.update(content.honeycomb, at: stamp, unwritten: nil)
         // A honeycomb lays out every item in one section, and tiles lay out sections: the
         // sections are laid out again for the new kind before they are matched.
         layout = state.layout()
@@ -359,12 +386,16 @@ private struct EditRecorder {
             GridEdit.SectionContents(sizes: content.sections[section], keys: section < content.keys.count ? content.keys[section] : [])
         }
         let common = min(layout.itemIDs.count, content.sections.count)
-        for section in 0..<common { try replaceSection(section, with: contents(section), ids: &ids) }
-        if content.sections.count > layout.itemIDs.count {
-            for section in layout.itemIDs.count..<content.sections.count {
-                try insertSection(at: section, contents(section), ids: &ids)
-            }
-        } else {
+        var remaining = keyed
+        for section in 0..<content.sections.count {
+            // A new section is added empty, then filled as the others are.
+            if section >= common { try insertSection(at: section, .plain(0), ids: &ids) }
+            let sectionKeys = Set(contents(section).keys.compactMap { $0 })
+            let taken = remaining.filter { sectionKeys.contains($0.key) }
+            for key in taken.keys { remaining[key] = nil }
+            try replaceSection(section, with: contents(section), keyed: taken, claimed: claimed, showing: showing, ids: &ids)
+        }
+        if layout.itemIDs.count > content.sections.count {
             for section in (content.sections.count..<layout.itemIDs.count).reversed() { try removeSection(at: section) }
         }
     }

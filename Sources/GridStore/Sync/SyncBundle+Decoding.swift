@@ -28,6 +28,10 @@ extension SyncBundle {
 
 /// Reads a bundle's JSON; see ``SyncBundle/init(decoding:)``.
 private struct BundleReader {
+    /// The most concurrent writes a register holds: one for each replica that changed it
+    /// without seeing the others' changes.
+    static let maximumHeads = 64
+
     var reader: JSONReader
     var replicas: [ReplicaID] = []
     var entities = 0
@@ -154,15 +158,16 @@ private struct BundleReader {
         try reader.beginArray()
         while try reader.nextElement() {
             if try reader.peekKind() == .object {
+                guard context.isEmpty else { throw reader.error("a register has one {\"seen\":[…]}") }
                 try reader.beginObject()
                 guard try reader.nextKey() == "seen" else { throw reader.error("a register's object is {\"seen\":[…]}") }
                 let seen = try versions()
-                guard try reader.nextKey() == nil else { throw reader.error("a register's object is {\"seen\":[…]}") }
-                for (replica, time) in seen.entries {
-                    guard !context.contains(where: { $0.replica == replica }) else { throw reader.error("replica \(replica) is seen twice") }
-                    context.append((replica, time))
-                }
+                guard try reader.nextKey() == nil, !seen.entries.isEmpty else { throw reader.error("a register's object is {\"seen\":[…]}") }
+                context = seen.entries.map { ($0.key, $0.value) }
                 continue
+            }
+            guard heads.count < Self.maximumHeads else {
+                throw SyncError(.tooLarge, "the sync bundle holds a value with more than \(Self.maximumHeads) concurrent writes")
             }
             try reader.beginArray()
             guard try reader.nextElement() else { throw reader.error("a write is [value, time, replica]") }
@@ -175,11 +180,15 @@ private struct BundleReader {
             guard !heads.contains(where: { $0.stamp.replica == replica }) else {
                 throw reader.error("a register holds two writes of replica \(replica)")
             }
+            // Checked after all heads are read: a replica seen and written.
             heads.append(.init(value: written, stamp: SyncStamp(time: time, replica: replica)))
         }
         guard !heads.isEmpty else { throw reader.error("a register holds no write") }
-        if let head = heads.first(where: { head in context.contains { $0.replica == head.stamp.replica } }) {
-            throw reader.error("replica \(head.stamp.replica) has a write and is seen")
+        if !context.isEmpty {
+            let seen = Set(context.map(\.replica))
+            if let head = heads.first(where: { seen.contains($0.stamp.replica) }) {
+                throw reader.error("replica \(head.stamp.replica) has a write and is seen")
+            }
         }
         return MergeRegister(heads: heads, context: context)
     }
