@@ -173,6 +173,18 @@ struct PostgreSQLPoolTests {
         for grid in grids { #expect(try grid.snapshot().revision == 1) }
     }
 
+    @Test("a sync with nothing new reads the server's summary of the grid in one round trip (BEGIN and COMMIT with it)")
+    func syncWithNothingNew() throws {
+        let (database, storage, _) = try pooled(1)
+        let device = try GridDatabase(path: TemporaryDirectory().file("device.sqlite"))
+        try Grid(named: "g", in: device, creatingWith: GridOptions(sectionItemCounts: [10_000])).toggle(at: GridIndexPath(item: 1))
+        _ = try device.sync(with: database)
+        let before = storage.pool.idleRoundTrips
+        let result = try device.sync(with: database, grids: ["g"])
+        #expect(result.first?.sent == 0 && result.first?.received == 0)
+        #expect(storage.pool.idleRoundTrips - before == 1, "\(storage.pool.idleRoundTrips - before) round trips")
+    }
+
     @Test("a change of a cached grid takes two round trips: its header with BEGIN, then its writes with COMMIT")
     func twoRoundTrips() throws {
         let (database, storage, _) = try pooled(1)

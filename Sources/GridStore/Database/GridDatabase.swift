@@ -46,6 +46,12 @@ public final class GridDatabase: Sendable {
         return try CallScope.holding(self) { try backend.read(body) }
     }
 
+    /// Runs `body`, one read of one statement, as ``GridStorageBackend/readStatement(_:)`` does.
+    package func storageReadStatement<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
+        try CallScope.refuseNested(in: self)
+        return try CallScope.holding(self) { try backend.readStatement(body) }
+    }
+
     /// Runs `body` in a write transaction of the backend: the one way the engine writes.
     ///
     /// - Throws: What `body` throws; ``GridError/reentrantCall`` inside another call's

@@ -29,6 +29,10 @@ package protocol GridStorageBackend: AnyObject, Sendable {
     /// Runs `body` in a read-only transaction.
     func read<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T
 
+    /// Runs `body`, which makes one read of one statement, on its own: on a server without a
+    /// transaction around it, in one round trip; elsewhere as ``read(_:)``.
+    func readStatement<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T
+
     /// Runs `body` in a write transaction: everything it writes is committed together, or
     /// nothing when it throws.
     func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T
@@ -48,6 +52,7 @@ package protocol GridStorageBackend: AnyObject, Sendable {
 }
 
 extension GridStorageBackend {
+    package func readStatement<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T { try read(body) }
     package var parallelCalls: Int { 1 }
     package func makeChangeSignal() throws -> (any GridChangeSignal)? { nil }
 }

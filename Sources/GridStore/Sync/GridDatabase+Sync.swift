@@ -66,8 +66,8 @@ extension GridDatabase {
 
     private func syncGrid(_ name: String, with other: GridDatabase, dryRun: Bool) throws -> GridSyncResult {
         // Two replicas that know the same changes, neither changed since it last synced: nothing to move.
-        let quiet = try storageRead { try SyncSide.summary(name, in: $0, database: self) }
-        let peer = try other.storageRead { try SyncSide.summary(name, in: $0, database: other) }
+        let quiet = try storageReadStatement { try SyncSide.summary(name, in: $0, database: self) }
+        let peer = try other.storageReadStatement { try SyncSide.summary(name, in: $0, database: other) }
         if let quiet, let peer, !quiet.changed, !peer.changed, quiet.versions == peer.versions {
             return GridSyncResult(grid: GridLimits.canonical(name), sent: 0, otherRevision: (peer.revision, peer.revision), received: 0,
                                   revision: (quiet.revision, quiet.revision), conflicts: quiet.conflicts)

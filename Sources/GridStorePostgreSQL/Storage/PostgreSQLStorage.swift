@@ -71,6 +71,16 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
         }
     }
 
+    /// One statement is one transaction of its own on the server: no `BEGIN` or `COMMIT` around it.
+    package func readStatement<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
+        try CallScope.refuseNested(in: self)
+        guard hasTables else { return try EmptyDatabase.read(body) }
+        return try pool.withConnection(for: .read) { connection in
+            if !connection.isOpen { try connection.reconnect() }
+            return try CallScope.holding(self) { try body(PostgreSQLGridTransaction(connection, locksGrids: false)) }
+        }
+    }
+
     package func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
         try CallScope.refuseNested(in: self)
         guard hasTables else {
