@@ -23,6 +23,16 @@ struct GridDatabaseTests {
         #expect(throws: GridError.reentrantCall) { try database.write { _ in try database.checkpoint() } }
     }
 
+    @Test("the earlier SQLiteGridSizeRepository(suiteName:path:) still opens a file's grid, deprecated")
+    @available(*, deprecated)
+    func earlierRepositoryForm() throws {
+        let directory = TemporaryDirectory()
+        let sizes = try SQLiteGridSizeRepository(suiteName: "home", path: directory.file("sizes.sqlite"))
+        try sizes.set(.big, at: GridIndexPath(item: 2))
+        #expect(try Grid(named: "home", in: GridDatabase(path: directory.file("sizes.sqlite")), creatingWith: nil)
+                    .snapshot().size(at: GridIndexPath(item: 2)) == .big)
+    }
+
     @Test("a new database is migrated, stamped and configured")
     func newDatabase() throws {
         let directory = TemporaryDirectory()
