@@ -69,13 +69,27 @@ struct MergeRegister<Value: Equatable & Sendable>: Equatable, Sendable {
     mutating func merge(_ other: MergeRegister) -> Bool {
         if other.context.isEmpty || self == other { return false }
         var merged: [Write] = []
-        for head in heads where other.heads.contains(where: { $0.stamp == head.stamp })
-            || head.stamp.time > other.knownTime(of: head.stamp.replica) {
-            merged.append(head)
-        }
-        for head in other.heads where !heads.contains(where: { $0.stamp == head.stamp })
-            && head.stamp.time > knownTime(of: head.stamp.replica) {
-            merged.append(head)
+        if heads.count + other.heads.count <= 8 {
+            // Usually one head each: a few comparisons.
+            for head in heads where other.heads.contains(where: { $0.stamp == head.stamp })
+                || head.stamp.time > other.knownTime(of: head.stamp.replica) {
+                merged.append(head)
+            }
+            for head in other.heads where !heads.contains(where: { $0.stamp == head.stamp })
+                && head.stamp.time > knownTime(of: head.stamp.replica) {
+                merged.append(head)
+            }
+        } else {
+            // A register many replicas wrote concurrently has a head for each: looked up, not searched.
+            let theirHeads = Set(other.heads.map(\.stamp)), myHeads = Set(heads.map(\.stamp))
+            let theirContext = Dictionary(other.context.map { ($0.replica, $0.time) }, uniquingKeysWith: max)
+            let myContext = Dictionary(context.map { ($0.replica, $0.time) }, uniquingKeysWith: max)
+            for head in heads where theirHeads.contains(head.stamp) || head.stamp.time > theirContext[head.stamp.replica] ?? .zero {
+                merged.append(head)
+            }
+            for head in other.heads where !myHeads.contains(head.stamp) && head.stamp.time > myContext[head.stamp.replica] ?? .zero {
+                merged.append(head)
+            }
         }
         merged.sort { $0.stamp > $1.stamp }
         let before = self

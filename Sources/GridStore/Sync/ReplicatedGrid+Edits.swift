@@ -62,11 +62,12 @@ private struct EditRecorder {
             try deleteItem(at: path)
         case .move(let from, let to):
             let id = try itemID(at: from)
-            layout.itemIDs[from.section].remove(at: from.item)
-            keepSectionIfEmptied(from.section)
-            guard to.section < layout.itemIDs.count, to.item >= 0, to.item <= layout.itemIDs[to.section].count else {
+            guard to.section >= 0, to.section < layout.itemIDs.count, to.item >= 0,
+                  to.item <= layout.itemIDs[to.section].count - (to.section == from.section ? 1 : 0) else {
                 throw mismatch("item \(to.item) of section \(to.section)")
             }
+            layout.itemIDs[from.section].remove(at: from.item)
+            keepSectionIfEmptied(from.section)
             let place = try placeForInsertion(in: to.section, at: to.item, ids: &ids)
             state.items[id]!.place.write(place, at: stamp)
             layout.itemIDs[to.section].insert(id, at: to.item)
@@ -231,6 +232,7 @@ private struct EditRecorder {
         guard index >= 0, index <= layout.sectionIDs.count, !state.isHoneycomb else { throw mismatch("section \(index)") }
         let lower = index > 0 ? sectionOrder(index - 1) : nil
         var upper = index < layout.sectionIDs.count ? sectionOrder(index) : nil
+        var tooLong = false
         if let lower, let bound = upper, bound <= lower {
             var end = index
             while end < layout.sectionIDs.count, sectionOrder(end) <= lower { end += 1 }
@@ -240,9 +242,10 @@ private struct EditRecorder {
                 key = OrderKey.between(key, upper)
                 state.sections[layout.sectionIDs[position]]!.order.write(key, at: stamp)
             }
+            tooLong = key.text.count > OrderKey.maximumLength
         }
         var order = OrderKey.between(lower, upper)
-        if order.text.count > OrderKey.maximumLength {
+        if tooLong || order.text.count > OrderKey.maximumLength {
             // The sections' keys are written again, evenly spaced, leaving the new one's place free.
             for (position, section) in layout.sectionIDs.enumerated() {
                 state.sections[section]!.order.write(.spaced(position < index ? position : position + 1), at: stamp)

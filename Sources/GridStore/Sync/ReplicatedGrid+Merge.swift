@@ -85,6 +85,13 @@ extension ReplicatedGrid {
         for (id, section) in sections where section.order.winner == nil {
             throw GridError.corrupted("section \(id) has no place")
         }
+        // Every register that has seen a write holds one (a register merged empty cannot be written back).
+        func holdsWrite<Value>(_ register: MergeRegister<Value>) -> Bool { register.context.isEmpty || register.winner != nil }
+        guard holdsWrite(options.columns), holdsWrite(options.direction), holdsWrite(options.defaultSize), holdsWrite(options.honeycomb),
+              sections.values.allSatisfy({ holdsWrite($0.alive) }),
+              items.values.allSatisfy({ holdsWrite($0.size) && holdsWrite($0.key) && holdsWrite($0.alive) }) else {
+            throw GridError.corrupted("a value has seen writes but holds none")
+        }
         let layout = layout()
         _ = try layout.content.validatedConfiguration()
         return layout
@@ -94,13 +101,15 @@ extension ReplicatedGrid {
     /// more items and sections than a state may hold, deleted ones included.
     ///
     /// - Throws: ``GridError/sync(_:)`` of kind ``SyncError/Kind/tooLarge``.
-    func checkLimits(grid: String) throws(GridError) {
+    func checkLimits(grid: String, replica: ReplicaID? = nil) throws(GridError) {
         guard items.count + sections.count <= SyncBundle.maximumEntities else {
             throw .sync(SyncError(.tooLarge, "grid '\(grid)' would hold \(NumberText.count(items.count + sections.count)) items and "
                                   + "sections, deleted ones included, past the \(NumberText.count(SyncBundle.maximumEntities)) "
                                   + "a sync state holds"))
         }
-        let replicas = latestTimes().count
+        var known = latestTimes()
+        if let replica { known[replica] = known[replica] ?? .zero }
+        let replicas = known.count
         guard replicas <= SyncBundle.maximumReplicas else {
             throw .sync(SyncError(.tooLarge, "grid '\(grid)' would know changes of \(NumberText.count(replicas)) replicas, past the "
                                   + "\(NumberText.count(SyncBundle.maximumReplicas)) a sync state holds"))

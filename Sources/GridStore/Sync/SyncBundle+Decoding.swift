@@ -28,10 +28,6 @@ extension SyncBundle {
 
 /// Reads a bundle's JSON; see ``SyncBundle/init(decoding:)``.
 private struct BundleReader {
-    /// The most concurrent writes a register holds: one for each replica that changed it
-    /// without seeing the others' changes.
-    static let maximumHeads = 64
-
     var reader: JSONReader
     var replicas: [ReplicaID] = []
     var entities = 0
@@ -154,6 +150,7 @@ private struct BundleReader {
     /// most one per replica, and a replica in "seen" has no write.
     private mutating func register<Value>(_ value: (inout BundleReader) throws -> Value) throws -> MergeRegister<Value> {
         var heads: [MergeRegister<Value>.Write] = []
+        var writers = Set<ReplicaID>()
         var context: [(replica: ReplicaID, time: HybridTime)] = []
         try reader.beginArray()
         while try reader.nextElement() {
@@ -166,9 +163,7 @@ private struct BundleReader {
                 context = seen.entries.map { ($0.key, $0.value) }
                 continue
             }
-            guard heads.count < Self.maximumHeads else {
-                throw SyncError(.tooLarge, "the sync bundle holds a value with more than \(Self.maximumHeads) concurrent writes")
-            }
+
             try reader.beginArray()
             guard try reader.nextElement() else { throw reader.error("a write is [value, time, replica]") }
             let written = try value(&self)
@@ -177,10 +172,7 @@ private struct BundleReader {
             guard try reader.nextElement() else { throw reader.error("a write is [value, time, replica]") }
             let replica = try replicaIndex()
             guard try !reader.nextElement() else { throw reader.error("a write is [value, time, replica]") }
-            guard !heads.contains(where: { $0.stamp.replica == replica }) else {
-                throw reader.error("a register holds two writes of replica \(replica)")
-            }
-            // Checked after all heads are read: a replica seen and written.
+            guard writers.insert(replica).inserted else { throw reader.error("a register holds two writes of replica \(replica)") }
             heads.append(.init(value: written, stamp: SyncStamp(time: time, replica: replica)))
         }
         guard !heads.isEmpty else { throw reader.error("a register holds no write") }

@@ -174,7 +174,8 @@ extension Grid {
     public func syncBundle(since cursor: SyncCursor) throws(GridError) -> SyncBundle {
         try GridError.catching {
             try database.storageWrite { transaction in
-                var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true)
+                // A peer that knows more of this grid's own changes than it has: it was restored.
+                var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true, peer: cursor.versions)
                 guard side.stored != nil else { throw GridError.gridNotFound(name) }
                 try side.store(in: transaction, database: database, origin: nil)
                 return SyncBundle(grid: side.name, replica: side.replica, cursor: cursor.versions,

@@ -45,6 +45,7 @@ struct SyncSide {
             return SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
                             state: origin, clock: HybridClock(latest: .changedOrigin), layout: origin.layout(), isChanged: true)
         }
+        try checkClock(HybridClock(latest: HybridTime(rawValue: row.clock)), grid: grid.name)
         let (state, layout) = try decodeState(row, grid: grid.name)
         guard var replica = ReplicaID(row.replica) else {
             throw GridError.corrupted("grid '\(grid.name)' has a sync replica id '\(row.replica.prefix(40))' that is not 32 hexadecimal digits")
@@ -181,7 +182,8 @@ struct SyncSide {
         }
         if let mine = latest[replica], mine > state.versions[replica] || state.holdsForgedWrite(in: bundle.delta, as: replica) {
             throw .sync(SyncError(.forged, "the sync bundle holds changes made as this database (replica \(replica)) that it "
-                                  + "never made: it comes from a copy of this database, or was altered"))
+                                  + "does not have: it was altered, or this database was restored from a backup or copied; "
+                                  + "after one gridstore sync with the database it came from, this one takes bundles again"))
         }
         for (id, item) in bundle.delta.items {
             for head in item.place.heads where bundle.delta.sections[head.value.section]?.order.winner == nil
@@ -238,7 +240,7 @@ struct SyncSide {
         }
         if isChanged {
             let full = SyncBundle(grid: name, replica: replica, cursor: VersionVector(), delta: state)
-            try state.checkLimits(grid: name)
+            try state.checkLimits(grid: name, replica: replica)
             try transaction.setSyncState(StoredSyncState(replica: replica.description, databaseReplica: databaseReplica.description,
                                                          revision: Int64(revision), clock: clock.latest.rawValue,
                                                          versions: SyncVersionsText.encode(state.versions),
