@@ -9,7 +9,7 @@ import TestSupport
 /// the sync or from after it, whole, and running the sync again makes the two equal, after
 /// which a sync moves nothing.
 enum SyncKillCheck {
-    static let kills = 6
+    static let kills = 4
     static let itemCount = 20_000
 
     static func run(_ runner: ProcessRunner, scratch: String, report: Report) {

@@ -52,11 +52,15 @@ struct ReplicatedGrid: Equatable, Sendable {
     init() {}
 
     /// The state of a grid taking part in sync for the first time, holding `content`: its items
-    /// and sections get ids derived from their keys or positions, and its values are written at
-    /// ``HybridTime/origin`` (every later change wins over them). Values a new grid has anyway
-    /// are not written, so a replica that never changed them does not contend.
-    init(origin content: GridContent, replica: ReplicaID) {
-        let stamp = SyncStamp(time: .origin, replica: replica)
+    /// and sections get ids derived from their keys or positions. Values a new grid has anyway
+    /// (an item where a new grid has it) are written at ``HybridTime/origin``, and a replica that
+    /// never changed them does not contend; the others at `changedAt`, when the grid last changed
+    /// (at least ``HybridTime/changedOrigin``), so where two grids began apart the one changed
+    /// later wins. Every change made after wins over all of them.
+    init(origin content: GridContent, replica: ReplicaID, changedAt: HybridTime = .changedOrigin) {
+        let changedAt = max(changedAt, .changedOrigin)
+        let stamp = SyncStamp(time: changedAt, replica: replica)
+        let canonical = SyncStamp(time: .origin, replica: replica)
         if content.columns != Self.defaults.columns { options.columns.write(content.columns, at: stamp) }
         if content.direction != Self.defaults.direction { options.direction.write(content.direction, at: stamp) }
         if content.defaultSize != Self.defaults.defaultSize { options.defaultSize.write(content.defaultSize, at: stamp) }
@@ -64,7 +68,7 @@ struct ReplicatedGrid: Equatable, Sendable {
         for (index, sizes) in content.sections.enumerated() {
             let sectionID = SyncEntityID.section(index)
             var section = Section()
-            section.order.write(.spaced(index), at: stamp)
+            section.order.write(.spaced(index), at: canonical)
             sections[sectionID] = section
             let keys = index < content.keys.count ? content.keys[index] : []
             // A keyless item's id is its place among the keyless items: an app that added keyed
@@ -74,15 +78,14 @@ struct ReplicatedGrid: Equatable, Sendable {
                 let key = keys.isEmpty ? nil : keys[position]
                 var item = Item()
                 let moved = key != nil || keyless != position
-                item.place.write(Place(section: sectionID, order: .spaced(position)),
-                                 at: moved ? SyncStamp(time: .changedOrigin, replica: replica) : stamp)
+                item.place.write(Place(section: sectionID, order: .spaced(position)), at: moved ? stamp : canonical)
                 if let size { item.size.write(size, at: stamp) }
                 if let key { item.key.write(key, at: stamp) }
                 items[key.map(SyncEntityID.item(key:)) ?? .item(section: index, item: keyless)] = item
                 if key == nil { keyless += 1 }
             }
         }
-        versions.advance(replica, to: .changedOrigin)
+        versions.advance(replica, to: changedAt)
     }
 
     var isHoneycomb: Bool { options.honeycomb.value(or: nil) != nil }

@@ -39,11 +39,15 @@ struct SyncSide {
         }
         let snapshot = try GridSnapshot.load(header, name: grid.name, from: transaction)
         guard let row = try transaction.syncState(gridID: header.id, registers: true) else {
-            // The grid's first sync: its state now is its origin, made as a replica of its own.
+            // The grid's first sync: its state now is its origin, made as a replica of its own, at
+            // the time of its last change (from its history, when it keeps one).
             let replica = ReplicaID.random()
-            let origin = ReplicatedGrid(origin: snapshot.content, replica: replica)
+            let now = Platform.wallClockMilliseconds()
+            let changed = try transaction.historyEntries(gridID: header.id, limit: 1, deltas: false).first
+                .flatMap { HistoryClock.milliseconds(of: $0.madeAt) }.map { HybridTime(milliseconds: min($0, now)) } ?? .changedOrigin
+            let origin = ReplicatedGrid(origin: snapshot.content, replica: replica, changedAt: changed)
             return SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
-                            state: origin, clock: HybridClock(latest: .changedOrigin), layout: origin.layout(), isChanged: true)
+                            state: origin, clock: HybridClock(latest: max(changed, .changedOrigin)), layout: origin.layout(), isChanged: true)
         }
         try checkClock(HybridClock(latest: HybridTime(rawValue: row.clock)), grid: grid.name)
         let (state, layout) = try decodeState(row, grid: grid.name)
