@@ -15,7 +15,7 @@ public struct ReplicaID: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// A new id from the system's random number generator.
     public static func random() -> ReplicaID {
-        var generator = SystemRandomNumberGenerator()
+        var generator = EntityIDGenerator()
         return random(using: &generator)
     }
 

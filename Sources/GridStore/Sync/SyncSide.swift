@@ -142,7 +142,7 @@ struct SyncSide {
     private mutating func recordLocalChanges(since revision: Int, in transaction: any GridStorageTransaction,
                                              gridID: Int64) throws {
         guard let snapshot = stored?.snapshot, snapshot.revision != revision else { return }
-        var ids = SystemRandomNumberGenerator()
+        var ids = EntityIDGenerator()
         let now = Platform.wallClockMilliseconds()
         let count = snapshot.revision - revision
         let rows = revision < snapshot.revision && count <= GridHistory.maximumKeep

@@ -1,0 +1,21 @@
+/// Random ids for replicas, items and sections: SplitMix64 from a seed the system's generator
+/// gives.
+///
+/// Not `SystemRandomNumberGenerator` itself, passed `inout`: a value of no size has one address
+/// for every variable, and ThreadSanitizer takes two threads' accesses to theirs for a race.
+struct EntityIDGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init() {
+        // The standard library's own generator, used inside the standard library.
+        state = UInt64.random(in: .min ... .max)
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
