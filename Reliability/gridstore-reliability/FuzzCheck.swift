@@ -9,7 +9,7 @@ import GridStoreSQLite
 /// with a crash or a hang, and a run that fails leaves the database as it was.
 enum FuzzCheck {
     static let workers = 3
-    static let casesPerWorker = 3_400
+    static let casesPerWorker = 2_000
 
     static func run(_ runner: ProcessRunner, scratch: String, report: Report) {
         let group = DispatchGroup()
