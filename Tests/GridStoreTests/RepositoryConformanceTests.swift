@@ -52,6 +52,27 @@ struct RepositoryConformanceTests {
         #expect(all.count == 17 && all.values.allSatisfy { $0 == .middle })
     }
 
+    @Test("a data source's counts are set in one change, none when they are the grid's; the view layout fills with the default size", arguments: Kind.all)
+    func dataSourceCounts(kind: Kind) throws {
+        let directory = TemporaryDirectory()
+        let repository = try kind.make(in: directory)
+        try repository.set(.big, at: GridIndexPath(item: 1, section: 1))
+        let start = try repository.snapshot().revision
+        #expect(try repository.setItemCounts([12, 5]).revision == start)
+        let grown = try repository.setItemCounts([3, 7, 2])
+        #expect(grown.revision == start + 1 && grown.itemCounts == [3, 7, 2])
+        #expect(try repository.size(at: GridIndexPath(item: 1, section: 1)) == .big)
+        let shrunk = try repository.setItemCounts([4])
+        #expect(shrunk.revision == start + 2 && shrunk.itemCounts == [4])
+        #expect(throws: GridError.invalidItemCount(-1)) { try repository.setItemCounts([2, -1]) }
+        #expect(try repository.snapshot().itemCounts == [4])
+        try repository.setDefaultSize(.middle)
+        // The view is ahead of the stored grid: its extra items take the grid's default size.
+        let layout = try repository.snapshot().viewLayout(itemCounts: [5, 1], viewport: LayoutViewport(width: 600, height: 800))
+        #expect(layout.itemCounts == [5, 1])
+        #expect(layout.frame(at: GridIndexPath(item: 0, section: 1)) == LayoutRect(x: 0, y: 400, width: 200, height: 200))   // after 5 middle tiles, 3 a row
+    }
+
     @Test("toggle cycles small → middle → big → small by index path or key, one revision each, sync and async", arguments: Kind.all)
     func toggle(kind: Kind) async throws {
         let directory = TemporaryDirectory()

@@ -196,6 +196,21 @@ public struct GridEditor: Sendable {
         try resizeSection(section, to: count, restoring: nil)
     }
 
+    /// Sets every section's item count to a data source's: sections past `counts` are removed,
+    /// missing ones appended, and each section grows with items of the default size or loses
+    /// its last items. Counts the grid already has change nothing.
+    public mutating func setItemCounts(_ counts: [Int]) throws(GridError) {
+        for count in counts where count < 0 || count > GridLimits.maximumItems { throw .invalidItemCount(count) }
+        while snapshot.explicitSizes.count > counts.count { try removeSection(at: snapshot.explicitSizes.count - 1) }
+        for (section, count) in counts.enumerated() {
+            if section < snapshot.explicitSizes.count {
+                if snapshot.explicitSizes[section].count != count { try setItemCount(count, inSection: section) }
+            } else {
+                try appendSection(itemCount: count)
+            }
+        }
+    }
+
     /// Sets a section's item count; the items added get the sizes and keys of `tail` when given.
     mutating func resizeSection(_ section: Int, to count: Int, restoring tail: GridEdit.SectionContents?) throws(GridError) {
         try snapshot.validate(section: section)

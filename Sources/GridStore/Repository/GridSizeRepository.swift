@@ -172,6 +172,15 @@ extension GridSizeRepository {
         try editing { try $0.setItemCount(count, inSection: section) }
     }
 
+    /// Sets every section's item count to the data source's, in one change (none when the
+    /// counts are already the grid's): call it before a collection view's `reloadData()`.
+    ///
+    /// - Returns: The grid after the change.
+    @discardableResult
+    public func setItemCounts(_ counts: [Int]) throws(GridError) -> GridSnapshot {
+        try editing { try $0.setItemCounts(counts) }
+    }
+
     public func dictionaryRepresentation() throws(GridError) -> [GridIndexPath: TileSize] {
         let snapshot = try snapshot()
         guard let registered = registeredDefaultSize else { return snapshot.explicitSizesByPath }

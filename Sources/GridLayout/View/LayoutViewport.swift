@@ -1,0 +1,31 @@
+/// The room a scrolling view gives a grid: the view's size, less the insets its content keeps
+/// clear of (for a collection view, its adjusted content insets: the content insets and the
+/// safe area).
+public struct LayoutViewport: Hashable, Sendable {
+    /// The view's size (a collection view's `bounds.size`).
+    public var size: LayoutSize
+    /// The space the content keeps clear of on each side.
+    public var insets: EdgeInsets
+
+    /// Creates a viewport of `size`, with `insets` kept clear.
+    public init(size: LayoutSize, insets: EdgeInsets = .zero) {
+        self.size = size
+        self.insets = insets
+    }
+
+    /// Creates a viewport `width` by `height`, with `insets` kept clear.
+    public init(width: Double, height: Double, insets: EdgeInsets = .zero) {
+        self.init(size: LayoutSize(width: width, height: height), insets: insets)
+    }
+
+    /// The length across a grid's scroll axis left for its tiles: the width less the left and
+    /// right insets for a vertical grid, the height less the top and bottom insets for a
+    /// horizontal one. It is 0 when nothing is left or a length is not finite (a view's first
+    /// layout pass, before it has a size).
+    public func crossAxisLength(for direction: ScrollDirection) -> Double {
+        let length = direction == .vertical
+            ? size.width - insets.left - insets.right
+            : size.height - insets.top - insets.bottom
+        return length.isFinite && length > 0 ? length : 0
+    }
+}
