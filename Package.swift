@@ -127,6 +127,14 @@ let package = Package(
             name: "MigrationTextTests",
             dependencies: ["MigrationText"]
         ),
+        // Every Swift snippet of README.md and docs/, compiled (Snippets.swift is generated from
+        // them and checked to be current); the UIKit and SwiftUI shells against stand-ins.
+        .testTarget(
+            name: "SnippetTests",
+            dependencies: ["GridStoreSQLite", "GridStorePostgreSQL", "GridStore", "GridLayout"],
+            exclude: ["Generated/README.md"],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .unsafeFlags(["-suppress-warnings"])]
+        ),
         .testTarget(
             name: "GridStoreCLITests",
             dependencies: ["GridStoreCLI", "GridStore", "GridStoreSQLite", "GridLayout", "GridStoreAudit", "SeededRandom", "TestSupport"]

@@ -1,0 +1,14 @@
+// Generated from docs/sync.md, line 116, by SnippetTests: do not edit.
+// After changing a snippet: GRIDSTORE_UPDATE_SNIPPETS=1 swift test --filter SnippetTests
+
+import GridStoreSQLite
+
+func docs_sync_1(phoneGrid: Grid, tabletGrid: Grid) async throws {
+    // On the tablet: what it knows.
+    let cursor = try tabletGrid.syncCursor()           // send cursor.description to the phone
+    // On the phone: everything the tablet lacks.
+    let bundle = try phoneGrid.syncBundle(since: cursor)
+    let bytes = bundle.encoded()                        // send these to the tablet
+    // On the tablet:
+    try tabletGrid.applySyncBundle(bytes)
+}
