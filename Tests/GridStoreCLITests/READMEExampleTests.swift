@@ -1,22 +1,31 @@
 import Foundation
 import Testing
 
-/// The README's terminal examples, run as written: every fenced block whose lines start with
-/// `$ ` is a session, and all of them run in order in one fresh home folder, as a new user
-/// following the README from the top would run them.
-@Suite("README examples")
+/// The terminal examples of the README and of docs/, run as written: every fenced block whose
+/// lines start with `$ ` is a session, and a document's sessions run in order in one fresh
+/// home folder, as a new user following it from the top would run them.
+@Suite("README and docs/ examples")
 struct READMEExampleTests {
     /// One `$ command` and the output the README shows after it.
     struct Example: CustomStringConvertible {
         var command: String
         var expectedOutput: String
         var line: Int
-        var description: String { "README.md:\(line): $ \(command)" }
+        var document = "README.md"
+        var description: String { "\(document):\(line): $ \(command)" }
     }
 
-    static var readmePath: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md").path
+    /// The repository's root.
+    static var root: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static var readmePath: String { root.appendingPathComponent("README.md").path }
+
+    /// README.md and every Markdown document under docs/, from the root.
+    static var documents: [String] {
+        let docs = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? []
+        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
     }
 
     /// The `$ ` examples of `markdown`, in order.
@@ -41,11 +50,21 @@ struct READMEExampleTests {
         return examples
     }
 
-    @Test("every $ example in the README prints what the README shows, run in order from a fresh home")
-    func examplesMatch() throws {
-        let markdown = try String(contentsOfFile: Self.readmePath, encoding: .utf8)
-        let examples = Self.examples(in: markdown)
-        #expect(examples.count >= 9)
+    @Test("the README and docs/ hold the tour and the command line's examples")
+    func enough() throws {
+        let counts = try Self.documents.map { Self.examples(in: try String(contentsOf: Self.root.appendingPathComponent($0), encoding: .utf8)).count }
+        #expect(counts[0] >= 4 && counts.reduce(0, +) >= 25)
+    }
+
+    @Test("every $ example prints what its document shows, run in order from a fresh home per document", arguments: documents)
+    func examplesMatch(document: String) throws {
+        let markdown = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
+        let examples = Self.examples(in: markdown).map { example in
+            var example = example
+            example.document = document
+            return example
+        }
+        guard !examples.isEmpty else { return }
         let home = TemporaryDirectory()
         let bin = home.file("bin")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)

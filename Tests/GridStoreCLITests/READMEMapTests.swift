@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// The README as a map: every section is in its contents, and every link to a section or a
-/// document of the repository leads somewhere.
+/// The README as a map: short, every section in its contents, and every link of it and of
+/// docs/ leading somewhere.
 @Suite("The README's contents and links")
 struct READMEMapTests {
     /// GitHub's anchor for a heading: lowercased, punctuation but `-` and `_` dropped, spaces as `-`.
@@ -14,29 +14,58 @@ struct READMEMapTests {
         })
     }
 
-    @Test("every section and subsection is linked from the contents, and every #link and docs/ link resolves")
-    func links() throws {
-        let readme = try String(contentsOfFile: READMEExampleTests.readmePath, encoding: .utf8)
-        let lines = readme.components(separatedBy: "\n")
+    /// The headings (`##` and deeper) of a Markdown text, outside code blocks.
+    static func headings(_ markdown: String) -> [String] {
         var inCode = false
         var headings: [String] = []
-        for line in lines {
+        for line in markdown.components(separatedBy: "\n") {
             if line.hasPrefix("```") { inCode.toggle() }
-            if !inCode, line.hasPrefix("## ") || line.hasPrefix("### ") {
+            if !inCode, line.hasPrefix("#") {
                 headings.append(String(line.drop { $0 == "#" }.dropFirst()))
             }
         }
-        let anchors = Set(headings.map(Self.anchor))
-        let contents = lines.prefix { !$0.hasPrefix("## ") }.joined(separator: "\n")
-        for heading in headings {
+        return headings
+    }
+
+    /// The text outside code blocks and code spans, where a link is a link.
+    static func prose(_ markdown: String) -> String {
+        var inCode = false
+        var lines: [String] = []
+        for line in markdown.components(separatedBy: "\n") {
+            if line.hasPrefix("```") { inCode.toggle(); continue }
+            if !inCode { lines.append(line.replacing(/`[^`]*`/, with: "")) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    @Test("the README is a map of at most 400 lines, every section in its contents")
+    func map() throws {
+        let readme = try String(contentsOfFile: READMEExampleTests.readmePath, encoding: .utf8)
+        let lines = readme.components(separatedBy: "\n")
+        #expect(lines.count <= 401)
+        let contents = readme.components(separatedBy: "\n## Contents\n").dropFirst().first?.components(separatedBy: "\n## ").first ?? ""
+        let sections = Self.headings(readme).filter { heading in lines.contains("## " + heading) || lines.contains("### " + heading) }
+        #expect(sections.count >= 6)
+        for heading in sections where heading != "Contents" {
             #expect(contents.contains("](#\(Self.anchor(heading)))"), "the contents miss '\(heading)'")
         }
-        let links = readme.matches(of: /\]\(#([^)]+)\)/).map { String($0.output.1) }
-        for link in links { #expect(anchors.contains(link), "no section for #\(link)") }
-        let root = URL(fileURLWithPath: READMEExampleTests.readmePath).deletingLastPathComponent()
-        for document in readme.matches(of: /\]\((docs\/[^)#]+)/).map({ String($0.output.1) }) {
-            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(document).path), "\(document)")
+    }
+
+    @Test("every link of the README and docs/ to a file of the repository, or to a section, resolves", arguments: READMEExampleTests.documents)
+    func links(document: String) throws {
+        let root = READMEExampleTests.root
+        let url = root.appendingPathComponent(document)
+        let text = Self.prose(try String(contentsOf: url, encoding: .utf8))
+        let folder = url.deletingLastPathComponent()
+        for match in text.matches(of: /\]\(([^)\s]+)\)/) {
+            let target = String(match.output.1)
+            if target.hasPrefix("http://") || target.hasPrefix("https://") || target.hasPrefix("mailto:") { continue }
+            let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let file = parts[0].isEmpty ? url : folder.appendingPathComponent(parts[0]).standardizedFileURL
+            #expect(FileManager.default.fileExists(atPath: file.path), "\(document): no file for \(target)")
+            guard parts.count == 2, file.pathExtension == "md",
+                  let linked = try? String(contentsOf: file, encoding: .utf8) else { continue }
+            #expect(Self.headings(linked).map(Self.anchor).contains(parts[1]), "\(document): no section for \(target)")
         }
-        #expect(lines.count < 1_060)
     }
 }

@@ -5,10 +5,10 @@ import Testing
 @testable import GridStoreSQLite
 import GridStoreAudit
 
-/// The README's library example, kept compiling and true.
-@Suite("README example")
+/// docs/library.md's first example (Tests/SnippetTests compiles it as written), kept true.
+@Suite("The library's first example")
 struct ReadmeExampleTests {
-    @Test("the library example works as the README says")
+    @Test("the first example of docs/library.md does what its comments say")
     func libraryExample() async throws {
         let directory = TemporaryDirectory()
 

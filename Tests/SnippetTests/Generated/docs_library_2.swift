@@ -1,9 +1,9 @@
-// Generated from README.md, line 538, by SnippetTests: do not edit.
+// Generated from docs/library.md, line 115, by SnippetTests: do not edit.
 // After changing a snippet: GRIDSTORE_UPDATE_SNIPPETS=1 swift test --filter SnippetTests
 
 import GridStoreSQLite
 
-func readme_2() async throws {
+func docs_library_2() async throws {
     let apps = try DatabaseGridSizeRepository(suiteName: "apps", path: "/tmp/grids.sqlite")
     try apps.setItems(keys: ["mail", "calendar", "news"], inSection: 0)
     try apps.set(.big, forKey: "news")

@@ -1,10 +1,10 @@
-// Generated from README.md, line 695, by SnippetTests: do not edit.
+// Generated from docs/library.md, line 272, by SnippetTests: do not edit.
 // After changing a snippet: GRIDSTORE_UPDATE_SNIPPETS=1 swift test --filter SnippetTests
 
 import Foundation
 import GridStoreSQLite
 
-func readme_5() async throws {
+func docs_library_5() async throws {
     struct OnePerRow: PackingStrategy {
         func position(for span: TileSpan, in grid: inout OccupancyGrid, after previous: CellPosition?) -> CellPosition {
             CellPosition(x: 0, y: grid.rowCount)

@@ -1,9 +1,9 @@
-// Generated from README.md, line 555, by SnippetTests: do not edit.
+// Generated from docs/library.md, line 132, by SnippetTests: do not edit.
 // After changing a snippet: GRIDSTORE_UPDATE_SNIPPETS=1 swift test --filter SnippetTests
 
 import GridStoreSQLite
 
-func readme_3(database: GridDatabase) async throws {
+func docs_library_3(database: GridDatabase) async throws {
     let board = try Grid(named: "board", in: database)
     try board.toggle(at: GridIndexPath(item: 3))
     try board.undo()                          // a new revision with item 3 as it was

@@ -1,10 +1,9 @@
-// Generated from README.md, line 843, by SnippetTests: do not edit.
+// Generated from docs/database.md, line 146, by SnippetTests: do not edit.
 // After changing a snippet: GRIDSTORE_UPDATE_SNIPPETS=1 swift test --filter SnippetTests
 
-import Foundation
 import GridStoreSQLite
 
-func readme_6() async throws {
+func docs_database_1() async throws {
     let database = try GridDatabase(embeddingIn: "/path/to/app.sqlite")   // or GridDatabase(path:) for gridstore's own file
     let notes = try MigrationSet(files: [("0001_notes.sql", "CREATE TABLE notes (body TEXT) STRICT;")])
     try database.migrate(MigrationRunner(namespace: "notes_app", migrations: notes))

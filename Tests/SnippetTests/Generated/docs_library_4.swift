@@ -1,10 +1,10 @@
-// Generated from README.md, line 595, by SnippetTests: do not edit.
+// Generated from docs/library.md, line 172, by SnippetTests: do not edit.
 // After changing a snippet: GRIDSTORE_UPDATE_SNIPPETS=1 swift test --filter SnippetTests
 
 import Foundation
 import GridStoreSQLite
 
-func readme_4() async throws {
+func docs_library_4() async throws {
     let grid = try Grid(named: "phone", in: GridDatabase(path: "/tmp/grids.sqlite"))
     let text = GridDocument.encode(try grid.snapshot())        // export
     let decoded = try GridDocument.decode(text)                 // import: read,
