@@ -97,7 +97,7 @@ struct MarkdownSnippet {
             let name = snippet.functionName(number: numbers[snippet.document]!)
             let indented = body.map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
             files[name + ".swift"] = """
-                // Generated from \(snippet.document), line \(snippet.line), by SnippetTests: do not edit.
+                // Generated from Swift snippet \(numbers[snippet.document]!) of \(snippet.document) by SnippetTests: do not edit.
                 // After changing a snippet: GRIDSTORE_UPDATE_SNIPPETS=1 swift test --filter SnippetTests
 
                 \(importLines.joined(separator: "\n"))

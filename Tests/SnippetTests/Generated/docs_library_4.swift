@@ -1,4 +1,4 @@
-// Generated from docs/library.md, line 172, by SnippetTests: do not edit.
+// Generated from Swift snippet 4 of docs/library.md by SnippetTests: do not edit.
 // After changing a snippet: GRIDSTORE_UPDATE_SNIPPETS=1 swift test --filter SnippetTests
 
 import Foundation

@@ -1,4 +1,4 @@
-// Generated from docs/library.md, line 272, by SnippetTests: do not edit.
+// Generated from Swift snippet 5 of docs/library.md by SnippetTests: do not edit.
 // After changing a snippet: GRIDSTORE_UPDATE_SNIPPETS=1 swift test --filter SnippetTests
 
 import Foundation

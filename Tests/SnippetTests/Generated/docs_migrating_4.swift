@@ -1,4 +1,4 @@
-// Generated from docs/migrating.md, line 222, by SnippetTests: do not edit.
+// Generated from Swift snippet 4 of docs/migrating.md by SnippetTests: do not edit.
 // After changing a snippet: GRIDSTORE_UPDATE_SNIPPETS=1 swift test --filter SnippetTests
 
 import GridStoreSQLite

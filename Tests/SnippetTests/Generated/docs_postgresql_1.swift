@@ -1,4 +1,4 @@
-// Generated from docs/postgresql.md, line 66, by SnippetTests: do not edit.
+// Generated from Swift snippet 1 of docs/postgresql.md by SnippetTests: do not edit.
 // After changing a snippet: GRIDSTORE_UPDATE_SNIPPETS=1 swift test --filter SnippetTests
 
 import GridStorePostgreSQL

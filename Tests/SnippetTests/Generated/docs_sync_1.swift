@@ -1,4 +1,4 @@
-// Generated from docs/sync.md, line 118, by SnippetTests: do not edit.
+// Generated from Swift snippet 1 of docs/sync.md by SnippetTests: do not edit.
 // After changing a snippet: GRIDSTORE_UPDATE_SNIPPETS=1 swift test --filter SnippetTests
 
 import GridStoreSQLite
