@@ -9,7 +9,7 @@ import Testing
 struct TileViewLayoutTests {
     let less = GridConfiguration(type: .less)
 
-    @Test("a first pass at width 0, or a viewport its insets fill, gives no frames and a zero size, never an error")
+    @Test("a first pass at width 0, or a viewport its insets fill, gives zero-size frames and a zero size, never an error")
     func noRoom() {
         let grid = TileGrid(configuration: less, sections: [[.big, .small]])
         for viewport in [LayoutViewport(width: 0, height: 0), LayoutViewport(width: 100, height: 800, insets: EdgeInsets(left: 60, right: 60)),
@@ -17,7 +17,7 @@ struct TileViewLayoutTests {
                          LayoutViewport(width: 20, height: 10)] {
             let layout = TileViewLayout(grid: grid, viewport: viewport, spacing: 8)
             #expect(layout.frames == nil && layout.contentSize == .zero, "\(viewport)")
-            #expect(layout.frame(at: GridIndexPath(item: 0)) == nil)
+            #expect(layout.frame(at: GridIndexPath(item: 1)) == .zero && layout.frame(at: GridIndexPath(item: 2)) == nil)
             #expect(layout.frames(in: LayoutRect(x: 0, y: 0, width: 1_000, height: 1_000)).isEmpty)
             #expect(layout.item(at: LayoutPoint(x: 1, y: 1)) == nil)
         }
@@ -40,12 +40,35 @@ struct TileViewLayoutTests {
         #expect(!horizontal.isInvalidated(by: LayoutViewport(width: 200, height: 844, insets: EdgeInsets(top: 47, bottom: 34))))
     }
 
-    @Test("a horizontal grid takes its height across the scroll axis, less the top and bottom insets")
+    @Test("a horizontal grid takes its height across the scroll axis, less the top and bottom insets, and runs along x")
     func horizontalAxis() {
-        let grid = TileGrid(configuration: GridConfiguration(type: .less, direction: .horizontal), sections: [[.small]])
-        let layout = TileViewLayout(grid: grid, viewport: LayoutViewport(width: 1_000, height: 420, insets: EdgeInsets(top: 10, bottom: 10)))
-        #expect(layout.frame(at: GridIndexPath(item: 0)) == LayoutRect(x: 0, y: 0, width: 100, height: 100))
-        #expect(layout.contentSize == LayoutSize(width: 100, height: 400))
+        let grid = TileGrid(configuration: GridConfiguration(type: .less, direction: .horizontal), sections: [[.middle, .small]])
+        let layout = TileViewLayout(grid: grid, viewport: LayoutViewport(width: 1_000, height: 440, insets: EdgeInsets(top: 10, bottom: 30)))
+        #expect(layout.frame(at: GridIndexPath(item: 0)) == LayoutRect(x: 0, y: 0, width: 200, height: 200))
+        #expect(layout.frame(at: GridIndexPath(item: 1)) == LayoutRect(x: 0, y: 200, width: 100, height: 100))
+        #expect(layout.contentSize == LayoutSize(width: 200, height: 400))
+    }
+
+    @Test("a bad spacing or inset is taken as 0 on its own, the others kept")
+    func badValues() {
+        let grid = TileGrid(configuration: less, sections: [[.small, .small]])
+        let viewport = LayoutViewport(width: 432, height: 800)
+        let nanSpacing = TileViewLayout(grid: grid, viewport: viewport, spacing: .nan, sectionInsets: EdgeInsets(left: 16, right: 16))
+        #expect(nanSpacing.frame(at: GridIndexPath(item: 1)) == LayoutRect(x: 116, y: 0, width: 100, height: 100))
+        let negativeInset = TileViewLayout(grid: grid, viewport: LayoutViewport(width: 424, height: 800), spacing: 8,
+                                           sectionInsets: EdgeInsets(top: -1, left: 0, bottom: .infinity, right: 0))
+        #expect(negativeInset.frame(at: GridIndexPath(item: 1)) == LayoutRect(x: 108, y: 0, width: 100, height: 100))
+        #expect(TileViewLayout(grid: grid, viewport: LayoutViewport(width: 1e308, height: 10)).frames == nil)
+    }
+
+    @Test("a view shows at most as many items and sections as a stored grid holds; the rest have no frame")
+    func limits() {
+        let grid = TileGrid(configuration: less, sections: [[.big]])
+        let huge = TileViewLayout(grid: grid, itemCounts: [Int.max, 5], viewport: LayoutViewport(width: 400, height: 800))
+        #expect(huge.itemCounts == [1_000_000, 0])
+        #expect(huge.frame(at: GridIndexPath(item: 999_999)) != nil && huge.frame(at: GridIndexPath(item: 0, section: 1)) == nil)
+        let sections = TileViewLayout(grid: grid, itemCounts: Array(repeating: 0, count: 20_000), viewport: LayoutViewport(width: 400, height: 800))
+        #expect(sections.itemCounts.count == 10_000)
     }
 
     @Test("the doc comment's example")
@@ -56,14 +79,20 @@ struct TileViewLayoutTests {
         #expect(layout.isInvalidated(by: LayoutViewport(width: 480, height: 320)))
     }
 
-    @Test("the ideal length for unlimited room gives cells of the length asked for")
+    @Test("the ideal length for unlimited room gives cells of the length asked for, section insets included")
     func idealLength() throws {
-        let length = TileViewLayout<DensePacking>.idealCrossAxisLength(columns: 6, cellLength: 80, spacing: 8)
-        #expect(length == 520)
-        let layout = TileViewLayout(grid: TileGrid(configuration: GridConfiguration(type: .more), sections: [[.small]]),
-                                    viewport: LayoutViewport(width: length, height: 0), spacing: 8)
+        let more = GridConfiguration(type: .more)
+        #expect(TileViewLayout<DensePacking>.idealCrossAxisLength(for: more, cellLength: 80, spacing: 8) == 520)
+        let insets = EdgeInsets(left: 16, right: 16)
+        let length = TileViewLayout<DensePacking>.idealCrossAxisLength(for: more, cellLength: 80, spacing: 8, sectionInsets: insets)
+        #expect(length == 552)
+        let layout = TileViewLayout(grid: TileGrid(configuration: more, sections: [[.small]]),
+                                    viewport: LayoutViewport(width: length, height: 0), spacing: 8, sectionInsets: insets)
         #expect(layout.frames?.cellLength == 80)
-        #expect(TileViewLayout<DensePacking>.idealCrossAxisLength(columns: 0, cellLength: -1, spacing: .nan) == 0)
+        let horizontal = GridConfiguration(type: .less, direction: .horizontal)
+        #expect(TileViewLayout<DensePacking>.idealCrossAxisLength(for: horizontal, cellLength: 50, sectionInsets: EdgeInsets(top: 5, left: 99)) == 205)
+        #expect(TileViewLayout<DensePacking>.idealCrossAxisLength(for: more, cellLength: -1, spacing: .nan) == 0)
+        #expect(TileViewLayout<DensePacking>.idealCrossAxisLength(for: more, cellLength: 1e308) == 0)
     }
 
     /// Random grids, view counts and viewports, against a grid built from scratch with the
@@ -100,7 +129,7 @@ struct TileViewLayoutTests {
             for item in sizes.indices {
                 let path = GridIndexPath(item: item, section: section)
                 let expected = reference?.frame(at: path)
-                #expect(layout.frame(at: path) == expected, "seed \(seed), \(path)")
+                #expect(layout.frame(at: path) == expected ?? .zero, "seed \(seed), \(path)")
                 if let expected { all.append((path, expected)) }
             }
             #expect(layout.frame(at: GridIndexPath(item: sizes.count, section: section)) == nil, "seed \(seed)")

@@ -1,4 +1,6 @@
+import Foundation
 import GridLayout
+import Synchronization
 import GridStorePostgreSQL
 import Testing
 @testable import GridStore
@@ -71,6 +73,36 @@ struct RepositoryConformanceTests {
         let layout = try repository.snapshot().viewLayout(itemCounts: [5, 1], viewport: LayoutViewport(width: 600, height: 800))
         #expect(layout.itemCounts == [5, 1])
         #expect(layout.frame(at: GridIndexPath(item: 0, section: 1)) == LayoutRect(x: 0, y: 400, width: 200, height: 200))   // after 5 middle tiles, 3 a row
+    }
+
+    @Test("counts that move items between sections fit the limit when the result does: sections shrink before others grow")
+    func countsShrinkFirst() throws {
+        let repository = try InMemoryGridSizeRepository(name: "big", options: GridOptions(sectionItemCounts: [300_000, 600_000]))
+        #expect(try repository.setItemCounts([600_000, 300_000]).itemCounts == [600_000, 300_000])
+        #expect(throws: GridError.self) { try repository.setItemCounts(Array(repeating: 0, count: 10_001)) }
+        #expect(try repository.snapshot().itemCounts == [600_000, 300_000])
+    }
+
+    @Test("counts the grid already has take no write lock: they are read while another connection holds it")
+    func unchangedCountsOnlyRead() throws {
+        let directory = TemporaryDirectory()
+        let sizes = try DatabaseGridSizeRepository(suiteName: "suite", database: GridDatabase(path: directory.file("r.sqlite")),
+                                                   creatingWith: GridOptions(sectionItemCounts: [12, 5]))
+        #expect(try sizes.snapshot().itemCounts == [12, 5])
+        let other = try GridDatabase(path: directory.file("r.sqlite"))
+        let holder = try Grid(named: "holder", in: other)
+        try other.write { transaction in
+            try transaction.update(holder) { try $0.toggle(at: GridIndexPath(item: 0)) }
+            // Another thread, as another part of the app would: a call on this thread is refused as nested.
+            let result = Mutex<Result<Int, any Error>?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                result.withLock { $0 = Result { try sizes.setItemCounts([12, 5]).revision } }
+                done.signal()
+            }
+            done.wait()
+            #expect(try result.withLock { try $0?.get() } == 0)
+        }
     }
 
     @Test("toggle cycles small → middle → big → small by index path or key, one revision each, sync and async", arguments: Kind.all)

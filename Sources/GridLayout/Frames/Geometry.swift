@@ -55,6 +55,9 @@ public struct LayoutRect: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The bottom edge.
     public var maxY: Double { origin.y + size.height }
     /// The center.
+    /// The empty rectangle at the origin.
+    public static let zero = LayoutRect(x: 0, y: 0, width: 0, height: 0)
+
     public var center: LayoutPoint { LayoutPoint(x: origin.x + size.width / 2, y: origin.y + size.height / 2) }
 
     /// Whether the rectangles overlap in an area (touching edges do not count).

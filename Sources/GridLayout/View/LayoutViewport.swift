@@ -18,14 +18,18 @@ public struct LayoutViewport: Hashable, Sendable {
         self.init(size: LayoutSize(width: width, height: height), insets: insets)
     }
 
+    /// The longest length a viewport gives a grid across its scroll axis: 1,000,000,000 points.
+    public static var maximumLength: Double { 1_000_000_000 }
+
     /// The length across a grid's scroll axis left for its tiles: the width less the left and
     /// right insets for a vertical grid, the height less the top and bottom insets for a
-    /// horizontal one. It is 0 when nothing is left or a length is not finite (a view's first
-    /// layout pass, before it has a size).
+    /// horizontal one (negative insets, which a collection view may have, add to it). It is 0
+    /// when nothing is left (a view's first layout pass, before it has a size), when a value
+    /// is not finite, and beyond ``maximumLength``.
     public func crossAxisLength(for direction: ScrollDirection) -> Double {
         let length = direction == .vertical
             ? size.width - insets.left - insets.right
             : size.height - insets.top - insets.bottom
-        return length.isFinite && length > 0 ? length : 0
+        return length.isFinite && length > 0 && length <= Self.maximumLength ? length : 0
     }
 }

@@ -2,13 +2,16 @@
 /// SwiftUI `Layout`) asks of it, for one viewport and the item counts the view shows.
 ///
 /// It never throws and never traps: a viewport that leaves no room (a first layout pass at
-/// width 0) gives no frames and a zero content size, and an index path outside the view's
-/// counts has no frame. The grid is reconciled with the view's counts, so a data source that
+/// width 0) gives a zero content size and zero-size frames at the origin, and an index path
+/// outside the view's counts has no frame. The grid is reconciled with the view's counts, so a data source that
 /// is ahead of or behind the stored grid is laid out as it is shown: items the grid lacks get
 /// `missingItemSize`, and items the view lacks are left out.
 ///
 /// Frames are in content coordinates, starting at (0, 0) where the insets end: the frames
 /// a collection view expects, whose content insets and safe area lie outside its content size.
+///
+/// A view shows at most ``maximumItems`` items in at most ``maximumSections`` sections, as a
+/// stored grid holds: sections and items past them have no frame.
 ///
 /// ```swift
 /// let grid = TileGrid(configuration: GridConfiguration(type: .less), sections: [[.big, .small]])
@@ -28,20 +31,33 @@ public struct TileViewLayout<Strategy: PackingStrategy>: Sendable {
     ///
     /// - Parameters:
     ///   - itemCounts: The item count of each section the view shows (its data source's), or
-    ///     `nil` to show the grid's own. A negative count is taken as 0.
+    ///     `nil` to show the grid's own. A negative count is taken as 0, and counts past
+    ///     ``maximumItems`` and ``maximumSections`` are cut.
     ///   - missingItemSize: The size of the items the view shows that the grid lacks: the
     ///     grid's default size, for a stored grid.
-    ///   - spacing: The gap between cells; a negative or infinite spacing is taken as 0.
-    ///   - sectionInsets: The space around each section's tiles; likewise.
+    ///   - spacing: The gap between cells; a negative or non-finite spacing is taken as 0.
+    ///   - sectionInsets: The space around each section's tiles; each negative or non-finite
+    ///     inset is taken as 0.
     public init(grid: TileGrid<Strategy>, itemCounts: [Int]? = nil, missingItemSize: TileSize = .small,
                 viewport: LayoutViewport, spacing: Double = 0, sectionInsets: EdgeInsets = .zero) {
         let shown = itemCounts.map { Self.reconcile(grid, with: $0, missingItemSize: missingItemSize) } ?? grid
         self.grid = shown
         self.viewport = viewport
         let length = viewport.crossAxisLength(for: shown.configuration.direction)
-        let metrics = (try? FrameMetrics(crossAxisLength: length, spacing: spacing, sectionInsets: sectionInsets))
-            ?? (try? FrameMetrics(crossAxisLength: length))
+        let insets = EdgeInsets(top: Self.length(sectionInsets.top), left: Self.length(sectionInsets.left),
+                                bottom: Self.length(sectionInsets.bottom), right: Self.length(sectionInsets.right))
+        let metrics = try? FrameMetrics(crossAxisLength: length, spacing: Self.length(spacing), sectionInsets: insets)
         frames = metrics.flatMap { try? GridFrames(grid: shown, metrics: $0) }
+    }
+
+    /// The most items a view shows: 1,000,000, as many as a stored grid holds.
+    public static var maximumItems: Int { 1_000_000 }
+    /// The most sections a view shows: 10,000, as many as a stored grid holds.
+    public static var maximumSections: Int { 10_000 }
+
+    /// `value` as a length: 0 for a negative or non-finite one.
+    static func length(_ value: Double) -> Double {
+        value.isFinite && value > 0 ? value : 0
     }
 
     /// The item count of each section, as the view shows them.
@@ -50,12 +66,13 @@ public struct TileViewLayout<Strategy: PackingStrategy>: Sendable {
     /// The size of everything the view scrolls through: zero when there is no room.
     public var contentSize: LayoutSize { frames?.contentSize ?? .zero }
 
-    /// The frame of the item at `path`, or `nil` for a path outside the view's counts or when
-    /// there is no room: what a collection view's `layoutAttributesForItem(at:)` returns.
+    /// The frame of the item at `path`, or `nil` for a path outside the view's counts: what a
+    /// collection view's `layoutAttributesForItem(at:)` returns. Where there is no room, an
+    /// item the view has gets ``LayoutRect/zero``, since UIKit asks for one.
     public func frame(at path: GridIndexPath) -> LayoutRect? {
-        guard let frames, grid.sections.indices.contains(path.section),
+        guard grid.sections.indices.contains(path.section),
               (0..<grid.sections[path.section].count).contains(path.item) else { return nil }
-        return frames.frame(at: path)
+        return frames?.frame(at: path) ?? .zero
     }
 
     /// Each item whose frame overlaps `rect`, with its frame, in index-path order.
@@ -76,20 +93,30 @@ public struct TileViewLayout<Strategy: PackingStrategy>: Sendable {
         return newViewport.crossAxisLength(for: direction) != viewport.crossAxisLength(for: direction)
     }
 
-    /// The length across the scroll axis at which cells are `cellLength` long: the size to
-    /// ask for when a view is offered unlimited room (a SwiftUI proposal of `nil` or infinity).
-    /// A length or spacing that is negative or not finite is taken as 0.
-    public static func idealCrossAxisLength(columns: Int, cellLength: Double = 80, spacing: Double = 0) -> Double {
-        let columns = Double(max(1, columns))
-        let cell = cellLength.isFinite ? max(0, cellLength) : 0
-        let gap = spacing.isFinite ? max(0, spacing) : 0
-        return columns * cell + (columns - 1) * gap
+    /// The length across the scroll axis, section insets included, at which the cells of
+    /// `configuration`'s columns are `cellLength` long: the size to ask for when a view is
+    /// offered unlimited room (a SwiftUI proposal of `nil` or infinity). The viewport's own
+    /// insets come on top. A length, spacing or inset that is negative or not finite is taken as
+    /// 0, and so is a result beyond ``LayoutViewport/maximumLength``.
+    public static func idealCrossAxisLength(for configuration: GridConfiguration, cellLength: Double = 80, spacing: Double = 0,
+                                            sectionInsets: EdgeInsets = .zero) -> Double {
+        let columns = Double(configuration.columns)
+        let insets = configuration.direction == .vertical
+            ? length(sectionInsets.left) + length(sectionInsets.right)
+            : length(sectionInsets.top) + length(sectionInsets.bottom)
+        let ideal = columns * length(cellLength) + (columns - 1) * length(spacing) + insets
+        return ideal <= LayoutViewport.maximumLength ? ideal : 0
     }
 
     /// `grid` with `counts`: sections and items past the counts removed, and the ones missing
     /// added with `size`.
     static func reconcile(_ grid: TileGrid<Strategy>, with counts: [Int], missingItemSize size: TileSize) -> TileGrid<Strategy> {
-        let counts = counts.map { max(0, $0) }
+        var remaining = maximumItems
+        let counts = counts.prefix(maximumSections).map { count in
+            let shown = min(max(0, count), remaining)
+            remaining -= shown
+            return shown
+        }
         guard grid.itemCounts != counts else { return grid }
         var grid = grid
         while grid.sections.count > counts.count { grid.removeSection(at: grid.sections.count - 1) }

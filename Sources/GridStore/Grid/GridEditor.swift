@@ -201,12 +201,19 @@ public struct GridEditor: Sendable {
     /// its last items. Counts the grid already has change nothing.
     public mutating func setItemCounts(_ counts: [Int]) throws(GridError) {
         for count in counts where count < 0 || count > GridLimits.maximumItems { throw .invalidItemCount(count) }
+        guard counts.count <= GridLimits.maximumSections else {
+            throw .limitExceeded("a grid has at most \(GridLimits.maximumSections) sections; the counts give \(counts.count)")
+        }
+        // Shrink first, then grow, so the total is checked against what the counts make.
         while snapshot.explicitSizes.count > counts.count { try removeSection(at: snapshot.explicitSizes.count - 1) }
+        for (section, count) in counts.enumerated() where section < snapshot.explicitSizes.count {
+            if snapshot.explicitSizes[section].count > count { try setItemCount(count, inSection: section) }
+        }
         for (section, count) in counts.enumerated() {
-            if section < snapshot.explicitSizes.count {
-                if snapshot.explicitSizes[section].count != count { try setItemCount(count, inSection: section) }
-            } else {
+            if section >= snapshot.explicitSizes.count {
                 try appendSection(itemCount: count)
+            } else if snapshot.explicitSizes[section].count < count {
+                try setItemCount(count, inSection: section)
             }
         }
     }

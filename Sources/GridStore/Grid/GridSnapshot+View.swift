@@ -3,6 +3,7 @@ import GridLayout
 extension GridSnapshot {
     /// The grid laid out in a scrolling view that shows `itemCounts` items (its data source's
     /// counts, or the grid's own when `nil`): items the grid lacks get its default size.
+    /// For a grid of tiles; a honeycomb's frames are its ``honeycombLayout``'s.
     ///
     /// ```swift
     /// let layout = try sizes.snapshot().viewLayout(itemCounts: [items.count],

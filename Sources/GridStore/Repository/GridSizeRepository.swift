@@ -172,13 +172,16 @@ extension GridSizeRepository {
         try editing { try $0.setItemCount(count, inSection: section) }
     }
 
-    /// Sets every section's item count to the data source's, in one change (none when the
-    /// counts are already the grid's): call it before a collection view's `reloadData()`.
+    /// Sets every section's item count to the data source's, in one change: call it before a
+    /// collection view's `reloadData()`. When the counts are already the grid's it only reads,
+    /// taking no write lock and writing nothing.
     ///
     /// - Returns: The grid after the change.
     @discardableResult
     public func setItemCounts(_ counts: [Int]) throws(GridError) -> GridSnapshot {
-        try editing { try $0.setItemCounts(counts) }
+        let current = try snapshot()
+        guard current.itemCounts != counts else { return current }
+        return try editing { try $0.setItemCounts(counts) }
     }
 
     public func dictionaryRepresentation() throws(GridError) -> [GridIndexPath: TileSize] {
