@@ -11,7 +11,7 @@ import Foundation  // with the stand-ins of AppleStandIns.swift
 func docs_migrating_3() async throws {
     final class TileLayout: UICollectionViewLayout {
         let sizes: DatabaseGridSizeRepository
-        /// Told when observing ends on an error: the grid was dropped, or the database failed.
+        /// Told when a read fails, and when observing ends on an error: the grid was dropped, or the database failed.
         var onError: (any Error) -> Void = { print("gridstore: \($0)") }
         private var snapshot: GridSnapshot?
         private var layout: TileViewLayout<DensePacking>?
@@ -22,10 +22,7 @@ func docs_migrating_3() async throws {
             super.init()
             observation = Task { @MainActor [weak self] in
                 do {
-                    for try await change in sizes.changes() {     // the state now, then every process's changes
-                        self?.snapshot = change.snapshot
-                        self?.invalidateLayout()
-                    }
+                    for try await _ in sizes.changes() { self?.invalidateLayout() }   // any process's change
                 } catch {
                     self?.onError(error)
                 }
@@ -40,7 +37,10 @@ func docs_migrating_3() async throws {
                                   insets: EdgeInsets(top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right))
         }
         override func prepare() {
-            guard let view = collectionView, let snapshot else { return layout = nil }
+            super.prepare()
+            guard let view = collectionView else { return }
+            do { snapshot = try sizes.snapshot() } catch { onError(error) }   // read now: a batch update's write is in it
+            guard let snapshot else { return layout = nil }
             let counts = (0..<view.numberOfSections).map { view.numberOfItems(inSection: $0) }
             layout = snapshot.viewLayout(itemCounts: counts, viewport: viewport(view, size: view.bounds.size), spacing: 8)
         }

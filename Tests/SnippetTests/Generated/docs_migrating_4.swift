@@ -17,7 +17,7 @@ func docs_migrating_4() async throws {
             snapshot.viewLayout(itemCounts: [count], viewport: LayoutViewport(width: size.width, height: size.height), spacing: spacing)
         }
         func sizeThatFits(proposal: ProposedViewSize, subviews: Subviews, cache: inout ()) -> CGSize {
-            let ideal = TileViewLayout<DensePacking>.idealCrossAxisLength(columns: snapshot.columns, spacing: spacing)
+            let ideal = TileViewLayout<DensePacking>.idealCrossAxisLength(for: snapshot.configuration, spacing: spacing)
             func across(_ proposed: CGFloat?) -> CGFloat { proposed.map { $0.isFinite ? $0 : ideal } ?? ideal }
             let room = snapshot.direction == .vertical ? CGSize(width: across(proposal.width), height: 0)
                                                        : CGSize(width: 0, height: across(proposal.height))
@@ -27,7 +27,7 @@ func docs_migrating_4() async throws {
         func placeSubviews(in bounds: CGRect, proposal: ProposedViewSize, subviews: Subviews, cache: inout ()) {
             let layout = layout(in: bounds.size, count: subviews.count)
             for (item, subview) in subviews.enumerated() {
-                guard let frame = layout.frame(at: GridIndexPath(item: item)) else { continue }
+                let frame = layout.frame(at: GridIndexPath(item: item)) ?? .zero
                 subview.place(at: CGPoint(x: bounds.minX + frame.minX, y: bounds.minY + frame.minY),
                               proposal: ProposedViewSize(width: frame.size.width, height: frame.size.height))
             }
