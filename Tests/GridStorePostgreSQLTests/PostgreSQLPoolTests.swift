@@ -27,6 +27,36 @@ struct PostgreSQLPoolTests {
         return Int(rows.int(0, 0))
     }
 
+    @Test("close() ends every session of the pool and of observation; later calls throw a closed failure")
+    func close() async throws {
+        let (database, storage, uri) = try pooled(3)
+        let grid = try Grid(named: "g", in: database, creatingWith: GridOptions(sectionItemCounts: [8]))
+        DispatchQueue.concurrentPerform(iterations: 3) { item in _ = try? grid.toggle(at: GridIndexPath(item: item)) }
+        let firstSeen = Locked(false)
+        let observation = Task {
+            for try await _ in grid.changes() { firstSeen.withLock { $0 = true } }
+        }
+        while !firstSeen.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(try serverConnections(uri) >= 2)
+        try database.close()
+        #expect(storage.pool.openCount == 0)
+        await #expect { try await observation.value } throws: { error in
+            if case GridError.storage(let failure) = error { return failure.kind == .closed }
+            return false
+        }
+        #expect { try grid.snapshot() } throws: { error in
+            if case GridError.storage(let failure) = error { return failure.kind == .closed }
+            return false
+        }
+        // The server sees each session end as its backend exits.
+        var remaining = try serverConnections(uri)
+        for _ in 0..<100 where remaining > 0 {
+            try await Task.sleep(for: .milliseconds(50))
+            remaining = try serverConnections(uri)
+        }
+        #expect(remaining == 0)
+    }
+
     @Test("N threads change N grids at once on N connections, no more, and every change is kept")
     func parallelChanges() throws {
         let (database, storage, uri) = try pooled(4)

@@ -43,13 +43,13 @@ public final class GridDatabase: Sendable {
     ///   transaction on this database.
     package func storageRead<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
         try CallScope.refuseNested(in: self)
-        return try CallScope.holding(self) { try backend.read(body) }
+        return try whileOpen { try CallScope.holding(self) { try backend.read(body) } }
     }
 
     /// Runs `body`, one read of one statement, as ``GridStorageBackend/readStatement(_:)`` does.
     package func storageReadStatement<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
         try CallScope.refuseNested(in: self)
-        return try CallScope.holding(self) { try backend.readStatement(body) }
+        return try whileOpen { try CallScope.holding(self) { try backend.readStatement(body) } }
     }
 
     /// Runs `body` in a write transaction of the backend: the one way the engine writes.
@@ -58,7 +58,7 @@ public final class GridDatabase: Sendable {
     ///   transaction on this database.
     package func storageWrite<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
         try CallScope.refuseNested(in: self)
-        return try CallScope.holding(self) { try backend.write(body) }
+        return try whileOpen { try CallScope.holding(self) { try backend.write(body) } }
     }
 
     /// The change signal all observers of the database's grids share, made at the first
@@ -80,6 +80,70 @@ public final class GridDatabase: Sendable {
         watchStorage.withLock { $0 }?.stop()
     }
 
+    // MARK: Closing
+
+    /// How many calls are using the backend, and whether the database was closed.
+    private let lifecycle = PlatformLock()
+    private nonisolated(unsafe) var activeCalls = 0
+    private nonisolated(unsafe) var closed = false
+
+    /// Runs `body`, which uses the backend, unless the database was closed; ``close()`` waits
+    /// for it to end.
+    ///
+    /// - Throws: ``GridError/storage(_:)`` of kind ``GridStorageFailure/Kind/closed`` after
+    ///   ``close()``; what `body` throws.
+    package func whileOpen<T>(_ body: () throws -> T) throws -> T {
+        try lifecycle.withLock {
+            guard !closed else {
+                throw GridError.storage(GridStorageFailure(kind: .closed, message: "the database \(location) was closed; open it again"))
+            }
+            activeCalls += 1
+        }
+        defer {
+            lifecycle.withLock {
+                activeCalls -= 1
+                if activeCalls == 0 { lifecycle.broadcast() }
+            }
+        }
+        return try body()
+    }
+
+    /// Closes the database: waits for the calls in progress to end, ends observation, and
+    /// closes every connection, releasing every lock on the file (after moving the
+    /// write-ahead log into it where no other process needs it) or every server session.
+    /// Later calls on it, and on its grids and repositories, throw ``GridError/storage(_:)`` of
+    /// kind ``GridStorageFailure/Kind/closed``, and observations end with that error. Closing
+    /// twice does nothing.
+    ///
+    /// A database also closes when its last reference goes; `close()` is for the moment it must
+    /// be closed, for example an iOS app moving to the background with its file in a shared
+    /// container (a suspended app holding a lock on such a file is killed).
+    ///
+    /// - Throws: ``GridError/reentrantCall`` inside a call's closure on this database, which
+    ///   could never end while `close()` waited for it.
+    public func close() throws(GridError) {
+        try CallScope.refuseNested(in: self)
+        let first = lifecycle.withLock {
+            defer { closed = true }
+            while activeCalls > 0 { _ = lifecycle.wait() }
+            return !closed
+        }
+        guard first else { return }
+        changes.stop()
+        reads.stop()
+        watchStorage.withLock { $0 }?.stop(waiting: true)
+        backend.close()
+    }
+
+    /// Whether this database and `other` are one database (a file under two paths, one server
+    /// database under two URIs).
+    package func isSameDatabase(as other: GridDatabase) throws -> Bool {
+        try whileOpen { try other.whileOpen { try backend.isSameDatabase(as: other.backend) } }
+    }
+
+    /// Whether ``close()`` was called.
+    public var isClosed: Bool { lifecycle.withLock { closed } }
+
     /// Where the database is: a file path, or a PostgreSQL connection URI without its password.
     public var location: String { backend.location }
 
@@ -88,6 +152,6 @@ public final class GridDatabase: Sendable {
 
     /// Where the database stands against gridstore's migrations, read without writing.
     public func migrationStatus() throws -> MigrationStatus {
-        try backend.migrationStatus()
+        try whileOpen { try backend.migrationStatus() }
     }
 }

@@ -42,7 +42,7 @@ extension Grid {
     private static func copyGrids(from source: GridDatabase, to target: GridDatabase, names: [String]?,
                                   replacing: Bool, history: Bool) throws -> [GridSummary] {
         // Copying a database onto itself would delete each grid, and its history, before writing it again.
-        let oneDatabase = try source === target || source.backend.isSameDatabase(as: target.backend)
+        let oneDatabase = try source === target || source.isSameDatabase(as: target)
         if oneDatabase {
             throw GridError.limitExceeded("\(source.location) and \(target.location) are one database; a copy needs two")
         }

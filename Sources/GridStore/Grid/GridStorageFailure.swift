@@ -27,6 +27,8 @@ public struct GridStorageFailure: Error, Sendable, Hashable, Codable, CustomStri
         /// Any other failure of the database or the connection to it (I/O, a full disk, a
         /// connection lost while committing, which may or may not have applied the change).
         case database
+        /// The `GridDatabase` was closed (``GridDatabase/close()``): open the database again.
+        case closed
     }
 
     /// What kind of failure it was.

@@ -26,6 +26,8 @@ package final class DatabaseChangeWatch: @unchecked Sendable {
     /// Whether the loop runs, has its signal, or found that the backend has none.
     private var state = State.idle
     private var stopped = false
+    /// Whether the loop's thread runs (and may hold its signal's connection).
+    private var loopRunning = false
 
     private enum State {
         case idle, starting, watching, unavailable
@@ -43,14 +45,22 @@ package final class DatabaseChangeWatch: @unchecked Sendable {
         self.makeSignal = makeSignal
     }
 
-    /// Ends the loop: called when the database is released.
-    package func stop() {
+    /// Ends the loop: called when the database is released or closed. Waiting observers wake
+    /// and read their grids.
+    ///
+    /// - Parameter waiting: Whether to return only once the loop has ended and closed its
+    ///   signal's connection (at most one slice, ``sliceMilliseconds``, later).
+    package func stop(waiting: Bool = false) {
         let woken = lock.withLock { () -> [Waiter] in
             stopped = true
             defer { waiters = [] }
             return waiters
         }
         for waiter in woken { waiter.wake(.success(nil)) }
+        guard waiting else { return }
+        lock.withLock {
+            while loopRunning { _ = lock.wait(milliseconds: Self.sliceMilliseconds) }
+        }
     }
 
     /// How many loops the watch has started: one for all its observers (for tests).
@@ -95,11 +105,16 @@ package final class DatabaseChangeWatch: @unchecked Sendable {
                     guard state == .idle else { return (nil, false) }
                     state = .starting
                     startedLoops += 1
+                    loopRunning = true
                     return (nil, true)
                 }
                 if let now { return wake(now) }
                 if startsLoop && !Platform.startThread({ self.loop() }) {
-                    lock.withLock { state = .unavailable }
+                    lock.withLock {
+                        state = .unavailable
+                        loopRunning = false
+                        lock.broadcast()
+                    }
                     wakeAll(with: .success(nil))
                 }
             }
@@ -124,6 +139,13 @@ package final class DatabaseChangeWatch: @unchecked Sendable {
     /// Waits on the signal, waking observers, until the database is released.
     private func loop() {
         var signal: (any GridChangeSignal)?
+        defer {
+            signal = nil   // its connection is closed before a waiting stop(waiting:) returns
+            lock.withLock {
+                loopRunning = false
+                lock.broadcast()
+            }
+        }
         // Failures in a row to keep a signal: the first wakes the observers, which read their
         // grid again and meet the failure themselves; the next ones only wait longer.
         var failures = 0

@@ -49,12 +49,17 @@ package protocol GridStorageBackend: AnyObject, Sendable {
     /// Whether `other` stores its grids in the same database as this one (the same file by any
     /// path, the same PostgreSQL database and schema, the `grids` table `search_path` finds, by any URI).
     func isSameDatabase(as other: any GridStorageBackend) throws -> Bool
+
+    /// Closes every connection, once no call uses them (``GridDatabase/close()`` sees to that);
+    /// nothing uses the backend afterwards.
+    func close()
 }
 
 extension GridStorageBackend {
     package func readStatement<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T { try read(body) }
     package var parallelCalls: Int { 1 }
     package func makeChangeSignal() throws -> (any GridChangeSignal)? { nil }
+    package func close() {}
 }
 
 /// The rows of one transaction of a ``GridStorageBackend``.

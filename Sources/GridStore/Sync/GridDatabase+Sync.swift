@@ -51,7 +51,7 @@ extension GridDatabase {
     ///   errors of reading and writing either database.
     public func sync(with other: GridDatabase, grids: [String]? = nil, dryRun: Bool = false) throws(GridError) -> [GridSyncResult] {
         try GridError.catching {
-            if try backend.isSameDatabase(as: other.backend) {
+            if try isSameDatabase(as: other) {
                 throw GridError.sync(SyncError(.sameDatabase, "\(location) and \(other.location) are one database; sync needs two"))
             }
             var names = grids?.map(GridLimits.canonical)

@@ -51,6 +51,20 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
     /// The tickets of waiting callers, oldest first, for writes (index 0) and reads (index 1).
     private var waiting: [[Int]] = [[], []]
     private var nextTicket = 0
+    /// Whether ``close()`` ran: no connection is taken or kept afterwards.
+    private var closed = false
+
+    /// Closes every idle connection, and each one in use as it comes back; later calls are refused.
+    func close() {
+        let dropped = lock.withLock { () -> [PostgreSQLConnection] in
+            closed = true
+            defer { idle = [] }
+            opened -= idle.count
+            lock.broadcast()
+            return idle
+        }
+        _ = dropped   // released here: each connection's session ends as it goes
+    }
 
     /// A pool over `first`, an open connection, that opens more to `location` as needed.
     init(first: PostgreSQLConnection, writers: Int, waitLimitMilliseconds: Int) {
@@ -106,7 +120,7 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
         let ahead = waiting[queue].count + (use == .write ? writing : opened - idle.count)
         waiting[queue].append(ticket)
         while true {
-            while waiting[queue].first != ticket || !canStart(use) {
+            while !closed && (waiting[queue].first != ticket || !canStart(use)) {
                 let remaining = started + waitLimitMilliseconds - GridStore.Platform.monotonicMilliseconds()
                 if remaining <= 0 {
                     waiting[queue].removeAll { $0 == ticket }
@@ -117,6 +131,12 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
                         ahead: ahead, location: location.displayName)))
                 }
                 _ = lock.wait(milliseconds: min(remaining, Self.shrinkMilliseconds))
+            }
+            if closed {
+                waiting[queue].removeAll { $0 == ticket }
+                lock.broadcast()
+                lock.unlock()
+                throw GridError.storage(GridStorageFailure(kind: .closed, message: "the database \(location.displayName) was closed; open it again"))
             }
             if use == .write { writing += 1 }
             let reused = idle.popLast()
@@ -165,7 +185,7 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
 
     private func give(back lease: Lease) {
         lock.withLock {
-            idle.append(lease.connection)
+            if closed { opened -= 1 } else { idle.append(lease.connection) }
             if lease.use == .write { writing -= 1 }
             lock.broadcast()
         }

@@ -57,6 +57,10 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
 
     package var parallelCalls: Int { pool.writers }
 
+    package func close() {
+        pool.close()
+    }
+
     package func migrationStatus() throws -> MigrationStatus {
         try withConnection { try PostgreSQLMigrationRunner(migrations: migrations).status(of: $0) }
     }

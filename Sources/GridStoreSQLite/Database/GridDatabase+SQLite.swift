@@ -54,13 +54,14 @@ extension GridDatabase {
     /// - Returns: `false` when another connection (another process reading an older state,
     ///   or writing) kept part of the log for longer than the busy timeout: try again.
     /// - Throws: ``GridError/reentrantCall`` inside a call on this database;
+    ///   ``GridError/storage(_:)`` of kind `closed` after ``GridDatabase/close()``;
     ///   ``DatabaseFileError/unsupported(_:)`` on PostgreSQL, whose server keeps its own files.
     public func checkpoint() throws -> Bool {
         guard let sqlite else {
             throw DatabaseFileError.unsupported("\(location) is a PostgreSQL database, whose server keeps its own files; "
                                                 + "back it up with pg_dump or pg_basebackup")
         }
-        return try sqlite.checkpoint()
+        return try whileOpen { try sqlite.checkpoint() }
     }
 
     /// The SQLite storage, when the database is an SQLite file: for tests and audits that read the tables.

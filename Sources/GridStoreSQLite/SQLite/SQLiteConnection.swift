@@ -56,6 +56,16 @@ package final class SQLiteConnection {
     }
 
     deinit {
+        close()
+    }
+
+    /// Whether ``close()`` has not run.
+    private var isOpen = true
+
+    /// Finalizes the cached statements and closes the connection; nothing may use it afterwards.
+    package func close() {
+        guard isOpen else { return }
+        isOpen = false
         statementCache.removeAll()
         // With every statement finalized, closing cannot fail for a reason left to handle here.
         _ = sqlite3_close_v2(handle)

@@ -141,7 +141,28 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// still needs it; the connection then closes without SQLite's closing checkpoint, which
     /// takes the database-file lock and so locks readers out.
     deinit {
-        if hasWritten.load(ordering: .relaxed) { connection.checkpointAndEmptyLog() }
+        close()
+    }
+
+    /// Whether ``close()`` ran.
+    private let isClosed = Atomic(false)
+
+    /// Refuses a call after ``close()``: its connections are gone.
+    private func checkOpen() throws(GridError) {
+        if isClosed.load(ordering: .acquiring) {
+            throw .storage(GridStorageFailure(kind: .closed, message: "the database \(path) was closed; open it again"))
+        }
+    }
+
+    /// Checkpoints as the release does, then closes both connections and gives up the file's
+    /// place among this process's writers. Called once no call uses the storage.
+    package func close() {
+        guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        gate.withLock {
+            if hasWritten.load(ordering: .relaxed) { connection.checkpointAndEmptyLog() }
+            connection.close()
+        }
+        readerGate.withLock { readerConnection?.close() }
         if let writers { WriterQueue.release(writers) }
     }
 
@@ -155,10 +176,16 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     package func readConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try CallScope.refuseNested(in: self)
         return try CallScope.holding(self) {
-            if let result = try gate.withLockIfAvailable({ try readTransaction(on: connection, body) }) {
+            if let result = try gate.withLockIfAvailable({ () throws -> T in
+                try checkOpen()
+                return try readTransaction(on: connection, body)
+            }) {
                 return result
             }
-            return try readerGate.withLock { try readTransaction(on: try openReader(), body) }
+            return try readerGate.withLock {
+                try checkOpen()
+                return try readTransaction(on: try openReader(), body)
+            }
         }
     }
 
@@ -174,6 +201,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         try CallScope.refuseNested(in: self)
         func write(waitingAtMost milliseconds: Int32) throws -> T {
             try self.gate.withLock {
+                try self.checkOpen()
                 // The busy timeout counts from the call, the turn in the queue included.
                 self.connection.setBusyTimeout(milliseconds: milliseconds)
                 return try Self.withTimeLimit(self.connection) {
@@ -207,7 +235,10 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// Runs `body` with the main connection outside any transaction.
     func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try CallScope.refuseNested(in: self)
-        return try gate.withLock { try Self.withTimeLimit(connection) { try body(connection) } }
+        return try gate.withLock {
+            try checkOpen()
+            return try Self.withTimeLimit(connection) { try body(connection) }
+        }
     }
 
     /// A read transaction on `connection`, which may not write.

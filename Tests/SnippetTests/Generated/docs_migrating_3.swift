@@ -11,7 +11,7 @@ import Foundation  // with the stand-ins of AppleStandIns.swift
 func docs_migrating_3() async throws {
     final class TileLayout: UICollectionViewLayout {
         let sizes: DatabaseGridSizeRepository
-        /// Told when a read fails, and when observing ends on an error: the grid was dropped, or the database failed.
+        /// Told when a read fails, and when observing ends on an error: the grid was dropped, the database failed or was closed.
         var onError: (any Error) -> Void = { print("gridstore: \($0)") }
         private var snapshot: GridSnapshot?
         private var layout: TileViewLayout<DensePacking>?

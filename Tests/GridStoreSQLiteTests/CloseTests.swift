@@ -1,0 +1,93 @@
+import Foundation
+import GridLayout
+import Synchronization
+import Testing
+@testable import GridStore
+@testable import GridStoreSQLite
+
+/// `GridDatabase.close()`: what an iOS app calls on its way to the background, so that it holds
+/// no lock on a file in a shared container.
+@Suite("Closing a database")
+struct CloseTests {
+    /// The descriptors this process holds on the database file, its log and its shared memory.
+    static func openDescriptors(on path: String) -> Int {
+        let names = Set([path, path + "-wal", path + "-shm"].map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path })
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.filter { descriptor in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + descriptor) else { return false }
+            return names.contains(target)
+        }.count
+    }
+
+    static func isClosed(_ error: any Error) -> Bool {
+        if case GridError.storage(let failure) = error { return failure.kind == .closed }
+        return false
+    }
+
+    @Test("close() releases every descriptor on the file, its log and shared memory, observation's included; observation ends with the error")
+    func releasesTheFile() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("closed.sqlite")
+        let database = try GridDatabase(path: path)
+        let grid = try Grid(named: "g", in: database, creatingWith: GridOptions(sectionItemCounts: [8]))
+        try grid.toggle(at: GridIndexPath(item: 1))
+        let firstSeen = Mutex(false)
+        let observation = Task {
+            for try await _ in grid.changes() { firstSeen.withLock { $0 = true } }
+        }
+        while !firstSeen.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        _ = try grid.snapshot()
+        #expect(Self.openDescriptors(on: path) > 0)
+        try database.close()
+        #expect(Self.openDescriptors(on: path) == 0)
+        #expect(database.isClosed)
+        await #expect { try await observation.value } throws: { Self.isClosed($0) }
+        // What was committed is in the file alone: a copy of it without its -wal has every change.
+        try FileManager.default.copyItem(atPath: path, toPath: directory.file("copy.sqlite"))
+        #expect(try Grid(named: "g", in: GridDatabase(path: directory.file("copy.sqlite")), creatingWith: nil).snapshot().revision == 1)
+    }
+
+    @Test("after close() every call throws a closed failure; closing again does nothing; closing inside a call is refused")
+    func callsAfterClose() throws {
+        let directory = TemporaryDirectory()
+        let database = try GridDatabase(path: directory.file("c.sqlite"))
+        let grid = try Grid(named: "g", in: database, creatingWith: GridOptions(sectionItemCounts: [4]))
+        let sizes = try DatabaseGridSizeRepository(suiteName: "s", database: database, creatingWith: GridOptions(sectionItemCounts: [4]))
+        _ = try sizes.snapshot()
+        try grid.toggle(at: GridIndexPath(item: 3))
+        #expect(throws: GridError.reentrantCall) { try database.write { _ in try database.close() } }
+        #expect(!database.isClosed)
+        try database.close()
+        try database.close()
+        #expect { try grid.toggle(at: GridIndexPath(item: 0)) } throws: { Self.isClosed($0) }
+        #expect { try sizes.size(at: GridIndexPath(item: 0)) } throws: { Self.isClosed($0) }
+        #expect { try Grid.list(in: database) } throws: { Self.isClosed($0) }
+        #expect { try database.checkpoint() } throws: { Self.isClosed($0) }
+        #expect { try database.migrationStatus() } throws: { Self.isClosed($0) }
+        #expect(try Grid(named: "g", in: GridDatabase(path: directory.file("c.sqlite")), creatingWith: nil).snapshot().revision == 1)
+    }
+
+    @Test("close() waits for a change in progress, which commits")
+    func waitsForCallsInProgress() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("w.sqlite")
+        let database = try GridDatabase(path: path)
+        let grid = try Grid(named: "g", in: database, creatingWith: GridOptions(sectionItemCounts: [4]))
+        _ = try grid.snapshot()
+        let started = DispatchSemaphore(value: 0)
+        let finished = Mutex(false)
+        Thread.detachNewThread {
+            try? database.write { transaction in
+                try transaction.update(grid) { try $0.toggle(at: GridIndexPath(item: 2)) }
+                started.signal()
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+            finished.withLock { $0 = true }
+        }
+        started.wait()
+        try database.close()
+        #expect(finished.withLock { $0 })
+        #expect(Self.openDescriptors(on: path) == 0)
+        #expect(try Grid(named: "g", in: GridDatabase(path: path), creatingWith: nil).snapshot().revision == 1)
+    }
+}
