@@ -127,8 +127,8 @@ let package = Package(
             name: "MigrationTextTests",
             dependencies: ["MigrationText"]
         ),
-        // Every Swift snippet of README.md and docs/, compiled (Snippets.swift is generated from
-        // them and checked to be current); the UIKit and SwiftUI shells against stand-ins.
+        // Every Swift snippet of README.md and docs/, compiled: Generated/ holds one file a
+        // snippet, checked to be current; the UIKit and SwiftUI shells build against stand-ins.
         .testTarget(
             name: "SnippetTests",
             dependencies: ["GridStoreSQLite", "GridStorePostgreSQL", "GridStore", "GridLayout"],

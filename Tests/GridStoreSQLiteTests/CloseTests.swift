@@ -64,7 +64,36 @@ struct CloseTests {
         #expect { try Grid.list(in: database) } throws: { Self.isClosed($0) }
         #expect { try database.checkpoint() } throws: { Self.isClosed($0) }
         #expect { try database.migrationStatus() } throws: { Self.isClosed($0) }
+        let notes = MigrationRunner(namespace: "notes", migrations: try MigrationSet(files: [("0001_notes.sql", "CREATE TABLE notes (body TEXT) STRICT;")]))
+        #expect { try database.migrate(notes) } throws: { Self.isClosed($0) }
         #expect(try Grid(named: "g", in: GridDatabase(path: directory.file("c.sqlite")), creatingWith: nil).snapshot().revision == 1)
+    }
+
+    @Test("observing after close() opens nothing and ends with the closed failure")
+    func observingAfterClose() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("o.sqlite")
+        let database = try GridDatabase(path: path)
+        let grid = try Grid(named: "g", in: database, creatingWith: GridOptions(sectionItemCounts: [4]))
+        try grid.toggle(at: GridIndexPath(item: 0))
+        try database.close()
+        await #expect { for try await _ in grid.changes() {} } throws: { Self.isClosed($0) }
+        #expect(database.watch.loopsStarted == 0)
+        #expect(Self.openDescriptors(on: path) == 0)
+    }
+
+    @Test("two threads closing at once both return with the database closed")
+    func concurrentClose() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("two.sqlite")
+        let database = try GridDatabase(path: path)
+        try Grid(named: "g", in: database, creatingWith: GridOptions(sectionItemCounts: [4])).toggle(at: GridIndexPath(item: 0))
+        let closedOnReturn = Locked<[Bool]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            try? database.close()
+            closedOnReturn.withLock { $0.append(database.isClosed && Self.openDescriptors(on: path) == 0) }
+        }
+        #expect(closedOnReturn.withLock { $0 } == [true, true])
     }
 
     @Test("close() waits for a change in progress, which commits")

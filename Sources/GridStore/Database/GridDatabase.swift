@@ -62,39 +62,44 @@ public final class GridDatabase: Sendable {
     }
 
     /// The change signal all observers of the database's grids share, made at the first
-    /// observation (a process that observes nothing pays nothing for it).
+    /// observation (a process that observes nothing pays nothing for it). After ``close()`` it
+    /// is a stopped one, which makes no signal and opens nothing.
     package var watch: DatabaseChangeWatch {
-        watchStorage.withLock { watch in
-            if let watch { return watch }
+        watchStorage.withLock { storage in
+            if let watch = storage.watch { return watch }
             // Weakly: a released database's backend closes (and checkpoints) at once.
             let made = DatabaseChangeWatch { [weak backend] in try backend?.makeChangeSignal() }
-            watch = made
+            if storage.closed { made.stop() } else { storage.watch = made }
             return made
         }
     }
-    private let watchStorage = Mutex<DatabaseChangeWatch?>(nil)
+    private let watchStorage = Mutex<(watch: DatabaseChangeWatch?, closed: Bool)>((nil, false))
 
     deinit {
         changes.stop()
         reads.stop()
-        watchStorage.withLock { $0 }?.stop()
+        watchStorage.withLock { $0.watch }?.stop()
     }
 
     // MARK: Closing
 
-    /// How many calls are using the backend, and whether the database was closed.
+    /// How many calls are using the backend, and how far closing has gone.
     private let lifecycle = PlatformLock()
     private nonisolated(unsafe) var activeCalls = 0
-    private nonisolated(unsafe) var closed = false
+    private nonisolated(unsafe) var state = LifecycleState.open
 
-    /// Runs `body`, which uses the backend, unless the database was closed; ``close()`` waits
-    /// for it to end.
+    private enum LifecycleState {
+        case open, closing, closed
+    }
+
+    /// Runs `body`, which uses the backend, unless the database is closing or closed;
+    /// ``close()`` waits for it to end.
     ///
-    /// - Throws: ``GridError/storage(_:)`` of kind ``GridStorageFailure/Kind/closed`` after
-    ///   ``close()``; what `body` throws.
+    /// - Throws: ``GridError/storage(_:)`` of kind ``GridStorageFailure/Kind/closed`` once
+    ///   ``close()`` has begun; what `body` throws.
     package func whileOpen<T>(_ body: () throws -> T) throws -> T {
         try lifecycle.withLock {
-            guard !closed else {
+            guard state == .open else {
                 throw GridError.storage(GridStorageFailure(kind: .closed, message: "the database \(location) was closed; open it again"))
             }
             activeCalls += 1
@@ -108,12 +113,17 @@ public final class GridDatabase: Sendable {
         return try body()
     }
 
-    /// Closes the database: waits for the calls in progress to end, ends observation, and
-    /// closes every connection, releasing every lock on the file (after moving the
-    /// write-ahead log into it where no other process needs it) or every server session.
+    /// Closes the database: refuses new calls, waits for the calls in progress to end, ends
+    /// observation, and closes every connection, releasing every lock on the file (after moving
+    /// the write-ahead log into it where no other process needs it) or every server session.
     /// Later calls on it, and on its grids and repositories, throw ``GridError/storage(_:)`` of
-    /// kind ``GridStorageFailure/Kind/closed``, and observations end with that error. Closing
-    /// twice does nothing.
+    /// kind ``GridStorageFailure/Kind/closed``, and observations end with that error. A second
+    /// `close()` returns once the first has finished.
+    ///
+    /// It blocks the calling thread while it waits: for the calls in progress (a change waits at
+    /// most the 10-second busy timeout for another process's lock), and for observation's own
+    /// connection to close, at most a tenth of a second unless that connection is being opened
+    /// just then. Call it off the main thread, or from a detached task.
     ///
     /// A database also closes when its last reference goes; `close()` is for the moment it must
     /// be closed, for example an iOS app moving to the background with its file in a shared
@@ -123,16 +133,31 @@ public final class GridDatabase: Sendable {
     ///   could never end while `close()` waited for it.
     public func close() throws(GridError) {
         try CallScope.refuseNested(in: self)
-        let first = lifecycle.withLock {
-            defer { closed = true }
-            while activeCalls > 0 { _ = lifecycle.wait() }
-            return !closed
+        let first = lifecycle.withLock { () -> Bool in
+            switch state {
+            case .open:
+                state = .closing
+                while activeCalls > 0 { _ = lifecycle.wait() }
+                return true
+            case .closing:
+                while state != .closed { _ = lifecycle.wait() }
+                return false
+            case .closed:
+                return false
+            }
         }
         guard first else { return }
         changes.stop()
         reads.stop()
-        watchStorage.withLock { $0 }?.stop(waiting: true)
+        watchStorage.withLock { storage in
+            storage.closed = true
+            return storage.watch
+        }?.stop(waiting: true)
         backend.close()
+        lifecycle.withLock {
+            state = .closed
+            lifecycle.broadcast()
+        }
     }
 
     /// Whether this database and `other` are one database (a file under two paths, one server
@@ -141,8 +166,8 @@ public final class GridDatabase: Sendable {
         try whileOpen { try other.whileOpen { try backend.isSameDatabase(as: other.backend) } }
     }
 
-    /// Whether ``close()`` was called.
-    public var isClosed: Bool { lifecycle.withLock { closed } }
+    /// Whether ``close()`` has finished: every connection is closed.
+    public var isClosed: Bool { lifecycle.withLock { state == .closed } }
 
     /// Where the database is: a file path, or a PostgreSQL connection URI without its password.
     public var location: String { backend.location }

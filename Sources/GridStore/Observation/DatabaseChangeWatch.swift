@@ -49,7 +49,8 @@ package final class DatabaseChangeWatch: @unchecked Sendable {
     /// and read their grids.
     ///
     /// - Parameter waiting: Whether to return only once the loop has ended and closed its
-    ///   signal's connection (at most one slice, ``sliceMilliseconds``, later).
+    ///   signal's connection: at most one slice (``sliceMilliseconds``) later, unless the loop
+    ///   is making its signal just then (a connection being opened).
     package func stop(waiting: Bool = false) {
         let woken = lock.withLock { () -> [Waiter] in
             stopped = true
@@ -57,9 +58,9 @@ package final class DatabaseChangeWatch: @unchecked Sendable {
             return waiters
         }
         for waiter in woken { waiter.wake(.success(nil)) }
-        guard waiting else { return }
         lock.withLock {
-            while loopRunning { _ = lock.wait(milliseconds: Self.sliceMilliseconds) }
+            lock.broadcast()   // a loop pausing before it tries again stops at once
+            while waiting && loopRunning { _ = lock.wait(milliseconds: Self.sliceMilliseconds) }
         }
     }
 
@@ -156,7 +157,7 @@ package final class DatabaseChangeWatch: @unchecked Sendable {
                 } catch {
                     failures += 1
                     if failures == 1 { advance() }
-                    Platform.sleep(milliseconds: min(Self.longestRetryMilliseconds, Self.retryMilliseconds << min(failures - 1, 5)))
+                    pause(milliseconds: min(Self.longestRetryMilliseconds, Self.retryMilliseconds << min(failures - 1, 5)))
                     continue
                 }
                 guard signal != nil else {
@@ -177,6 +178,18 @@ package final class DatabaseChangeWatch: @unchecked Sendable {
                 if failures == 1 { advance() }
             }
             wakeExpired()
+        }
+    }
+
+    /// Waits `milliseconds` before trying again, or less when ``stop(waiting:)`` is called.
+    private func pause(milliseconds: Int) {
+        let deadline = Platform.monotonicMilliseconds() + milliseconds
+        lock.withLock {
+            while !stopped {
+                let remaining = deadline - Platform.monotonicMilliseconds()
+                if remaining <= 0 { break }
+                _ = lock.wait(milliseconds: remaining)
+            }
         }
     }
 

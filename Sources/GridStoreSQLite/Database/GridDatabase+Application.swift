@@ -39,12 +39,12 @@ extension GridDatabase {
     ///   namespace or a PostgreSQL database.
     @discardableResult
     public func migrate(_ runner: MigrationRunner) throws -> [Migration] {
-        try requireAppMigrations(runner).migrate(runner)
+        try whileOpen { try requireAppMigrations(runner).migrate(runner) }
     }
 
     /// Where this database stands against an app's migrations, read without writing.
     public func migrationStatus(of runner: MigrationRunner) throws -> MigrationStatus {
-        try requireAppMigrations(runner).migrationStatus(of: runner)
+        try whileOpen { try requireAppMigrations(runner).migrationStatus(of: runner) }
     }
 
     private func requireAppMigrations(_ runner: MigrationRunner) throws -> SQLiteStorage {

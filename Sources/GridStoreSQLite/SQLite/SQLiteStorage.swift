@@ -304,6 +304,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         try CallScope.refuseNested(in: self)
         let apply = { (milliseconds: Int32) throws -> [Migration] in
             try self.gate.withLock {
+                try self.checkOpen()
                 self.connection.setBusyTimeout(milliseconds: milliseconds)
                 return try Self.withTimeLimit(self.connection) {
                     try self.checkFile(on: self.connection)
