@@ -131,7 +131,7 @@ let package = Package(
         // snippet, checked to be current; the UIKit and SwiftUI shells build against stand-ins.
         .testTarget(
             name: "SnippetTests",
-            dependencies: ["GridStoreSQLite", "GridStorePostgreSQL", "GridStore", "GridLayout"],
+            dependencies: ["GridStoreSQLite", "GridStorePostgreSQL", "GridStore", "GridLayout", "TestSupport"],
             exclude: ["Generated/README.md"],
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .unsafeFlags(["-suppress-warnings"])]
         ),

@@ -215,7 +215,7 @@ struct EditorREADMETests {
         for key in EditorKey.decode(Array("ll ".utf8)) { _ = model.handle(key) }
         try model.commitPending()
         let drawn = model.render(columns: 80, lines: 14).plainLines.map { String($0.reversed().drop { $0 == " " }.reversed()) }
-        let readme = try String(contentsOf: READMEExampleTests.root.appendingPathComponent("docs/cli.md"), encoding: .utf8)
+        let readme = try String(contentsOf: repositoryRootURL.appendingPathComponent("docs/cli.md"), encoding: .utf8)
         let marker = "```text\n default · more (6 columns) · revision"
         let start = try #require(readme.range(of: marker))
         let lines = String(readme[readme.index(start.lowerBound, offsetBy: 8)...])

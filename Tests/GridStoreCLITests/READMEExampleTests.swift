@@ -15,18 +15,7 @@ struct READMEExampleTests {
         var description: String { "\(document):\(line): $ \(command)" }
     }
 
-    /// The repository's root.
-    static var root: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
-    static var readmePath: String { root.appendingPathComponent("README.md").path }
-
-    /// README.md and every Markdown document under docs/, from the root.
-    static var documents: [String] {
-        let docs = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? []
-        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
-    }
+    static var readmePath: String { repositoryRoot + "/README.md" }
 
     /// The `$ ` examples of `markdown`, in order.
     static func examples(in markdown: String) -> [Example] {
@@ -52,13 +41,13 @@ struct READMEExampleTests {
 
     @Test("the README and docs/ hold the tour and the command line's examples")
     func enough() throws {
-        let counts = try Self.documents.map { Self.examples(in: try String(contentsOf: Self.root.appendingPathComponent($0), encoding: .utf8)).count }
+        let counts = try markdownDocuments.map { Self.examples(in: try String(contentsOf: repositoryRootURL.appendingPathComponent($0), encoding: .utf8)).count }
         #expect(counts[0] >= 4 && counts.reduce(0, +) >= 25)
     }
 
-    @Test("every $ example prints what its document shows, run in order from a fresh home per document", arguments: documents)
+    @Test("every $ example prints what its document shows, run in order from a fresh home per document", arguments: markdownDocuments)
     func examplesMatch(document: String) throws {
-        let markdown = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
+        let markdown = try String(contentsOf: repositoryRootURL.appendingPathComponent(document), encoding: .utf8)
         let examples = Self.examples(in: markdown).map { example in
             var example = example
             example.document = document

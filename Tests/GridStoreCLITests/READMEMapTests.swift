@@ -51,9 +51,9 @@ struct READMEMapTests {
         }
     }
 
-    @Test("every link of the README and docs/ to a file of the repository, or to a section, resolves", arguments: READMEExampleTests.documents)
+    @Test("every link of the README and docs/ to a file of the repository, or to a section, resolves", arguments: markdownDocuments)
     func links(document: String) throws {
-        let root = READMEExampleTests.root
+        let root = repositoryRootURL
         let url = root.appendingPathComponent(document)
         let text = Self.prose(try String(contentsOf: url, encoding: .utf8))
         let folder = url.deletingLastPathComponent()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A Swift snippet of the README or a document under docs/, and the Swift file that compiles
 /// every one of them.
@@ -21,19 +22,9 @@ struct MarkdownSnippet {
     let kind: Kind
     let lines: [String]
 
-    /// The repository's root.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// The README and every Markdown file under docs/, in name order.
-    static func documents() throws -> [String] {
-        let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
-            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
-        return ["README.md"] + docs
-    }
-
     /// Every ```swift block of `document`.
     static func snippets(in document: String) throws -> [MarkdownSnippet] {
-        let text = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+        let text = try String(contentsOf: repositoryRootURL.appendingPathComponent(document), encoding: .utf8)
         var found: [MarkdownSnippet] = []
         var open: (line: Int, kind: Kind, lines: [String])?
         var previous = ""

@@ -1,16 +1,17 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The documentation's Swift, kept compiling: Generated/ holds every snippet as a function, so
 /// the build fails when one no longer compiles, and these tests fail when Generated/ is not
 /// what the documents hold now.
 @Suite("The documentation's Swift snippets")
 struct SnippetTests {
-    static let generated = MarkdownSnippet.root.appendingPathComponent("Tests/SnippetTests/Generated")
+    static let generated = repositoryRootURL.appendingPathComponent("Tests/SnippetTests/Generated")
 
     @Test("Generated/ holds every snippet of README.md and docs/ as it is now, one file each")
     func current() throws {
-        let snippets = try MarkdownSnippet.documents().flatMap(MarkdownSnippet.snippets(in:))
+        let snippets = try markdownDocuments.flatMap(MarkdownSnippet.snippets(in:))
         #expect(snippets.count >= 12)
         let expected = MarkdownSnippet.render(snippets)
         let manager = FileManager.default
@@ -34,9 +35,9 @@ struct SnippetTests {
 
     @Test("the Package.swift lines load in a package of their own, and name products gridstore has")
     func manifests() throws {
-        let manifests = try MarkdownSnippet.documents().flatMap(MarkdownSnippet.snippets(in:)).filter { $0.kind == .manifest }
+        let manifests = try markdownDocuments.flatMap(MarkdownSnippet.snippets(in:)).filter { $0.kind == .manifest }
         #expect(!manifests.isEmpty)
-        let ours = try String(contentsOf: MarkdownSnippet.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let ours = try String(contentsOf: repositoryRootURL.appendingPathComponent("Package.swift"), encoding: .utf8)
         for snippet in manifests {
             let lines = snippet.lines.joined(separator: "\n")
             for product in lines.matches(of: /\.product\(name: "([^"]+)", package: "gridstore"\)/) {
@@ -47,7 +48,7 @@ struct SnippetTests {
             defer { try? FileManager.default.removeItem(at: scratch) }
             let package = scratch.appendingPathComponent("App")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(at: scratch.appendingPathComponent("gridstore"), withDestinationURL: MarkdownSnippet.root)
+            try FileManager.default.createSymbolicLink(at: scratch.appendingPathComponent("gridstore"), withDestinationURL: repositoryRootURL)
             try FileManager.default.createDirectory(at: package.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
             try "".write(to: package.appendingPathComponent("Sources/App/App.swift"), atomically: true, encoding: .utf8)
             let manifest = """

@@ -16,3 +16,12 @@ public let repositoryRoot: String = {
     }
     fatalError("Package.swift not found above \(#filePath)")
 }()
+
+/// The repository's top-level folder, as a file URL.
+public var repositoryRootURL: URL { URL(fileURLWithPath: repositoryRoot) }
+
+/// README.md and every Markdown document under docs/, in name order, as paths from the root.
+public var markdownDocuments: [String] {
+    let docs = (try? FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/docs")) ?? []
+    return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+}
