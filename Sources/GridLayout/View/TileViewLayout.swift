@@ -10,8 +10,9 @@
 /// Frames are in content coordinates, starting at (0, 0) where the insets end: the frames
 /// a collection view expects, whose content insets and safe area lie outside its content size.
 ///
-/// A view shows at most ``maximumItems`` items in at most ``maximumSections`` sections, as a
-/// stored grid holds: sections and items past them have no frame.
+/// A view shows at most ``GridCapacity/maximumItems`` items in at most
+/// ``GridCapacity/maximumSections`` sections, as a stored grid holds: sections and items past
+/// them have no frame.
 ///
 /// ```swift
 /// let grid = TileGrid(configuration: GridConfiguration(type: .less), sections: [[.big, .small]])
@@ -32,7 +33,7 @@ public struct TileViewLayout<Strategy: PackingStrategy>: Sendable {
     /// - Parameters:
     ///   - itemCounts: The item count of each section the view shows (its data source's), or
     ///     `nil` to show the grid's own. A negative count is taken as 0, and counts past
-    ///     ``maximumItems`` and ``maximumSections`` are cut.
+    ///     ``GridCapacity`` are cut.
     ///   - missingItemSize: The size of the items the view shows that the grid lacks: the
     ///     grid's default size, for a stored grid.
     ///   - spacing: The gap between cells; a negative or non-finite spacing is taken as 0.
@@ -49,11 +50,6 @@ public struct TileViewLayout<Strategy: PackingStrategy>: Sendable {
         let metrics = try? FrameMetrics(crossAxisLength: length, spacing: Self.length(spacing), sectionInsets: insets)
         frames = metrics.flatMap { try? GridFrames(grid: shown, metrics: $0) }
     }
-
-    /// The most items a view shows: 1,000,000, as many as a stored grid holds.
-    public static var maximumItems: Int { 1_000_000 }
-    /// The most sections a view shows: 10,000, as many as a stored grid holds.
-    public static var maximumSections: Int { 10_000 }
 
     /// `value` as a length: 0 for a negative or non-finite one.
     static func length(_ value: Double) -> Double {
@@ -111,8 +107,8 @@ public struct TileViewLayout<Strategy: PackingStrategy>: Sendable {
     /// `grid` with `counts`: sections and items past the counts removed, and the ones missing
     /// added with `size`.
     static func reconcile(_ grid: TileGrid<Strategy>, with counts: [Int], missingItemSize size: TileSize) -> TileGrid<Strategy> {
-        var remaining = maximumItems
-        let counts = counts.prefix(maximumSections).map { count in
+        var remaining = GridCapacity.maximumItems
+        let counts = counts.prefix(GridCapacity.maximumSections).map { count in
             let shown = min(max(0, count), remaining)
             remaining -= shown
             return shown

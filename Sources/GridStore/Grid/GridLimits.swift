@@ -1,9 +1,11 @@
+import GridLayout
+
 /// The largest grids gridstore accepts.
 public enum GridLimits {
     /// The most items a grid may hold, over all its sections.
-    public static let maximumItems = 1_000_000
+    public static let maximumItems = GridCapacity.maximumItems
     /// The most sections a grid may have.
-    public static let maximumSections = 10_000
+    public static let maximumSections = GridCapacity.maximumSections
     /// The longest grid name, in Unicode scalars.
     public static let maximumNameLength = 255
 
