@@ -6,6 +6,12 @@ struct CommandResult: Equatable {
     var status: Int32
     var standardOutput: String
     var standardError: String
+    /// Standard output's bytes as written: a binary sync bundle is not UTF-8.
+    var standardOutputBytes: [UInt8] = []
+
+    static func == (lhs: CommandResult, rhs: CommandResult) -> Bool {
+        lhs.status == rhs.status && lhs.standardOutput == rhs.standardOutput && lhs.standardError == rhs.standardError
+    }
 }
 
 /// Runs the built `gridstore` executable, as a user would.
@@ -105,7 +111,8 @@ enum CommandRunner {
         return CommandResult(
             status: process.terminationStatus,
             standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self))
+            standardError: String(decoding: errorData, as: UTF8.self),
+            standardOutputBytes: Array(outputData))
     }
 }
 

@@ -72,21 +72,55 @@ struct SyncBundleCommandTests {
         #expect(try run("b.sqlite", ["toggle", "4", "-q"]).status == 0)
         let cursor = try run("b.sqlite", ["sync-cursor"]).standardOutput.trimmingCharacters(in: .newlines)
         let bundle = try run("a.sqlite", ["sync-export", "--since", cursor])
-        #expect(bundle.status == 0 && bundle.standardOutput.hasPrefix("{\"gridstore-sync\":1,"))
-        let applied = try run("b.sqlite", ["sync-import", "-"], input: Array(bundle.standardOutput.utf8))
+        #expect(bundle.status == 0 && bundle.standardOutputBytes.starts(with: [0, 0x47, 0x53, 0x42, 2]))
+        let applied = try run("b.sqlite", ["sync-import", "-"], input: bundle.standardOutputBytes)
         #expect(applied.standardOutput == "grid 'default': took 1 change(s) (revision 1 → 2)\n")
-        #expect(try run("b.sqlite", ["sync-import", "-"], input: Array(bundle.standardOutput.utf8)).standardOutput
+        #expect(try run("b.sqlite", ["sync-import", "-"], input: bundle.standardOutputBytes).standardOutput
                 == "grid 'default': took 0 change(s)\n")
+        // Format 1, JSON, for people: sync-show prints a binary bundle as sync-export --format json writes it.
+        let json = try run("a.sqlite", ["sync-export", "--since", cursor, "--format", "json"])
+        #expect(json.status == 0 && json.standardOutput.hasPrefix("{\"gridstore-sync\":1,") && json.standardOutput.hasSuffix("}}\n"))
+        let shown = try CommandRunner.run(["sync-show", "-"], input: Data(bundle.standardOutputBytes))
+        #expect(shown.status == 0 && shown.standardOutput == json.standardOutput && shown.standardError.isEmpty)
+        #expect(try run("b.sqlite", ["sync-import", "-"], input: Array(json.standardOutput.utf8)).standardOutput
+                == "grid 'default': took 0 change(s)\n")
+        // A binary bundle is not written to a terminal, and nothing is recorded.
+        let terminal = try CommandRunner.shell("script -qec '\"$GRIDSTORE\" --db \(directory.file("a.sqlite")) sync-export' /dev/null")
+        #expect(terminal.status == 64 && terminal.standardOutput.contains("Error: a sync bundle is binary and standard output is a terminal"),
+                "\(terminal)")
+    }
+
+    @Test("a new device starts from a bundle: sync-import makes the file and the grid; a refused bundle makes no file")
+    func newDevice() throws {
+        #expect(try run("a.sqlite", ["toggle", "3", "-q"]).status == 0)
+        let bundle = try run("a.sqlite", ["sync-export"]).standardOutputBytes
+        let damaged = Array(bundle.dropLast())
+        let refused = try run("new.sqlite", ["sync-import", "-"], input: damaged)
+        #expect(refused.status == 65 && refused.standardError.hasPrefix("Error: standard input cannot be applied: ")
+                && refused.standardError.split(separator: "\n").count == 1, "\(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("new.sqlite")))
+        let applied = try run("new.sqlite", ["sync-import", "-"], input: bundle)
+        #expect(applied.status == 0 && applied.standardOutput.hasPrefix("grid 'default': took ")
+                && applied.standardOutput.hasSuffix(" change(s) (a new grid at revision 0)\n"), "\(applied)")
+        #expect(try run("new.sqlite", ["get", "3"]).standardOutput == run("a.sqlite", ["get", "3"]).standardOutput)
+        // A bundle from the past that the clock check refuses: no file either.
+        let shown = try CommandRunner.run(["sync-show", "-"], input: Data(bundle)).standardOutput
+        let future = (Int64(Date().timeIntervalSince1970 * 1000) + 86_400_000) << 16
+        let ahead = shown.replacing(#/"versions":\[\[0,\d+\]\]/#, with: "\"versions\":[[0,\(future)]]")
+            .replacing(#/"middle",\d+,/#, with: "\"middle\",\(future),")
+        let late = try run("later.sqlite", ["sync-import", "-"], input: Array(ahead.utf8))
+        #expect(late.status == 65 && late.standardError.contains("ahead of this machine's clock"), "\(late.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("later.sqlite")))
     }
 
     @Test("a bundle refused is one line, exit 65, and no file changes; a bad cursor is a usage error")
     func refusals() throws {
         #expect(try run("a.sqlite", ["toggle", "3", "-q"]).status == 0)
-        let bundle = try run("a.sqlite", ["sync-export"]).standardOutput
+        let bundle = try run("a.sqlite", ["sync-export", "--format", "json"]).standardOutput
         let before = try Data(contentsOf: URL(fileURLWithPath: directory.file("a.sqlite")))
         for (input, message) in [
             ("{\"x\":1}", "not a gridstore sync bundle"),
-            (bundle.replacingOccurrences(of: "\"gridstore-sync\":1", with: "\"gridstore-sync\":9"), "newer than the format 1"),
+            (bundle.replacingOccurrences(of: "\"gridstore-sync\":1", with: "\"gridstore-sync\":9"), "newer than the format 2"),
             (bundle.replacingOccurrences(of: "\"middle\"", with: "\"enormous\""), "is not one of small, middle, big"),
         ] {
             let result = try run("a.sqlite", ["--grid", "default", "sync-import", "-"], input: Array(input.utf8))

@@ -65,7 +65,7 @@ enum SyncBenchmarks {
         table.add(["sync after 1,000 toggles on each side", "5", format(Measurement.median(offlineSamples), decimals: 1), "2,000", "-"])
         let check = try onPhone.storedSnapshot().content == onTablet.storedSnapshot().content ? "equal" : "DIFFERENT"
         return table.render()
-            + "goals: at least 50,000 changes merged a second; at most 120 bytes a change in a bundle (\(format(Measurement.median(bytesPerChange), decimals: 1)) "
+            + "goals: at least 50,000 changes merged a second; at most 16 bytes a change in a bundle (format 2) (\(format(Measurement.median(bytesPerChange), decimals: 1)) "
             + "for every size changed); a sync with nothing new at most 1 ms. After the syncs the two grids are \(check).\n"
     }
 }

@@ -37,6 +37,12 @@ public final class GridDatabase: Sendable {
                                    width: backend.parallelCalls)
     }
 
+    /// A database in memory, gone with the instance: the command line tries a change on it
+    /// first when the file the change is for does not exist, so a refused change makes none.
+    package static func inMemory() -> GridDatabase {
+        GridDatabase(backend: MemoryStorage())
+    }
+
     /// Runs `body` in a read transaction of the backend: the one way the engine reads.
     ///
     /// - Throws: What `body` throws; ``GridError/reentrantCall`` inside another call's

@@ -1,7 +1,8 @@
 import GridLayout
 
 extension SyncBundle {
-    /// Reads a bundle, checking every value before anything is allocated for it: its format,
+    /// Reads a bundle in format 2 (binary, ``encoded()``) or 1 (JSON, ``encodedAsJSON()``),
+    /// checking every value before anything is allocated for it: its format,
     /// size, replica ids, stamps, order keys, item keys and options, and that each register is
     /// one a replica could have written.
     ///
@@ -13,12 +14,19 @@ extension SyncBundle {
             throw SyncError(.tooLarge, "the sync bundle is \(NumberText.count(bytes.count)) bytes; gridstore reads bundles of "
                                        + "up to \(NumberText.count(Self.maximumBytes)) bytes")
         }
-        var reader = BundleReader(reader: JSONReader(bytes))
         do {
+            if bytes.starts(with: BinaryBundle.magic) {
+                var decoder = BinaryBundleDecoder(bytes)
+                self = try decoder.bundle()
+                return
+            }
+            var reader = BundleReader(reader: JSONReader(bytes))
             self = try reader.bundle()
         } catch let error as SyncError {
             throw error
         } catch let error as JSONError {
+            throw SyncError(.malformed, "the sync bundle is malformed: \(error)")
+        } catch let error as ByteReader.Failure {
             throw SyncError(.malformed, "the sync bundle is malformed: \(error)")
         } catch {
             throw SyncError(.malformed, "the sync bundle is malformed: \(error)")
@@ -42,7 +50,7 @@ private struct BundleReader {
             throw SyncError(.newerFormat, "the sync bundle is in format \(format), newer than the format \(SyncBundle.format) "
                                           + "this gridstore reads; update gridstore")
         }
-        guard format >= 1 else { throw reader.error("format \(format) does not exist") }
+        guard format == 1 else { throw reader.error(format == 2 ? "format 2 is binary, not JSON" : "format \(format) does not exist") }
         var grid: String?
         var sender: ReplicaID?
         var cursor: VersionVector?
@@ -55,7 +63,7 @@ private struct BundleReader {
             switch key {
             case "grid":
                 let name = try reader.readString()
-                do { try GridLimits.validate(name: name) } catch { throw reader.error("the grid's name: \(error)") }
+                if let problem = SyncError.problem(name: name) { throw reader.error(problem) }
                 grid = name
             case "replica": sender = try replicaID()
             case "replicas":
@@ -108,12 +116,12 @@ private struct BundleReader {
 
     private mutating func replicaID() throws(JSONError) -> ReplicaID {
         let text = try reader.readString()
-        guard let id = ReplicaID(text) else { throw reader.error("'\(text.prefix(40))' is not a replica id (32 lowercase hexadecimal digits)") }
+        guard let id = ReplicaID(text) else { throw reader.error("'\(SyncError.excerpt(text))' is not a replica id (32 lowercase hexadecimal digits)") }
         return id
     }
 
     private mutating func entityID(_ text: String) throws(JSONError) -> SyncEntityID {
-        guard let id = SyncEntityID(text) else { throw reader.error("'\(text.prefix(40))' is not an id (16 lowercase hexadecimal digits)") }
+        guard let id = SyncEntityID(text) else { throw reader.error("'\(SyncError.excerpt(text))' is not an id (16 lowercase hexadecimal digits)") }
         return id
     }
 
@@ -245,22 +253,21 @@ private struct BundleReader {
     private mutating func orderKey() throws(JSONError) -> OrderKey {
         let text = try reader.readString()
         guard let key = OrderKey(text) else {
-            throw reader.error("'\(text.prefix(40))' is not an order key (1 to \(OrderKey.maximumLength) base-62 digits, the last not 0)")
+            throw reader.error("'\(SyncError.excerpt(text))' is not an order key (1 to \(OrderKey.maximumLength) base-62 digits, the last not 0)")
         }
         return key
     }
 
     private mutating func itemKey() throws(JSONError) -> String {
         let key = try reader.readString()
-        do { try GridLimits.validate(key: key) } catch { throw reader.error("an item's key: \(error)") }
-        guard GridLimits.canonical(key) == key else { throw reader.error("an item's key is not in its canonical form") }
+        if let problem = SyncError.problem(key: key) { throw reader.error(problem) }
         return key
     }
 
     private mutating func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type) throws(JSONError) -> T where T.RawValue == String {
         let text = try reader.readString()
         guard let value = T(rawValue: text) else {
-            throw reader.error("'\(text.prefix(40))' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw reader.error("'\(SyncError.excerpt(text))' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return value
     }

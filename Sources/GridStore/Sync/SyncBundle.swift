@@ -9,8 +9,9 @@ import GridLayout
 /// try tabletGrid.applySyncBundle(bundle.encoded())             // on the tablet
 /// ```
 public struct SyncBundle: Sendable {
-    /// The format this gridstore writes, and the newest it reads.
-    public static let format = 1
+    /// The format this gridstore writes (binary, ``encoded()``), and the newest it reads.
+    /// ``encodedAsJSON()`` writes format 1, JSON text, which every gridstore with sync reads.
+    public static let format = 2
     /// The largest bundle read: 256 MiB.
     public static let maximumBytes = 256 * 1024 * 1024
     /// The most items and sections a bundle or a grid's sync state holds, deleted ones included:
@@ -40,8 +41,9 @@ public struct SyncBundle: Sendable {
 
     // MARK: Writing
 
-    /// The bundle as JSON text: compact, in a fixed order.
-    public func encoded() -> [UInt8] {
+    /// The bundle as JSON text, format 1: compact, in a fixed order; for a person to read, or
+    /// a peer running a gridstore older than format 2. ``init(decoding:)`` reads it.
+    public func encodedAsJSON() -> [UInt8] {
         var replicas = Set<ReplicaID>([replica])
         replicas.formUnion(cursor.entries.keys)
         replicas.formUnion(delta.versions.entries.keys)
@@ -56,7 +58,7 @@ public struct SyncBundle: Sendable {
         for item in delta.items.values { collect(item.place); collect(item.size); collect(item.key); collect(item.alive) }
         let ordered = replicas.sorted()
         var writer = BundleWriter(indices: Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($1, $0) }))
-        writer.raw("{\"gridstore-sync\":\(Self.format),\"grid\":\(JSONText.quoted(grid)),\"replica\":\"\(replica)\",\"replicas\":[")
+        writer.raw("{\"gridstore-sync\":1,\"grid\":\(JSONText.quoted(grid)),\"replica\":\"\(replica)\",\"replicas\":[")
         writer.raw(ordered.map { "\"\($0)\"" }.joined(separator: ","))
         writer.raw("],\"cursor\":")
         writer.versions(cursor)

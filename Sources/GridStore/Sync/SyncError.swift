@@ -34,6 +34,28 @@ public struct SyncError: Error, Codable, Sendable, Equatable, CustomStringConver
 
     public var description: String { message }
 
+    /// Text a bundle holds, as a refusal quotes it: its first 40 characters on one line, every
+    /// control character (a line break, a bidirectional override) shown as `?`.
+    static func excerpt(_ text: some StringProtocol) -> String {
+        String(String.UnicodeScalarView(text.prefix(40).unicodeScalars.map { GridLimits.isControlCharacter($0) ? "?" : $0 }))
+    }
+
+    /// Why a bundle's grid name or item key cannot be one, quoting it as ``excerpt(_:)`` does;
+    /// `nil` when it can.
+    static func problem(name: String) -> String? {
+        do { try GridLimits.validate(name: name) } catch {
+            if case .invalidName(_, let reason) = error { return "the grid's name '\(excerpt(name))' is refused: \(reason)" }
+        }
+        return nil
+    }
+
+    static func problem(key: String) -> String? {
+        do { try GridLimits.validate(key: key) } catch {
+            if case .invalidKey(_, let reason) = error { return "an item's key '\(excerpt(key))' is refused: \(reason)" }
+        }
+        return GridLimits.canonical(key) == key ? nil : "an item's key is not in its canonical form"
+    }
+
     /// A bundle for grid `grid` given for grid `expected`.
     public static func wrongGrid(_ grid: String, expected: String) -> SyncError {
         SyncError(.wrongGrid, "the sync bundle is for grid '\(grid)', not '\(expected)'; give --grid '\(grid)' to apply it to that grid")

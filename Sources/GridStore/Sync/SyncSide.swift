@@ -248,7 +248,7 @@ struct SyncSide {
             try transaction.setSyncState(StoredSyncState(replica: replica.description, databaseReplica: databaseReplica.description,
                                                          revision: Int64(revision), clock: clock.latest.rawValue,
                                                          versions: SyncVersionsText.encode(state.versions),
-                                                         conflicts: Int64(state.conflicts(in: layout).count), state: full.encoded()),
+                                                         conflicts: Int64(state.conflicts(in: layout).count), state: full.encodedAsJSON()),
                                          gridID: id)
             isChanged = false
         }

@@ -160,22 +160,27 @@ struct SyncCursorCommand: GridStoreCommand {
     }
 }
 
-/// `gridstore sync-export [--since CURSOR]`.
+/// `gridstore sync-export [--since CURSOR] [--format binary|json]`.
 struct SyncExportCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "sync-export",
         abstract: "Write a sync bundle of the grid's changes a peer lacks to standard output.",
         discussion: """
             --since gives the peer's cursor (gridstore sync-cursor on the peer); without it the bundle holds
-            everything. The changes made here since the last sync are recorded first. The bundle is JSON, in
-            the versioned format of docs/sync.md; gridstore sync-import applies it.
+            everything. The changes made here since the last sync are recorded first. The bundle is binary, format
+            2 of docs/sync.md, and is not written to a terminal; --format json writes format 1, JSON text a person
+            can read, which gridstore sync-import takes as well (gridstore sync-show prints any bundle that way).
             """,
-        options: [since])
+        options: [since, format])
 
     /// `--since CURSOR`.
     static let since = CommandSpec.Option(name: "since", valueName: "cursor", help: "The peer's cursor, from its sync-cursor.")
+    /// `--format binary|json`.
+    static let format = CommandSpec.Option(name: "format", valueName: "binary|json",
+                                           help: "binary, format 2 (the default), or json, format 1.")
 
     let cursor: SyncCursor
+    let json: Bool
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         let text = arguments.value(Self.since) ?? ""
@@ -184,12 +189,47 @@ struct SyncExportCommand: GridStoreCommand {
                          + "on the peer", command: Self.spec)
         }
         self.cursor = cursor
+        json = try arguments.value(Self.format).map { text throws(CommandLineError) in
+            try ValueParser.choice(text, name: "--format", choices: [("binary", false), ("json", true)], command: Self.spec)
+        } ?? false
     }
 
     func run(in context: CommandContext) throws {
+        // Checked before anything is recorded: a bundle shown on a terminal is lost, and garbles it.
+        if !json, Platform.isTerminal(.standardOutput) {
+            throw CommandLineError.usage("a sync bundle is binary and standard output is a terminal; redirect it to a file "
+                                         + "(> bundle.gsync) or a pipe, or give --format json", command: Self.spec)
+        }
         let grid = try Grid(named: context.gridName, in: context.openDatabase(), creatingWith: nil)
         let bundle = try grid.syncBundle(since: cursor)
-        context.console.write(String(decoding: bundle.encoded(), as: UTF8.self))
+        context.console.write(bytes: json ? bundle.encodedAsJSON() : bundle.encoded())
+    }
+}
+
+/// `gridstore sync-show <file|->`.
+struct SyncShowCommand: GridStoreCommand {
+    static let spec = CommandSpec(
+        name: "sync-show",
+        abstract: "Print a sync bundle, in either format, as JSON text (format 1) a person can read.",
+        discussion: """
+            Reads no database: the bundle is checked as sync-import checks it, and a bundle it refuses is refused
+            here in the same line. The JSON is what sync-export --format json writes, and sync-import takes it.
+            """,
+        arguments: [.init(name: "file", help: "The bundle, or - for standard input.")])
+
+    let source: String
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {
+        source = arguments.positionals[0]
+    }
+
+    func run(in context: CommandContext) throws {
+        let bytes = try InputFile.read(source, limit: SyncBundle.maximumBytes)
+        do {
+            context.console.write(bytes: try SyncBundle(decoding: bytes).encodedAsJSON())
+        } catch {
+            throw CommandLineError.badInput("\(InputFile.displayName(source)) is not a bundle gridstore reads: \(error)")
+        }
     }
 }
 
@@ -223,7 +263,12 @@ struct SyncImportCommand: GridStoreCommand {
             if bundle.grid != context.gridName {
                 throw SyncError.wrongGrid(bundle.grid, expected: context.gridName)
             }
-            result = try Grid(named: context.gridName, in: context.openDatabase(), creatingWith: nil).applySyncBundle(bytes)
+            // A new device starts from a bundle: the grid, and the file, are made from it. Tried in
+            // memory first when the file is missing, so a bundle refused there leaves no file.
+            if try !context.databaseArgument().exists() {
+                _ = try Grid(named: context.gridName, in: .inMemory(), creatingWith: GridOptions()).applySyncBundle(bytes)
+            }
+            result = try Grid(named: context.gridName, in: context.openDatabase(), creatingWith: GridOptions()).applySyncBundle(bytes)
         } catch let error as SyncError {
             throw CommandLineError.badInput("\(InputFile.displayName(source)) cannot be applied: \(error)")
         } catch let GridError.sync(error) {

@@ -1,0 +1,182 @@
+import GridLayout
+import SeededRandom
+import Testing
+@testable import GridStore
+
+/// Format 2, the binary bundle: what it writes reads back equal, and as format 1 reads it;
+/// nothing a hostile sender writes crashes the reader or makes it allocate past the input; a
+/// size change costs at most 16 bytes.
+@Suite("Sync bundle format 2")
+struct SyncBundleFormatTests {
+    @Test("the smallest bundles: nothing carried, one option, one section only named")
+    func edgeCases() throws {
+        let sender = ReplicaID(high: 7, low: 9)
+        for delta in [ReplicatedGrid(), Self.withColumns(sender), Self.withPlacedItem(sender)] {
+            let bundle = SyncBundle(grid: "default", replica: sender, cursor: VersionVector(), delta: delta)
+            let decoded = try SyncBundle(decoding: bundle.encoded())
+            #expect(decoded.delta == delta && decoded.grid == "default" && decoded.replica == sender && decoded.cursor == bundle.cursor)
+        }
+    }
+
+    @Test("a random bundle reads back equal from format 2 and from format 1", arguments: 0..<200)
+    func roundTrip(seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed &+ 4_300)
+        let bundle = Self.randomBundle(using: &generator)
+        let binary = try SyncBundle(decoding: bundle.encoded())
+        let json = try SyncBundle(decoding: bundle.encodedAsJSON())
+        #expect(binary.delta == bundle.delta, "seed \(seed) (replay with arguments: [\(seed)])")
+        #expect(binary.delta == json.delta && binary.cursor == json.cursor && binary.grid == json.grid
+                && binary.replica == json.replica, "seed \(seed)")
+        // Written in one way only: encoding what was read gives the same bytes.
+        #expect(binary.encoded() == bundle.encoded(), "seed \(seed)")
+    }
+
+    @Test("every prefix of a bundle, and every bundle with a byte changed, is refused or read; never a crash", arguments: 0..<20)
+    func damaged(seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed &+ 4_301)
+        let bytes = Self.randomBundle(using: &generator).encoded()
+        for length in 0..<bytes.count {
+            #expect(throws: SyncError.self, "prefix of \(length) bytes, seed \(seed)") { try SyncBundle(decoding: Array(bytes.prefix(length))) }
+        }
+        for _ in 0..<300 {
+            var damaged = bytes
+            let position = Int.random(in: BinaryBundle.magic.count..<damaged.count, using: &generator)
+            damaged[position] = UInt8.random(in: 0...255, using: &generator)
+            if Bool.random(using: &generator) { damaged.insert(UInt8.random(in: 0...255, using: &generator), at: position) }
+            do {
+                // What is read is a bundle gridstore could have written.
+                let read = try SyncBundle(decoding: damaged)
+                #expect(try SyncBundle(decoding: read.encoded()).delta == read.delta, "seed \(seed), byte \(position)")
+            } catch {
+                #expect(!error.message.contains("\n") && error.message.count < 1_000, "\(error.message)")
+            }
+        }
+    }
+
+    @Test("hostile bytes: counts past the input, long or padded numbers, a newer format, bytes after the end, ids out of order")
+    func hostile() throws {
+        let sender = ReplicaID(high: 1, low: 2)
+        let valid = SyncBundle(grid: "default", replica: sender, cursor: VersionVector(), delta: Self.withPlacedItem(sender)).encoded()
+        func refusal(_ bytes: [UInt8]) -> SyncError? {
+            do { _ = try SyncBundle(decoding: bytes); return nil } catch { return error }
+        }
+        var header = ByteWriter()
+        header.raw(BinaryBundle.magic)
+        header.varint(2)
+        header.text("default")
+        let start = header.bytes
+        var huge = ByteWriter()
+        huge.varint(UInt64.max)
+        #expect(refusal(start + huge.bytes)?.message.contains("more than the bundle's 0 bytes left hold") == true)
+        #expect(refusal(start + [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f])?.message.contains("past 64 bits") == true)
+        #expect(refusal(start + [0x81, 0x00])?.message.contains("more bytes than it needs") == true)
+        #expect(refusal(BinaryBundle.magic + [3])?.kind == .newerFormat)
+        #expect(refusal(BinaryBundle.magic + [1])?.kind == .malformed)
+        #expect(refusal(valid + [0])?.message.contains("1 bytes follow the bundle's end") == true)
+        #expect(refusal(BinaryBundle.magic)?.message.contains("ends early") == true)
+        // 10,001 replicas: too many, refused before the rest is read.
+        var many = ByteWriter()
+        many.raw(start)
+        many.varint(10_001)
+        for index in 0..<10_001 { many.fixed64(0); many.fixed64(UInt64(index)) }
+        #expect(refusal(many.bytes)?.kind == .tooLarge)
+        // Two items with one id.
+        var twice = ReplicatedGrid()
+        twice.items[SyncEntityID(rawValue: 5)] = Self.withPlacedItem(sender).items.first!.value
+        let one = SyncBundle(grid: "default", replica: sender, cursor: VersionVector(), delta: twice).encoded()
+        let itemStart = try #require(Self.lastIndex(of: [1, 5], in: one))  // one item, id 5
+        var duplicated = Array(one[..<itemStart]) + [2, 5] + Array(one[(itemStart + 2)...])
+        duplicated += [0] + Array(one[(itemStart + 2)...])  // the same item again, 0 after 5
+        #expect(refusal(duplicated)?.message.contains("ids are not in order") == true)
+    }
+
+    @Test("a bundle of 10,000 size changes takes at most 16 bytes a change")
+    func compact() throws {
+        let replica = ReplicaID(high: 0x1234, low: 0x5678)
+        var state = ReplicatedGrid(origin: GridContent(columns: 6, sections: [Array(repeating: nil, count: 10_000)]), replica: replica)
+        let cursor = state.versions
+        var generator = SeededGenerator(seed: 43)
+        var layout = state.layout()
+        var ids = EntityIDGenerator()
+        let stamp = SyncStamp(time: HybridTime(milliseconds: 1_800_000_000_000), replica: replica)
+        let sizes = (0..<10_000).map { (GridIndexPath(item: $0), Optional([TileSize.small, .middle, .big][Int(generator.next() % 3)])) }
+        try state.record(sizes.map { GridEdit.size($0.0, from: nil, to: $0.1) }, at: stamp, layout: &layout, ids: &ids)
+        let bundle = SyncBundle(grid: "default", replica: replica, cursor: cursor, delta: state.changes(since: cursor))
+        let bytes = bundle.encoded()
+        #expect(bundle.changeCount >= 6_000)
+        #expect(Double(bytes.count) / Double(bundle.changeCount) <= 16, "\(bytes.count) bytes for \(bundle.changeCount) changes")
+        #expect(try SyncBundle(decoding: bytes).delta == bundle.delta)
+    }
+
+    // MARK: Helpers
+
+    static func withColumns(_ replica: ReplicaID) -> ReplicatedGrid {
+        var delta = ReplicatedGrid()
+        delta.options.columns.write(6, at: SyncStamp(time: HybridTime(rawValue: 1 << 40), replica: replica))
+        delta.versions.advance(replica, to: HybridTime(rawValue: 1 << 40))
+        return delta
+    }
+
+    /// One item placed in a section the bundle only names.
+    static func withPlacedItem(_ replica: ReplicaID) -> ReplicatedGrid {
+        var delta = ReplicatedGrid()
+        var item = ReplicatedGrid.Item()
+        item.place.write(.init(section: SyncEntityID(rawValue: 77), order: .spaced(3)), at: SyncStamp(time: HybridTime(rawValue: 9), replica: replica))
+        delta.items[SyncEntityID(rawValue: 12)] = item
+        return delta
+    }
+
+    static func lastIndex(of pattern: [UInt8], in bytes: [UInt8]) -> Int? {
+        (0...(bytes.count - pattern.count)).reversed().first { Array(bytes[$0..<$0 + pattern.count]) == pattern }
+    }
+
+    /// A bundle of random registers: 1 to 6 replicas, writes concurrent or not, seen lists,
+    /// every kind of value, ids anywhere in 64 bits.
+    static func randomBundle(using generator: inout SeededGenerator) -> SyncBundle {
+        let replicas = (0..<Int.random(in: 1...6, using: &generator)).map { _ in ReplicaID.random(using: &generator) }
+        func time() -> HybridTime { HybridTime(rawValue: Int64.random(in: 1...(1 << 50), using: &generator)) }
+        func register<Value>(_ value: () -> Value) -> MergeRegister<Value> {
+            guard Int.random(in: 0..<3, using: &generator) > 0 else { return MergeRegister() }
+            let writers = replicas.shuffled(using: &generator)
+            let headCount = Int.random(in: 0..<4, using: &generator) == 0 ? Int.random(in: 1...writers.count, using: &generator) : 1
+            let heads = writers.prefix(headCount).map { MergeRegister<Value>.Write(value: value(), stamp: SyncStamp(time: time(), replica: $0)) }
+            let seen = writers.dropFirst(headCount).filter { _ in Int.random(in: 0..<4, using: &generator) == 0 }.map { ($0, time()) }
+            return MergeRegister(heads: heads, context: seen)
+        }
+        func id() -> SyncEntityID { SyncEntityID(rawValue: Int.random(in: 0..<4, using: &generator) == 0 ? UInt64.random(in: 0..<64, using: &generator) : generator.next()) }
+        func order() -> OrderKey { OrderKey.between(nil, .spaced(Int.random(in: 0..<100_000, using: &generator))) }
+        var delta = ReplicatedGrid()
+        delta.options.columns = register { Int.random(in: 1...64, using: &generator) }
+        delta.options.direction = register { Bool.random(using: &generator) ? .vertical : .horizontal }
+        delta.options.defaultSize = register { TileSize.allCases.randomElement(using: &generator)! }
+        delta.options.honeycomb = register {
+            Bool.random(using: &generator) ? nil : try? HoneycombConfiguration(elementWidth: Double.random(in: 10...90, using: &generator),
+                                                                              itemSpacing: 4.25, orientation: .flatTop, centerItem: .last,
+                                                                              ringOrder: .original, scalingCurve: .smooth)
+        }
+        var sections: [SyncEntityID] = []
+        for _ in 0..<Int.random(in: 0...4, using: &generator) {
+            let section = id()
+            sections.append(section)
+            let carried = ReplicatedGrid.Section(order: register(order), alive: register { Bool.random(using: &generator) })
+            if carried != ReplicatedGrid.Section() { delta.sections[section] = carried }
+        }
+        if sections.isEmpty { sections.append(id()) }
+        let keys = ["mail", "maps", "Ünïcödé 🗺", String(repeating: "k", count: 255)]
+        for _ in 0..<Int.random(in: 0...40, using: &generator) {
+            let item = ReplicatedGrid.Item(
+                place: register { ReplicatedGrid.Place(section: sections.randomElement(using: &generator)!, order: order()) },
+                size: register { [nil, TileSize.small, .middle, .big].randomElement(using: &generator)! },
+                key: register { keys.randomElement(using: &generator).flatMap { Bool.random(using: &generator) ? $0 : nil } },
+                alive: register { Bool.random(using: &generator) })
+            if item != ReplicatedGrid.Item() { delta.items[id()] = item }
+        }
+        var cursor = VersionVector()
+        for replica in replicas {
+            if Bool.random(using: &generator) { cursor.advance(replica, to: time()) }
+            if Bool.random(using: &generator) { delta.versions.advance(replica, to: time()) }
+        }
+        return SyncBundle(grid: Bool.random(using: &generator) ? "default" : "Anna's — 🏠", replica: replicas.randomElement(using: &generator)!,
+                          cursor: cursor, delta: delta)
+    }
+}
