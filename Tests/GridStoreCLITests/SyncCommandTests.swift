@@ -29,7 +29,8 @@ struct SyncCommandTests {
         #expect(try run("phone.sqlite", "set", "5", "big", "-q").status == 0)
         #expect(try run("tablet.sqlite", "set", "5", "middle", "-q").status == 0)
         let conflicted = try run("phone.sqlite", "sync", directory.file("tablet.sqlite"))
-        #expect(conflicted.standardOutput.hasSuffix("; 1 conflict(s), see gridstore --grid 'default' conflicts\n"))
+        // The hint runs as printed: it names the database --db chose.
+        #expect(conflicted.standardOutput.hasSuffix("; 1 conflict(s), see gridstore --db \(directory.file("phone.sqlite")) --grid default conflicts\n"))
         let listed = try run("tablet.sqlite", "conflicts")
         #expect(listed.status == 0 && listed.standardOutput.hasPrefix("size of item 5 of section 0: ")
                 && listed.standardOutput.split(separator: "\n").count == 1)
@@ -37,6 +38,36 @@ struct SyncCommandTests {
         // The history names the merge, and undo does not take it back.
         #expect(try run("phone.sqlite", "history", "--limit", "1").standardOutput.contains("sync from replica "))
         #expect(try run("phone.sqlite", "undo").standardError.hasPrefix("Error: there is nothing to undo"))
+    }
+
+    @Test("one grid that cannot sync does not stop the others: each is synced or refused on its own line, and the exit status says so")
+    func oneGridNeverBlocksAnother() throws {
+        for grid in ["alpha", "beta", "gamma"] {
+            #expect(try run("a.sqlite", "--grid", grid, "toggle", "1", "-q").status == 0)
+        }
+        #expect(try run("a.sqlite", "sync", directory.file("b.sqlite")).status == 0)
+        for grid in ["alpha", "beta", "gamma"] {
+            #expect(try run("a.sqlite", "--grid", grid, "toggle", "2", "-q").status == 0)
+        }
+        // beta's stored clock a day ahead: it cannot sync until the clock is mended.
+        let ahead = (Int64(Date().timeIntervalSince1970 * 1000) + 86_400_000) << 16
+        let tamper = try CommandRunner.shell("sqlite3 \(directory.file("a.sqlite")) \"UPDATE sync_states SET clock = \(ahead) "
+                                             + "WHERE grid_id = (SELECT id FROM grids WHERE name = 'beta')\"")
+        #expect(tamper.status == 0, "\(tamper)")
+        let result = try run("a.sqlite", "sync", directory.file("b.sqlite"))
+        #expect(result.status == 1)
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("grid 'alpha': sent 1 change(s)") && lines[1].hasPrefix("grid 'gamma': sent 1 change(s)"),
+                "\(result.standardOutput)")
+        #expect(result.standardError.hasPrefix("Error: grid 'beta' was not synced: grid 'beta' was synced with a clock ")
+                && result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        for grid in ["alpha", "gamma"] {
+            #expect(try run("b.sqlite", "--grid", grid, "get", "2").standardOutput == "middle\n")
+        }
+        #expect(try run("b.sqlite", "--grid", "beta", "get", "2").standardOutput == "small\n")
+        let json = try run("a.sqlite", "sync", directory.file("b.sqlite"), "--format", "json")
+        let grids = try #require((try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])?["grids"] as? [[String: Any]])
+        #expect(json.status == 1 && grids.count == 3 && (grids[1]["error"] as? String)?.contains("clock") == true && grids[0]["error"] == nil)
     }
 
     @Test("a dry run writes nothing; one database given twice, a missing one, or a missing grid is one line")

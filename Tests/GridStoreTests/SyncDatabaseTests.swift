@@ -73,6 +73,9 @@ struct SyncDatabaseTests {
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 2))
         _ = try phone.sync(with: tablet)
         try Grid(named: "default", in: phone).setSize(.big, at: GridIndexPath(item: 2))
+        // Later by the wall clock, whose unit is the millisecond: within one, the replica ids decide.
+        let madeAt = Int64(Date().timeIntervalSince1970 * 1000)
+        while Int64(Date().timeIntervalSince1970 * 1000) <= madeAt {}
         try Grid(named: "default", in: tablet).setSize(.small, at: GridIndexPath(item: 2))
         let result = try tablet.sync(with: phone)
         #expect(result.first?.conflicts == 1)
@@ -168,6 +171,28 @@ struct SyncDatabaseTests {
         _ = try tablet.checkpoint()
         let after = try [directory.file("phone.sqlite"), directory.file("tablet.sqlite")].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         #expect(before == after)
+    }
+
+    @Test("a grid that cannot sync is refused on its own: syncEach says how each ended, sync throws its refusal after the others synced")
+    func oneGridNeverBlocksAnother() throws {
+        let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")
+        for name in ["alpha", "beta", "gamma"] { try Grid(named: name, in: phone).toggle(at: GridIndexPath(item: 1)) }
+        _ = try phone.sync(with: tablet)
+        for name in ["alpha", "beta", "gamma"] { try Grid(named: name, in: phone).toggle(at: GridIndexPath(item: 2)) }
+        let ahead = (Int64(Date().timeIntervalSince1970 * 1000) + 86_400_000) << 16
+        try SQLiteConnection(path: directory.file("phone.sqlite")).execute(
+            "UPDATE sync_states SET clock = \(ahead) WHERE grid_id = (SELECT id FROM grids WHERE name = 'beta')")
+        let outcomes = try phone.syncEach(with: tablet)
+        #expect(outcomes.map(\.grid) == ["alpha", "beta", "gamma"])
+        guard case .refused(_, .sync(let refusal)) = outcomes[1] else { Issue.record("\(outcomes[1])"); return }
+        #expect(refusal.kind == .clockAhead)
+        for name in ["alpha", "gamma"] { #expect(try content(tablet, name).sections[0][2] == .middle) }
+        #expect(try content(tablet, "beta").sections[0][2] == nil)
+        try Grid(named: "gamma", in: phone).toggle(at: GridIndexPath(item: 3))
+        let thrown = #expect(throws: GridError.self) { try phone.sync(with: tablet) }
+        guard case .sync(let again)? = thrown else { Issue.record("\(String(describing: thrown))"); return }
+        #expect(again.kind == .clockAhead && again.message.contains("grid 'beta'"))
+        #expect(try content(tablet, "gamma").sections[0][3] == .middle)
     }
 
     @Test("a bundle since a cursor brings a peer up to date; applying it again, or an older one after, changes nothing")

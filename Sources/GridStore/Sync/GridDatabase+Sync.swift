@@ -21,6 +21,21 @@ public struct GridSyncResult: Sendable, Equatable {
     }
 }
 
+/// How one grid's sync ended: synced, with what moved, or refused, with why.
+public enum GridSyncOutcome: Sendable {
+    case synced(GridSyncResult)
+    /// The grid is unchanged on both sides.
+    case refused(grid: String, error: GridError)
+
+    /// The grid's name.
+    public var grid: String {
+        switch self {
+        case .synced(let result): result.grid
+        case .refused(let grid, _): grid
+        }
+    }
+}
+
 extension GridDatabase {
     /// The database's id as a sync replica (see ``ReplicaID``): what a copy of it is told apart
     /// by. Each grid's changes are made as a replica of its own (``Grid/syncReplicaID()``).
@@ -40,27 +55,57 @@ extension GridDatabase {
     /// Syncs grids with `other`, both ways: each ends with every change either made, merged
     /// by the rules of docs/sync.md, and a second sync moves nothing.
     ///
-    /// Each side is written in one transaction of its own, this side's changes recorded
-    /// first: a sync cut short leaves each database as it was before or after its part, and
-    /// running it again completes it.
+    /// Each grid is synced on its own, and one that cannot sync does not stop the others:
+    /// this throws the first grid's refusal once every grid has been tried. Call
+    /// ``syncEach(with:grids:dryRun:)`` to learn how each grid's sync ended.
     ///
     /// - Parameters:
     ///   - grids: The grids to sync; `nil` for every grid either database holds.
     ///   - dryRun: Whether to only say what would move, writing nothing.
-    /// - Throws: ``GridError/sync(_:)`` when the databases are one, or one cannot sync; the
-    ///   errors of reading and writing either database.
+    /// - Throws: ``GridError/sync(_:)`` when the databases are one; the first grid's refusal.
     public func sync(with other: GridDatabase, grids: [String]? = nil, dryRun: Bool = false) throws(GridError) -> [GridSyncResult] {
-        try GridError.catching {
+        var results: [GridSyncResult] = []
+        var firstRefusal: GridError?
+        for outcome in try syncEach(with: other, grids: grids, dryRun: dryRun) {
+            switch outcome {
+            case .synced(let result): results.append(result)
+            case .refused(_, let error): firstRefusal = firstRefusal ?? error
+            }
+        }
+        if let firstRefusal { throw firstRefusal }
+        return results
+    }
+
+    /// Syncs grids with `other`, both ways, each on its own, and says how each one's sync ended.
+    ///
+    /// Each grid's sync writes each side in one transaction of its own, this side's changes
+    /// recorded first: a sync cut short leaves each database as it was before or after its
+    /// part, and running it again completes it. A grid that cannot sync (its bundle refused, a
+    /// limit passed, a database busy) is reported as ``GridSyncOutcome/refused(grid:error:)``,
+    /// its grid unchanged on both sides (a side may have recorded its own changes for sync),
+    /// and the next grid is synced.
+    ///
+    /// - Parameters:
+    ///   - grids: The grids to sync, in order; `nil` for every grid either database holds, by name.
+    ///   - dryRun: Whether to only say what would move, writing nothing.
+    /// - Throws: ``GridError/sync(_:)`` when the databases are one; an error listing the grids
+    ///   of either database.
+    public func syncEach(with other: GridDatabase, grids: [String]? = nil, dryRun: Bool = false) throws(GridError) -> [GridSyncOutcome] {
+        let names: [String] = try GridError.catching {
             if try isSameDatabase(as: other) {
                 throw GridError.sync(SyncError(.sameDatabase, "\(location) and \(other.location) are one database; sync needs two"))
             }
-            var names = grids?.map(GridLimits.canonical)
-            if names == nil {
-                let here = try storageRead { try $0.listGrids().map(\.name) }
-                let there = try other.storageRead { try $0.listGrids().map(\.name) }
-                names = Array(Set(here + there)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            if let grids { return grids.map(GridLimits.canonical) }
+            let here = try storageRead { try $0.listGrids().map(\.name) }
+            let there = try other.storageRead { try $0.listGrids().map(\.name) }
+            return Array(Set(here + there)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        }
+        return names.map { name in
+            do throws(GridError) {
+                return .synced(try GridError.catching { try syncGrid(name, with: other, dryRun: dryRun) })
+            } catch {
+                return .refused(grid: name, error: error)
             }
-            return try names!.map { try syncGrid($0, with: other, dryRun: dryRun) }
         }
     }
 

@@ -49,6 +49,13 @@ final class CommandContext {
         return try DatabaseArgument(location, from: namingOption ?? "the default database path", command: nil)
     }
 
+    /// ` --db <location>` when `--db` chose the database, so a command line printed as a hint
+    /// runs on the same database when pasted (`$GRIDSTORE_DB` and the default path carry over).
+    var databaseOption: String {
+        guard let explicitDatabase, !explicitDatabase.isEmpty else { return "" }
+        return " --db " + ShellWord.quoted(explicitDatabase)
+    }
+
     /// What named the database: `--db` or `$GRIDSTORE_DB`; `nil` for the default path.
     private var namingOption: String? {
         explicitDatabase?.isEmpty == false ? "--db"

@@ -49,31 +49,57 @@ struct SyncCommand: GridStoreCommand {
         if let name = context.explicitGridName, try !Grid.exists(named: name, in: database), try !Grid.exists(named: name, in: peer) {
             throw context.missingGrid(name)
         }
-        let results = try database.sync(with: peer, grids: context.explicitGridName.map { [$0] }, dryRun: dryRunning)
+        let outcomes = try database.syncEach(with: peer, grids: context.explicitGridName.map { [$0] }, dryRun: dryRunning)
+        let results = outcomes.compactMap { outcome -> GridSyncResult? in
+            if case .synced(let result) = outcome { return result }
+            return nil
+        }
         if !dryRunning, results.contains(where: { $0.sent + $0.received > 0 }) {
             context.noteCommitted("synced \(results.count) grid(s) with \(peer.location)")
         }
+        // Each grid refused is one line of its own; the others synced.
+        let refusals = outcomes.compactMap { outcome -> (grid: String, error: CommandLineError)? in
+            guard case .refused(let grid, let error) = outcome else { return nil }
+            return (grid, CommandLineErrorTranslator.translate(error, command: Self.spec))
+        }
         let place = CommandLineOutput.printable(peer.location)
         if format == .json {
-            let grids = results.map { result in
-                "{\"grid\":\(JSONText.quoted(result.grid)),\"sent\":\(result.sent),\"received\":\(result.received),"
-                    + "\"revision\":{\"before\":\(json(result.revision.before)),\"after\":\(json(result.revision.after))},"
-                    + "\"otherRevision\":{\"before\":\(json(result.otherRevision.before)),\"after\":\(json(result.otherRevision.after))},"
-                    + "\"conflicts\":\(result.conflicts)}"
+            let grids = outcomes.map { outcome in
+                switch outcome {
+                case .synced(let result):
+                    return "{\"grid\":\(JSONText.quoted(result.grid)),\"sent\":\(result.sent),\"received\":\(result.received),"
+                        + "\"revision\":{\"before\":\(json(result.revision.before)),\"after\":\(json(result.revision.after))},"
+                        + "\"otherRevision\":{\"before\":\(json(result.otherRevision.before)),\"after\":\(json(result.otherRevision.after))},"
+                        + "\"conflicts\":\(result.conflicts)}"
+                case .refused(let grid, _):
+                    let message = refusals.first { $0.grid == grid }?.error.message ?? ""
+                    return "{\"grid\":\(JSONText.quoted(grid)),\"error\":\(JSONText.quoted(message))}"
+                }
             }
             context.console.write("{\"other\":\(JSONText.quoted(peer.location)),\"dryRun\":\(dryRunning),\"grids\":["
                                   + grids.joined(separator: ",\n ") + "]}\n")
-            return
+        } else {
+            let verb = dryRunning ? (sent: "would send", received: "would receive") : (sent: "sent", received: "received")
+            for result in results {
+                let name = CommandLineOutput.printable(result.grid)
+                var line = "grid '\(name)': \(verb.sent) \(result.sent) change(s) to \(place)\(revisions(result.otherRevision)), "
+                    + "\(verb.received) \(result.received)\(revisions(result.revision))"
+                if result.conflicts > 0 {
+                    line += "; \(result.conflicts) conflict(s), see gridstore\(context.databaseOption)"
+                        + " --grid \(ShellWord.quoted(result.grid)) conflicts"
+                }
+                context.console.write(line + "\n")
+            }
+            if outcomes.isEmpty { context.console.write("no grids on either side\n") }
         }
-        let verb = dryRunning ? (sent: "would send", received: "would receive") : (sent: "sent", received: "received")
-        for result in results {
-            let name = CommandLineOutput.printable(result.grid)
-            var line = "grid '\(name)': \(verb.sent) \(result.sent) change(s) to \(place)\(revisions(result.otherRevision)), "
-                + "\(verb.received) \(result.received)\(revisions(result.revision))"
-            if result.conflicts > 0 { line += "; \(result.conflicts) conflict(s), see gridstore --grid '\(name)' conflicts" }
-            context.console.write(line + "\n")
+        guard let last = refusals.last else { return }
+        for refusal in refusals.dropLast() {
+            context.console.writeError("Error: grid '\(CommandLineOutput.printable(refusal.grid))' was not synced: \(refusal.error.message)\n")
         }
-        if results.isEmpty { context.console.write("no grids on either side\n") }
+        var error = last.error
+        error = CommandLineError(kind: error.kind, message: "grid '\(CommandLineOutput.printable(last.grid))' was not synced: \(error.message)",
+                                 printsUsage: false)
+        throw error
     }
 
     private func json(_ revision: Int?) -> String { revision.map(String.init) ?? "null" }
