@@ -61,7 +61,7 @@ enum SyncKillCheck {
             return result.status == 0
         }
         guard succeed(["--db", a, "import", "-", "-q"], input: document(), "the first import"),
-              succeed(["--db", a, "sync", b], "the first sync") else { return }
+              succeed(["--db", a, "sync", b, "--create"], "the first sync") else { return }
         var duration = 0.0
         var killed = 0
         for attempt in 0...kills {

@@ -88,6 +88,11 @@ public enum GridStoreCommandLine {
             if let unknown = rest.first(where: { ArgumentScanner.isOption($0) && !isGlobalOption($0) }) {
                 throw CommandLineError.usage("unknown option '\(unknown)'; see the options below")
             }
+            // `gridstore --db`: the option's value is missing, not the command.
+            if let last = rest.last, ["--db", "--grid"].contains(last) {
+                throw CommandLineError.usage(last == "--db" ? "--db needs a value: a database file or a postgresql:// URI"
+                                                            : "--grid needs a value: a grid's name")
+            }
             // `gridstore --grid show`: the option took the command as its value.
             let names = commands.map { $0.spec.name }
             if let index = rest.firstIndex(where: { names.contains($0) }), index > 0,

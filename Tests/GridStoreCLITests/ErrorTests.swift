@@ -59,6 +59,10 @@ struct ErrorTests {
         (["--grid", "show"], "Error: missing command: --grid took 'show' as its value; give --grid a value first, as in "
             + "'gridstore --grid <value> show'",
          "Usage: gridstore [--db <path>] [--grid <name>] <command> [<arguments>]", "See 'gridstore --help'."),
+        (["--db"], "Error: --db needs a value: a database file or a postgresql:// URI",
+         "Usage: gridstore [--db <path>] [--grid <name>] <command> [<arguments>]", "See 'gridstore --help'."),
+        (["--db", "x.sqlite", "--grid"], "Error: --grid needs a value: a grid's name",
+         "Usage: gridstore [--db <path>] [--grid <name>] <command> [<arguments>]", "See 'gridstore --help'."),
         (["set", "1", "Big"], "Error: <size> must be one of small, middle, big, not 'Big'; did you mean 'big'?",
          "Usage: gridstore set (<index> | --key <KEY>) <size> [--section <S>]\n" + String(repeating: " ", count: 21) + "[--format <text|json>] [--quiet]", "See 'gridstore set --help'."),
         (["set", "big", "1"], "Error: <index> must be a whole number from 0 up, not 'big'; did you mean 'set 1 big'?",
@@ -128,5 +132,15 @@ struct UnreachableServerTests {
             "Error: cannot reach PostgreSQL server postgresql://app@/layouts?host=\(directory.path)&port=5999: "))
         #expect(result.standardError.split(separator: "\n").count == 1)
         #expect(!(result.standardError + result.standardOutput).contains("s3cret"))
+    }
+
+    @Test("a URI libpq refuses (a misspelt parameter, a value it does not know) says so, not that the server is unreachable",
+          arguments: [("sslmod=require", #"invalid URI query parameter: "sslmod""#), ("sslmode=bogus", #"invalid sslmode value: "bogus""#)])
+    func invalidURI(parameter: String, message: String) throws {
+        let uri = "postgresql://app:s3cret@localhost/layouts?\(parameter)"
+        let result = try CommandRunner.run(["--db", uri, "grids"])
+        #expect(result.status == 1 && result.standardError == "Error: the PostgreSQL connection URI postgresql://app@localhost/layouts?"
+                + "\(parameter) is not one libpq accepts: \(message) (the parameters are listed in libpq's documentation, "
+                + "\"Parameter Key Words\")\n", "\(result.standardError)")
     }
 }

@@ -45,7 +45,7 @@ struct SyncCommandTests {
         for grid in ["alpha", "beta", "gamma"] {
             #expect(try run("a.sqlite", "--grid", grid, "toggle", "1", "-q").status == 0)
         }
-        #expect(try run("a.sqlite", "sync", directory.file("b.sqlite")).status == 0)
+        #expect(try run("a.sqlite", "sync", directory.file("b.sqlite"), "--create").status == 0)
         for grid in ["alpha", "beta", "gamma"] {
             #expect(try run("a.sqlite", "--grid", grid, "toggle", "2", "-q").status == 0)
         }
@@ -86,6 +86,24 @@ struct SyncCommandTests {
         let grid = try run("a.sqlite", "--grid", "nope", "sync", directory.file("b.sqlite"))
         #expect(grid.status == 1 && grid.standardError.hasPrefix("Error: no grid named 'nope'"))
     }
+
+    @Test("a mistyped database name, either side, makes no file and copies nothing; --create starts a new device")
+    func seedingIsExplicit() throws {
+        #expect(try run("phone.sqlite", "toggle", "1", "-q").status == 0)
+        let typo = try run("phone.sqlite", "sync", directory.file("tabelt.sqlite"))
+        #expect(typo.status == 1 && typo.standardError == "Error: no database at '\(directory.file("tabelt.sqlite"))' (<other-db>); "
+                + "to start a new device from the other one, give --create\n", "\(typo.standardError)")
+        let mine = try run("phnoe.sqlite", "sync", directory.file("phone.sqlite"))
+        #expect(mine.status == 1 && mine.standardError.hasPrefix("Error: no database at '\(directory.file("phnoe.sqlite"))' (--db); "))
+        #expect(!FileManager.default.fileExists(atPath: directory.file("tabelt.sqlite"))
+                && !FileManager.default.fileExists(atPath: directory.file("phnoe.sqlite")))
+        let created = try run("phone.sqlite", "sync", directory.file("tablet.sqlite"), "--create")
+        #expect(created.status == 0 && created.standardError == "Note: created a new database at '\(directory.file("tablet.sqlite"))', "
+                + "which <other-db> named\n", "\(created.standardError)")
+        #expect(try run("tablet.sqlite", "get", "1").standardOutput == "middle\n")
+        let both = try run("a.sqlite", "sync", directory.file("b.sqlite"), "--create", "--dry-run")
+        #expect(both.status == 64 && both.standardError.hasPrefix("Error: give --dry-run or --create, not both"))
+    }
 }
 
 /// `gridstore sync-cursor`, `sync-export` and `sync-import`.
@@ -119,6 +137,17 @@ struct SyncBundleCommandTests {
         let terminal = try CommandRunner.shell("script -qec '\"$GRIDSTORE\" --db \(directory.file("a.sqlite")) sync-export' /dev/null")
         #expect(terminal.status == 64 && terminal.standardOutput.contains("Error: a sync bundle is binary and standard output is a terminal"),
                 "\(terminal)")
+    }
+
+    @Test("sync-export whose output fails says whether it recorded the grid's changes for sync (exit 3) or changed nothing (exit 74)")
+    func exportToFullDisk() throws {
+        #expect(try run("a.sqlite", ["toggle", "3", "-q"]).status == 0)
+        let script = "\"$GRIDSTORE\" --db \(directory.file("a.sqlite")) sync-export > /dev/full"
+        let first = try CommandRunner.shell(script)
+        #expect(first.status == 3 && first.standardError == "Error: the change was made and committed (grid 'default''s changes were "
+                + "recorded for sync), but cannot write standard output: No space left on device\n", "\(first)")
+        let again = try CommandRunner.shell(script)
+        #expect(again.status == 74 && again.standardError == "Error: cannot write standard output: No space left on device\n", "\(again)")
     }
 
     @Test("a new device starts from a bundle: sync-import makes the file and the grid; a refused bundle makes no file")

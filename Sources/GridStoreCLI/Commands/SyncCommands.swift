@@ -12,21 +12,27 @@ struct SyncCommand: GridStoreCommand {
             as a conflict (gridstore conflicts lists them). Each side is written in one transaction; a sync cut
             short is completed by running it again, and a second sync moves nothing. --dry-run says what would
             move and writes nothing. The rules are in docs/sync.md. Either database may be an SQLite file or a
-            postgresql:// URI (a server many devices sync with); a missing file is created.
+            postgresql:// URI (a server many devices sync with). Both files must exist: --create makes a missing
+            one, a new device that starts with the other's grids, so a mistyped name is an error, not a new file.
             """,
         arguments: [.init(name: "other-db", help: "The database to sync with: a file or a postgresql:// URI.")],
-        options: [dryRun, ValueFormat.option])
+        options: [dryRun, create, ValueFormat.option])
 
     /// `--dry-run`.
     static let dryRun = CommandSpec.Option(name: "dry-run", help: "Say what would move; write nothing.")
+    /// `--create`.
+    static let create = CommandSpec.Option(name: "create", help: "Make a database file that does not exist (a new device).")
 
     let other: DatabaseArgument
     let dryRunning: Bool
+    let creating: Bool
     let format: ValueFormat
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         other = try DatabaseArgument(arguments.positionals[0], from: "<other-db>", command: Self.spec)
         dryRunning = arguments.flag(Self.dryRun)
+        creating = arguments.flag(Self.create)
+        if dryRunning, creating { throw .usage("give --dry-run or --create, not both: a dry run makes no file", command: Self.spec) }
         format = try ValueFormat(arguments, command: Self.spec)
     }
 
@@ -41,10 +47,16 @@ struct SyncCommand: GridStoreCommand {
             database = try Self.openUnmigrated(context.databaseArgument())
             peer = try Self.openUnmigrated(other)
         } else {
+            // Seeding a new device is asked for: a mistyped name makes no file and copies nothing into one.
+            for (argument, naming) in [(try context.databaseArgument(), "--db"), (other, "<other-db>")]
+                where try !creating && argument.server == nil && !argument.exists() {
+                throw CommandLineError.failure("no database at '\(CommandLineOutput.printable(argument.location))' (\(naming)); "
+                                               + "to start a new device from the other one, give --create")
+            }
             database = try context.openDatabase()
-            let creating = try other.server == nil && !other.exists()
+            let creatingOther = try other.server == nil && !other.exists()
             peer = try other.open()
-            if creating { context.noteCreatedDatabase(at: other.location, namedBy: "<other-db>") }
+            if creatingOther { context.noteCreatedDatabase(at: other.location, namedBy: "<other-db>") }
         }
         if let name = context.explicitGridName, try !Grid.exists(named: name, in: database), try !Grid.exists(named: name, in: peer) {
             throw context.missingGrid(name)
@@ -227,7 +239,11 @@ struct SyncExportCommand: GridStoreCommand {
                                          + "(> bundle.gsync) or a pipe, or give --format json", command: Self.spec)
         }
         let grid = try Grid(named: context.gridName, in: context.openDatabase(), creatingWith: nil)
+        let known = try grid.syncCursor()
         let bundle = try grid.syncBundle(since: cursor)
+        // The grid's changes since its last sync are recorded for sync first: output that then
+        // fails must not say that nothing was changed.
+        if try grid.syncCursor() != known { context.noteCommitted("grid '\(grid.name)''s changes were recorded for sync") }
         context.console.write(bytes: json ? bundle.encodedAsJSON() : bundle.encoded())
     }
 }

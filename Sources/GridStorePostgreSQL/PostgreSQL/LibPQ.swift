@@ -15,6 +15,8 @@ struct LibPQ: @unchecked Sendable {
     let socket: @convention(c) (OpaquePointer?) -> Int32
     let conninfo: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<PQconninfoOption>?
     let conninfoFree: @convention(c) (UnsafeMutablePointer<PQconninfoOption>?) -> Void
+    let conninfoParse: @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?)
+        -> UnsafeMutablePointer<PQconninfoOption>?
     let status: @convention(c) (OpaquePointer?) -> ConnStatusType
     let errorMessage: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
     let finish: @convention(c) (OpaquePointer?) -> Void
@@ -71,6 +73,8 @@ struct LibPQ: @unchecked Sendable {
             socket: symbol("PQsocket", as: (@convention(c) (OpaquePointer?) -> Int32).self),
             conninfo: symbol("PQconninfo", as: (@convention(c) (OpaquePointer?) -> UnsafeMutablePointer<PQconninfoOption>?).self),
             conninfoFree: symbol("PQconninfoFree", as: (@convention(c) (UnsafeMutablePointer<PQconninfoOption>?) -> Void).self),
+            conninfoParse: symbol("PQconninfoParse", as: (@convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?)
+                                                            -> UnsafeMutablePointer<PQconninfoOption>?).self),
             status: symbol("PQstatus", as: (@convention(c) (OpaquePointer?) -> ConnStatusType).self),
             errorMessage: symbol("PQerrorMessage", as: (@convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?).self),
             finish: symbol("PQfinish", as: (@convention(c) (OpaquePointer?) -> Void).self),

@@ -126,6 +126,7 @@ package final class PostgreSQLConnection {
         var parameters: [(String, String)] = []
         if Platform.environment("PGAPPNAME") == nil { parameters.append(("application_name", "gridstore")) }
         parameters.append(("dbname", location.libpqURI))
+        try checkURI(libpq, location)
         let connection = try start(libpq, parameters, location)
         guard var attempts = hostAttempts(libpq, connection) else { return try finishConnecting(connection, libpq, location) }
         if option("load_balance_hosts", libpq, connection) == "random" { attempts.shuffle() }
@@ -148,6 +149,19 @@ package final class PostgreSQLConnection {
         throw PostgreSQLError(sqlState: nil, message: failures.joined(separator: "; "), server: location.displayName)
     }
 
+    /// Refuses a URI libpq cannot parse (a misspelt parameter such as `sslmod`) as what it is,
+    /// not as a server that cannot be reached; a value libpq refuses (`sslmode=bogus`) is found
+    /// when the connection starts, and said the same way.
+    private static func checkURI(_ libpq: LibPQ, _ location: PostgreSQLLocation) throws(PostgreSQLError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let options = location.libpqURI.withCString { libpq.conninfoParse($0, &message) }
+        defer { if let message { libpq.freemem(message) } }
+        guard let options else {
+            throw .invalidLocation(message.map { String(cString: $0) } ?? "out of memory", server: location.displayName)
+        }
+        libpq.conninfoFree(options)
+    }
+
     /// A connection libpq has started making, with the silent notice receiver.
     private static func start(_ libpq: LibPQ, _ parameters: [(String, String)],
                               _ location: PostgreSQLLocation) throws(PostgreSQLError) -> OpaquePointer {
@@ -158,6 +172,12 @@ package final class PostgreSQLConnection {
         }
         guard let connection = started else {
             throw PostgreSQLError(sqlState: nil, message: "out of memory", server: location.displayName)
+        }
+        // A value libpq refuses (`invalid sslmode value`) fails the start itself, before any server is tried.
+        if libpq.status(connection) == CONNECTION_BAD, let text = libpq.errorMessage(connection).map({ String(cString: $0) }),
+           text.hasPrefix("invalid ") {
+            libpq.finish(connection)
+            throw .invalidLocation(text, server: location.displayName)
         }
         _ = libpq.setNoticeReceiver(connection, { _, _ in }, nil)
         return connection

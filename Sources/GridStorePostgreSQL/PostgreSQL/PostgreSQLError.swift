@@ -13,11 +13,25 @@ public struct PostgreSQLError: Error, CustomStringConvertible, Sendable, Equatab
     /// The server, as ``PostgreSQLLocation/displayName`` writes it: never with a password.
     public let server: String
 
+    /// Whether libpq refused the connection URI itself (a misspelt parameter, a value it does
+    /// not know) before trying any server.
+    public let isInvalidLocation: Bool
+
     /// Creates an error from its parts; `message` is folded onto one line.
     public init(sqlState: String?, message: String, server: String) {
+        self.init(sqlState: sqlState, message: message, server: server, isInvalidLocation: false)
+    }
+
+    init(sqlState: String?, message: String, server: String, isInvalidLocation: Bool) {
         self.sqlState = sqlState
         self.message = PostgreSQLError.singleLine(message)
         self.server = server
+        self.isInvalidLocation = isInvalidLocation
+    }
+
+    /// libpq refused the connection URI `server` before trying a server.
+    static func invalidLocation(_ message: String, server: String) -> PostgreSQLError {
+        PostgreSQLError(sqlState: nil, message: message, server: server, isInvalidLocation: true)
     }
 
     public var description: String {
@@ -31,6 +45,10 @@ public struct PostgreSQLError: Error, CustomStringConvertible, Sendable, Equatab
         }
         if let sqlState {
             return "PostgreSQL server \(server): \(message) (SQLSTATE \(sqlState))"
+        }
+        if isInvalidLocation {
+            return "the PostgreSQL connection URI \(server) is not one libpq accepts: \(message) "
+                + "(the parameters are listed in libpq's documentation, \"Parameter Key Words\")"
         }
         return "cannot reach PostgreSQL server \(server): \(message)"
     }
@@ -49,7 +67,7 @@ public struct PostgreSQLError: Error, CustomStringConvertible, Sendable, Equatab
 
     /// Whether the connection to the server is gone (no SQLSTATE, or class 08, or an administrator shutdown).
     public var isConnectionFailure: Bool {
-        guard let sqlState else { return true }
+        guard let sqlState else { return !isInvalidLocation }
         return sqlState.hasPrefix("08") || sqlState == "57P01" || sqlState == "57P02" || sqlState == "57P03"
     }
 
