@@ -87,6 +87,23 @@ struct SyncCommandTests {
         #expect(grid.status == 1 && grid.standardError.hasPrefix("Error: no grid named 'nope'"))
     }
 
+    @Test("a sync blocked by the other database's lock says which database is busy")
+    func busyNamesTheDatabase() throws {
+        #expect(try run("a.sqlite", "toggle", "1", "-q").status == 0)
+        #expect(try run("b.sqlite", "toggle", "2", "-q").status == 0)
+        let (a, b, flag) = (directory.file("a.sqlite"), directory.file("b.sqlite"), directory.file("locked"))
+        // sqlite3 holds b's write lock past the busy timeout; the sync starts once it has said so.
+        let result = try CommandRunner.shell("""
+            set -m
+            ( echo 'BEGIN IMMEDIATE;'; echo "SELECT 'locked';"; sleep 30 ) 2>/dev/null | sqlite3 \(b) > \(flag) 2>/dev/null &
+            until grep -q locked \(flag) 2>/dev/null; do sleep 0.05; done
+            "$GRIDSTORE" --db \(a) sync \(b); status=$?
+            kill -KILL %1; exit $status
+            """)
+        #expect(result.status == 1 && result.standardError == "Error: grid 'default' was not synced: \(b) is busy: another process or "
+                + "connection kept it locked for longer than gridstore waits; try again\n", "\(result)")
+    }
+
     @Test("a mistyped database name, either side, makes no file and copies nothing; --create starts a new device")
     func seedingIsExplicit() throws {
         #expect(try run("phone.sqlite", "toggle", "1", "-q").status == 0)

@@ -151,8 +151,20 @@ extension GridDatabase {
         }
     }
 
-    /// `body` in a write transaction, or in a read transaction for a dry run.
+    /// `body` in a write transaction, or in a read transaction for a dry run. A lock held past
+    /// the wait limit names this database: a sync has two, and the user must know which is busy.
     private func access<T>(_ dryRun: Bool, _ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        dryRun ? try storageRead(body) : try storageWrite(body)
+        do {
+            return dryRun ? try storageRead(body) : try storageWrite(body)
+        } catch {
+            let failure: GridStorageFailure? = switch error {
+            case GridError.storage(let failure): failure
+            case is GridError: nil
+            default: GridStorageFailure(error)
+            }
+            guard failure?.kind == .busy else { throw error }
+            throw GridError.storage(GridStorageFailure(kind: .busy, message: "\(location) is busy: another process or connection "
+                                                        + "kept it locked for longer than gridstore waits; try again"))
+        }
     }
 }
