@@ -37,7 +37,11 @@ struct SyncCommandTests {
         #expect(try run("phone.sqlite", "conflicts", "--format", "json").standardOutput.contains("\"field\":\"size\",\"section\":0,\"item\":5"))
         // The history names the merge, and undo does not take it back.
         #expect(try run("phone.sqlite", "history", "--limit", "1").standardOutput.contains("sync from replica "))
-        #expect(try run("phone.sqlite", "undo").standardError.hasPrefix("Error: there is nothing to undo"))
+        let undo = try run("phone.sqlite", "undo")
+        #expect(undo.status == 64 && undo.standardError.hasPrefix("Error: there is nothing to undo: the sync at revision 4 (sync from replica ")
+                && undo.standardError.contains(") stops undo, which never takes back a sync nor goes past one; 'gridstore --db "
+                                               + "\(directory.file("phone.sqlite")) revert --to N' makes the grid as it was at revision N again"),
+                "\(undo.standardError)")
     }
 
     @Test("one grid that cannot sync does not stop the others: each is synced or refused on its own line, and the exit status says so")

@@ -37,7 +37,17 @@ struct UndoCommand: GridStoreCommand {
     }
 
     func run(in context: CommandContext) throws {
-        context.printCommitted(try context.existingGrid().undo(count), output: output)
+        let grid = try context.existingGrid()
+        do {
+            context.printCommitted(try grid.undo(count), output: output)
+        } catch {
+            // A sync is where undo stops: say so, and what takes the grid further back.
+            guard case .nothingToUndo = error, let merge = try grid.history(limit: 1_000).first(where: { $0.kind == .merge }) else { throw error }
+            throw CommandLineError.usage("\(error): the sync at revision \(merge.revision) (\(merge.operation)) stops undo, which "
+                                         + "never takes back a sync nor goes past one; 'gridstore\(context.databaseOption) revert --to N' "
+                                         + "makes the grid as it was at revision N again, as a new change that syncs ('gridstore history' "
+                                         + "lists the revisions)", command: Self.spec)
+        }
     }
 }
 
