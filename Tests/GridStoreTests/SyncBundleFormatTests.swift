@@ -90,6 +90,34 @@ struct SyncBundleFormatTests {
         #expect(refusal(duplicated)?.message.contains("ids are not in order") == true)
     }
 
+    @Test("forms the encoder never writes are refused in both formats: a decomposed key, an entity carrying nothing, an unused stamp")
+    func nonCanonical() throws {
+        let sender = ReplicaID(high: 3, low: 4)
+        func refusal(_ bytes: [UInt8]) -> String? {
+            do { _ = try SyncBundle(decoding: bytes); return nil } catch { return error.message }
+        }
+        // "é" as "e" and a combining accent: the same to Swift's ==, another id and another row to gridstore.
+        var keyed = Self.withPlacedItem(sender)
+        keyed.items[SyncEntityID(rawValue: 12)]!.key.write("cafe\u{301}", at: SyncStamp(time: HybridTime(rawValue: 9), replica: sender))
+        let bundle = SyncBundle(grid: "default", replica: sender, cursor: VersionVector(), delta: keyed)
+        #expect(refusal(bundle.encoded())?.contains("not in its canonical form") == true)
+        #expect(refusal(bundle.encodedAsJSON())?.contains("not in its canonical form") == true)
+        // An item with nothing: format 1 refuses it as format 2 does.
+        let empty = #"{"gridstore-sync":1,"grid":"g","replica":"\#(sender)","replicas":["\#(sender)"],"cursor":[],"versions":[],"#
+            + #""items":{"0000000000000001":{}}}"#
+        #expect(refusal(Array(empty.utf8))?.contains("item 0000000000000001 carries nothing") == true)
+        // A stamp no write uses; a section flagged 0 that no place names.
+        var writer = ByteWriter()
+        writer.raw(BinaryBundle.magic); writer.varint(2); writer.text("g")
+        writer.varint(1); writer.fixed64(3); writer.fixed64(4); writer.varint(0)
+        writer.varint(0); writer.varint(0)
+        let header = writer.bytes
+        #expect(refusal(header + [1, 0, 5, 0, 0, 0])?.contains("a stamp in the table is no write's") == true)
+        #expect(refusal(header + [0, 0, 1, 9, 0, 0])?.contains("carries nothing and no place names it") == true)
+        // The grid a wrong-grid refusal names is quoted as one shell word.
+        #expect(SyncError.wrongGrid("x'; rm -rf ~; '", expected: "default").message.contains(#"give --grid 'x'\''; rm -rf ~; '\''' to"#))
+    }
+
     @Test("a bundle of 10,000 size changes takes at most 16 bytes a change")
     func compact() throws {
         let replica = ReplicaID(high: 0x1234, low: 0x5678)

@@ -56,6 +56,17 @@ struct MergeRegister<Value: Equatable & Sendable>: Equatable, Sendable {
         write(value, at: stamp)
     }
 
+    /// The context's entries of replicas with no head: replicas whose latest write known was
+    /// replaced. In the order of the replicas.
+    ///
+    /// - Complexity: O(*h* + *c*) for *h* heads and *c* entries of context.
+    var seen: [(replica: ReplicaID, time: HybridTime)] {
+        if heads.count == context.count { return [] }
+        if heads.count == 1 { return context.filter { $0.replica != heads[0].stamp.replica } }
+        let writers = Set(heads.map(\.stamp.replica))
+        return context.filter { !writers.contains($0.replica) }
+    }
+
     /// The time of `replica`'s latest write known, or ``HybridTime/zero``.
     func knownTime(of replica: ReplicaID) -> HybridTime {
         for entry in context where entry.replica == replica { return entry.time }

@@ -198,7 +198,7 @@ private struct BinaryBundleEncoder {
             out.varint(stampIndex[register.heads[0].stamp]!)
             return
         }
-        let seen = register.context.filter { entry in !register.heads.contains { $0.stamp.replica == entry.replica } }
+        let seen = register.seen
         out.varint(register.heads.count << 1 | (seen.isEmpty ? 0 : 1))
         for head in register.heads {
             value(&out, head.value)

@@ -7,6 +7,8 @@ struct BinaryBundleDecoder {
     private var replicas: [ReplicaID] = []
     private var stamps: [SyncStamp] = []
     private var sectionIDs: [SyncEntityID] = []
+    /// The stamp table's indices that writes used.
+    private var usedStamps = Set<Int>()
 
     /// A decoder for `bytes`, which start with ``BinaryBundle/magic``.
     init(_ bytes: [UInt8]) {
@@ -40,7 +42,9 @@ struct BinaryBundleDecoder {
         delta.versions = try versions()
 
         let stampCount = try input.count("the stamp table", bytesEach: 2)
-        stamps.reserveCapacity(stampCount)
+        // Reserved only as far as a bundle of that many bytes is likely to need: a count is a
+        // claim, the bytes that follow are the proof.
+        stamps.reserveCapacity(min(stampCount, 65_536))
         var time: Int64 = 0
         for _ in 0..<stampCount {
             let writer = try replica()
@@ -85,13 +89,17 @@ struct BinaryBundleDecoder {
         }
 
         let sectionCount = try input.count("the section table", bytesEach: 2)
-        sectionIDs.reserveCapacity(min(sectionCount, SyncBundle.maximumEntities))
+        sectionIDs.reserveCapacity(min(sectionCount, 65_536))
+        var onlyNamed = Set<Int>()
         for _ in 0..<sectionCount {
             let id = try entityID(after: sectionIDs.last)
             try countEntity()
             sectionIDs.append(id)
             flags = try entityFlags(fields: 2)
-            guard flags != 0 else { continue }
+            guard flags != 0 else {
+                onlyNamed.insert(sectionIDs.count - 1)
+                continue
+            }
             var section = ReplicatedGrid.Section()
             section.order = try register(flags, 0, Self.orderKey)
             section.alive = try register(flags, 1, Self.boolean)
@@ -110,6 +118,7 @@ struct BinaryBundleDecoder {
             let sections = sectionIDs
             item.place = try register(flags, 0) { input throws(ByteReader.Failure) in
                 let index = try input.integer(atMost: sections.count - 1, "a place's section")
+                onlyNamed.remove(index)
                 return ReplicatedGrid.Place(section: sections[index], order: try Self.orderKey(&input))
             }
             item.size = try register(flags, 1, Self.size)
@@ -127,6 +136,9 @@ struct BinaryBundleDecoder {
             delta.items[id] = item
         }
         guard input.isAtEnd else { throw input.failure("\(input.remaining) bytes follow the bundle's end") }
+        // As the encoder writes them: a section only named is named by a place, and every stamp is a write's.
+        if let section = onlyNamed.min() { throw input.failure("section \(sectionIDs[section]) carries nothing and no place names it") }
+        guard usedStamps.count == stamps.count else { throw input.failure("a stamp in the table is no write's") }
         return SyncBundle(grid: grid, replica: sender, cursor: cursor, delta: delta)
     }
 
@@ -196,6 +208,7 @@ struct BinaryBundleDecoder {
             let written = try value(&input)
             let stamp = try stamp()
             guard writers.insert(stamp.replica).inserted else { throw input.failure("a register holds two writes of replica \(stamp.replica)") }
+            if let last = heads.last, !(stamp < last.stamp) { throw input.failure("a register's writes are not latest first") }
             heads.append(.init(value: written, stamp: stamp))
         }
         var context: [(replica: ReplicaID, time: HybridTime)] = []
@@ -213,7 +226,9 @@ struct BinaryBundleDecoder {
     }
 
     private mutating func stamp() throws(ByteReader.Failure) -> SyncStamp {
-        stamps[try input.integer(atMost: stamps.count - 1, "a stamp's index")]
+        let index = try input.integer(atMost: stamps.count - 1, "a stamp's index")
+        usedStamps.insert(index)
+        return stamps[index]
     }
 
     private static func size(_ input: inout ByteReader) throws(ByteReader.Failure) -> TileSize? {

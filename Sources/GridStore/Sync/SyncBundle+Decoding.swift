@@ -58,7 +58,7 @@ private struct BundleReader {
         var sawVersions = false
         while let key = try reader.nextKey() {
             if key != "grid", key != "replica", key != "replicas", replicas.isEmpty {
-                throw reader.error("\"replicas\" must come before \"\(key)\"")
+                throw reader.error("\"replicas\" must come before \(JSONText.quoted(SyncError.excerpt(key)))")
             }
             switch key {
             case "grid":
@@ -88,16 +88,20 @@ private struct BundleReader {
                 while let id = try reader.nextKey() {
                     let id = try entityID(id)
                     try countEntity()
-                    delta.sections[id] = try section()
+                    let section = try section()
+                    guard section != ReplicatedGrid.Section() else { throw reader.error("section \(id) carries nothing") }
+                    delta.sections[id] = section
                 }
             case "items":
                 try reader.beginObject()
                 while let id = try reader.nextKey() {
                     let id = try entityID(id)
                     try countEntity()
-                    delta.items[id] = try item()
+                    let item = try item()
+                    guard item != ReplicatedGrid.Item() else { throw reader.error("item \(id) carries nothing") }
+                    delta.items[id] = item
                 }
-            default: throw reader.error("unknown field \"\(key)\"")
+            default: throw reader.error("unknown field \(JSONText.quoted(SyncError.excerpt(key)))")
             }
         }
         try reader.expectEnd()
@@ -208,7 +212,7 @@ private struct BundleReader {
             case "direction": options.direction = try register { try $0.choice(ScrollDirection.self) }
             case "defaultSize": options.defaultSize = try register { try $0.choice(TileSize.self) }
             case "honeycomb": options.honeycomb = try register { try $0.honeycomb() }
-            default: throw reader.error("unknown option \"\(key)\"")
+            default: throw reader.error("unknown option \(JSONText.quoted(SyncError.excerpt(key)))")
             }
         }
     }
@@ -220,7 +224,7 @@ private struct BundleReader {
             switch key {
             case "o": section.order = try register { try $0.orderKey() }
             case "a": section.alive = try register { try $0.reader.readBoolean() }
-            default: throw reader.error("unknown section field \"\(key)\"")
+            default: throw reader.error("unknown section field \(JSONText.quoted(SyncError.excerpt(key)))")
             }
         }
         return section
@@ -244,7 +248,7 @@ private struct BundleReader {
             case "s": item.size = try register { reader throws in try reader.reader.isNull() ? nil : try reader.choice(TileSize.self) }
             case "k": item.key = try register { reader throws in try reader.reader.isNull() ? nil : try reader.itemKey() }
             case "a": item.alive = try register { try $0.reader.readBoolean() }
-            default: throw reader.error("unknown item field \"\(key)\"")
+            default: throw reader.error("unknown item field \(JSONText.quoted(SyncError.excerpt(key)))")
             }
         }
         return item
@@ -286,7 +290,7 @@ private struct BundleReader {
             case "centerItem": center = try choice(HoneycombConfiguration.CenterItem.self)
             case "ringOrder": ringOrder = try choice(HoneycombConfiguration.RingOrder.self)
             case "scaling": scaling = try choice(EdgeScaling.Curve.self)
-            default: throw reader.error("unknown honeycomb field \"\(key)\"")
+            default: throw reader.error("unknown honeycomb field \(JSONText.quoted(SyncError.excerpt(key)))")
             }
         }
         guard let width, let spacing else { throw reader.error("a honeycomb has an elementWidth and an itemSpacing") }

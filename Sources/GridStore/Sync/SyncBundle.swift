@@ -126,7 +126,7 @@ private struct BundleWriter {
         for (position, head) in register.heads.enumerated() {
             raw((position > 0 ? "," : "") + "[" + value(head.value) + ",\(head.stamp.time),\(indices[head.stamp.replica]!)]")
         }
-        let seen = register.context.filter { entry in !register.heads.contains { $0.stamp.replica == entry.replica } }
+        let seen = register.seen
         if !seen.isEmpty {
             raw(",{\"seen\":[" + seen.map { "[\(indices[$0.replica]!),\($0.time)]" }.joined(separator: ",") + "]}")
         }

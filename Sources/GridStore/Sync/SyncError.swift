@@ -37,7 +37,7 @@ public struct SyncError: Error, Codable, Sendable, Equatable, CustomStringConver
     /// Text a bundle holds, as a refusal quotes it: its first 40 characters on one line, every
     /// control character (a line break, a bidirectional override) shown as `?`.
     static func excerpt(_ text: some StringProtocol) -> String {
-        String(String.UnicodeScalarView(text.prefix(40).unicodeScalars.map { GridLimits.isControlCharacter($0) ? "?" : $0 }))
+        String(String.UnicodeScalarView(text.unicodeScalars.prefix(40).map { GridLimits.isControlCharacter($0) ? "?" : $0 }))
     }
 
     /// Why a bundle's grid name or item key cannot be one, quoting it as ``excerpt(_:)`` does;
@@ -53,11 +53,14 @@ public struct SyncError: Error, Codable, Sendable, Equatable, CustomStringConver
         do { try GridLimits.validate(key: key) } catch {
             if case .invalidKey(_, let reason) = error { return "an item's key '\(excerpt(key))' is refused: \(reason)" }
         }
-        return GridLimits.canonical(key) == key ? nil : "an item's key is not in its canonical form"
+        // Byte for byte: Swift's == takes a decomposed "é" for the composed one.
+        return GridLimits.canonical(key).utf8.elementsEqual(key.utf8) ? nil : "an item's key is not in its canonical form (NFC)"
     }
 
     /// A bundle for grid `grid` given for grid `expected`.
     public static func wrongGrid(_ grid: String, expected: String) -> SyncError {
-        SyncError(.wrongGrid, "the sync bundle is for grid '\(grid)', not '\(expected)'; give --grid '\(grid)' to apply it to that grid")
+        // The name as a shell word a user can paste: single quotes, a quote in it written '\''.
+        let word = "'" + excerpt(grid).replacing("'", with: "'\\''") + "'"
+        return SyncError(.wrongGrid, "the sync bundle is for grid \(word), not '\(excerpt(expected))'; give --grid \(word) to apply it to that grid")
     }
 }
