@@ -213,6 +213,24 @@ struct SyncDatabaseTests {
         #expect(try content(tablet).sections[0][5] == .middle)
     }
 
+    @Test("an app syncs from its repositories: a cursor as text and back, a bundle as Data, a never-synced grid's cursor is 'none'")
+    func repositories() throws {
+        let phone = try DatabaseGridSizeRepository(suiteName: "home", database: database("phone.sqlite"))
+        let tablet = try DatabaseGridSizeRepository(suiteName: "home", database: database("tablet.sqlite"))
+        try phone.set(.big, at: GridIndexPath(item: 4))
+        #expect(try tablet.syncCursor() == .empty && tablet.syncCursor().description == "none")
+        let text = try tablet.syncCursor().description
+        let bundle = Data(try phone.syncBundle(since: SyncCursor(parsing: text)).encoded())
+        let result = try tablet.applySyncBundle(bundle)
+        let size = try tablet.size(at: GridIndexPath(item: 4))
+        #expect(result.received > 0 && size == .big)
+        let cursor = try tablet.syncCursor()
+        let parsed = try SyncCursor(parsing: cursor.description)
+        #expect(cursor != .empty && parsed == cursor && SyncCursor("") == .empty)
+        let refusal = #expect(throws: SyncError.self) { try SyncCursor(parsing: "phone\nlast week") }
+        #expect(refusal?.kind == .malformed && refusal?.message.hasPrefix("'phone?last week' is not a sync cursor") == true)
+    }
+
     @Test("a hostile bundle is refused whole in one line, and nothing is applied", arguments: HostileBundle.allCases)
     func hostile(_ kind: HostileBundle) throws {
         let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")

@@ -82,6 +82,8 @@ struct MarkdownSnippet {
                 switch module {
                 case "UIKit": "#if canImport(UIKit)\nimport UIKit\n#else\nimport Foundation  // with the stand-ins of AppleStandIns.swift\n#endif"
                 case "SwiftUI": "#if canImport(SwiftUI)\nimport SwiftUI\n#else\nimport Foundation  // with the stand-ins of AppleStandIns.swift\n#endif"
+                // On Linux, URLSession is in FoundationNetworking.
+                case "Foundation": "import Foundation\n#if canImport(FoundationNetworking)\nimport FoundationNetworking\n#endif"
                 default: "import \(module)"
                 }
             }

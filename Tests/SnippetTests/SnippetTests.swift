@@ -43,6 +43,10 @@ struct SnippetTests {
             for product in lines.matches(of: /\.product\(name: "([^"]+)", package: "gridstore"\)/) {
                 #expect(ours.contains(".library(name: \"\(product.output.1)\""), "\(snippet.document):\(snippet.line): no product \(product.output.1)")
             }
+            // The platforms an app lists are the ones gridstore's own manifest needs.
+            if let platforms = lines.firstMatch(of: /platforms: \[[^\]]*\]/) {
+                #expect(ours.contains(String(platforms.output)), "\(snippet.document):\(snippet.line): platforms differ from Package.swift's")
+            }
             // A path dependency's identity is its folder's name: the checkout is linked as `gridstore`.
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("gridstore-snippet-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: scratch) }
@@ -52,7 +56,7 @@ struct SnippetTests {
             try FileManager.default.createDirectory(at: package.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
             try "".write(to: package.appendingPathComponent("Sources/App/App.swift"), atomically: true, encoding: .utf8)
             let manifest = """
-                // swift-tools-version:5.9
+                // swift-tools-version:6.0
                 import PackageDescription
                 let package = Package(
                     name: "App",

@@ -9,7 +9,8 @@ extension SyncBundle {
     /// - Throws: ``SyncError`` with kind ``SyncError/Kind/newerFormat`` for a format after
     ///   ``format``, ``SyncError/Kind/tooLarge`` past ``maximumBytes`` or ``maximumEntities``,
     ///   else ``SyncError/Kind/malformed`` with where the problem is.
-    public init(decoding bytes: [UInt8]) throws(SyncError) {
+    public init(decoding input: some Collection<UInt8>) throws(SyncError) {
+        let bytes = Array(input)
         guard bytes.count <= Self.maximumBytes else {
             throw SyncError(.tooLarge, "the sync bundle is \(NumberText.count(bytes.count)) bytes; gridstore reads bundles of "
                                        + "up to \(NumberText.count(Self.maximumBytes)) bytes")

@@ -136,7 +136,14 @@ private struct BundleWriter {
 
 /// What a replica knows of every replica's changes to a grid: what a peer sends it a bundle since.
 ///
-/// Written as `<replica>:<time>` entries, comma-separated; empty for a replica that knows nothing.
+/// Written as `<replica>:<time>` entries, comma-separated, or `none` for a replica that knows
+/// nothing. Send ``description`` to the peer, which reads it back with ``init(parsing:)``:
+///
+/// ```swift
+/// let text = try tabletGrid.syncCursor().description      // on the tablet: send it
+/// let cursor = try SyncCursor(parsing: text)               // on the phone
+/// let bundle = try phoneGrid.syncBundle(since: cursor)
+/// ```
 public struct SyncCursor: Sendable, Hashable, CustomStringConvertible {
     let versions: VersionVector
 
@@ -147,13 +154,32 @@ public struct SyncCursor: Sendable, Hashable, CustomStringConvertible {
     /// Knows nothing: a bundle since it holds everything.
     public static let empty = SyncCursor(VersionVector())
 
-    /// The cursor written as `text`; `nil` for anything ``description`` does not write.
+    /// The text of ``empty``.
+    static let emptyText = "none"
+
+    /// The cursor written as `text` (``description``; an empty text is ``empty`` too); `nil` for anything else.
     public init?(_ text: String) {
+        if text == Self.emptyText {
+            self = .empty
+            return
+        }
         guard let versions = SyncVersionsText.decode(text) else { return nil }
         self.versions = versions
     }
 
-    public var description: String { SyncVersionsText.encode(versions) }
+    /// The cursor written as `text`, as ``init(_:)`` reads it.
+    ///
+    /// - Throws: ``SyncError`` of kind ``SyncError/Kind/malformed`` saying what a cursor is.
+    public init(parsing text: String) throws(SyncError) {
+        guard let cursor = SyncCursor(text) else {
+            throw SyncError(.malformed, "'\(SyncError.excerpt(text))' is not a sync cursor: it is 'none' or <replica>:<time> entries, "
+                                        + "comma-separated, as SyncCursor.description writes them")
+        }
+        self = cursor
+    }
+
+    /// `none`, or `<replica>:<time>` entries, comma-separated.
+    public var description: String { versions.entries.isEmpty ? Self.emptyText : SyncVersionsText.encode(versions) }
 }
 
 extension Grid {
@@ -192,8 +218,10 @@ extension Grid {
     /// - Returns: The grid's revision before and after (the same when nothing changed), and the conflicts held.
     /// - Throws: ``GridError/sync(_:)`` for a bundle refused whole (malformed, from a newer
     ///   format, past the limits, for another grid, stamped too far ahead or as this database's own).
+    ///
+    /// - Parameter bytes: The bundle, in either format: an array of bytes, or `Data`.
     @discardableResult
-    public func applySyncBundle(_ bytes: [UInt8]) throws(GridError) -> GridSyncResult {
+    public func applySyncBundle(_ bytes: some Collection<UInt8>) throws(GridError) -> GridSyncResult {
         let bundle: SyncBundle
         do { bundle = try SyncBundle(decoding: bytes) } catch { throw .sync(error) }
         let now = Platform.wallClockMilliseconds()

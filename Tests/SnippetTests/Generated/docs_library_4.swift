@@ -2,6 +2,9 @@
 // After changing a snippet: GRIDSTORE_UPDATE_SNIPPETS=1 swift test --filter SnippetTests
 
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import GridStoreSQLite
 
 func docs_library_4() async throws {

@@ -5,9 +5,9 @@ import GridStoreSQLite
 
 func docs_sync_1(phoneGrid: Grid, tabletGrid: Grid) async throws {
     // On the tablet: what it knows.
-    let cursor = try tabletGrid.syncCursor()           // send cursor.description to the phone
+    let text = try tabletGrid.syncCursor().description  // send this text to the phone
     // On the phone: everything the tablet lacks.
-    let bundle = try phoneGrid.syncBundle(since: cursor)
+    let bundle = try phoneGrid.syncBundle(since: SyncCursor(parsing: text))
     let bytes = bundle.encoded()                        // send these to the tablet
     // On the tablet:
     try tabletGrid.applySyncBundle(bytes)
