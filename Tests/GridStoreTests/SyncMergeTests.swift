@@ -274,7 +274,7 @@ private struct ReplicaWorld {
         if last || Int.random(in: 0..<4, using: &generator) > 0 { inFlight.remove(at: index) }
         var replica = replicas[bundle.to]
         replica.state.merge(bundle.delta, exportedSince: bundle.cursor)
-        replica.clock.observe(bundle.delta.versions.latest)
+        replica.clock.observe(bundle.delta.versions.latest, now: now + replica.skew)
         for (name, stamps) in bundle.knows { replica.knows[name, default: []].formUnion(stamps) }
         do {
             replica.layout = try replica.state.validate()

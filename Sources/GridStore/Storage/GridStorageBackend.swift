@@ -152,6 +152,14 @@ package protocol GridStorageTransaction: AnyObject {
 
     /// Inserts or replaces the grid's sync state.
     func setSyncState(_ state: StoredSyncState, gridID: Int64) throws
+
+    /// This database's wall clock, in milliseconds since 1970: the clock sync judges the stamps
+    /// it receives by (a PostgreSQL server's own, not the client's). The process's by default.
+    func clockMilliseconds() throws -> Int64
+}
+
+extension GridStorageTransaction {
+    package func clockMilliseconds() throws -> Int64 { Platform.wallClockMilliseconds() }
 }
 
 /// A database's replica row as stored: checked by the engine before use.

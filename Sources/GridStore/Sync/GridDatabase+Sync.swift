@@ -117,7 +117,6 @@ extension GridDatabase {
             return GridSyncResult(grid: GridLimits.canonical(name), sent: 0, otherRevision: (peer.revision, peer.revision), received: 0,
                                   revision: (quiet.revision, quiet.revision), conflicts: quiet.conflicts)
         }
-        let now = Platform.wallClockMilliseconds()
         // This side's changes since the last sync become its writes, stored before any leaves.
         let here = try access(dryRun) { transaction in
             var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun,
@@ -131,7 +130,7 @@ extension GridDatabase {
             let before = side.stored?.snapshot.revision
             let cursor = side.state.versions
             let sent = SyncBundle(grid: side.name, replica: here.replica, cursor: cursor, delta: here.state.changes(since: cursor))
-            let taken = try side.merge(sent, now: now)
+            let taken = try side.merge(sent)
             let after = dryRun ? side.revisionAfterStoring : try side.store(in: transaction, database: other, origin: here.replica)
             let reply = SyncBundle(grid: side.name, replica: side.replica, cursor: here.state.versions,
                                    delta: side.state.changes(since: here.state.versions))
@@ -143,7 +142,7 @@ extension GridDatabase {
             var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun)
             if dryRun { side.adopt(here) }
             let before = side.stored?.snapshot.revision
-            let received = try side.merge(there.reply, now: now)
+            let received = try side.merge(there.reply)
             let after = dryRun ? side.revisionAfterStoring : try side.store(in: transaction, database: self, origin: there.reply.replica)
             return GridSyncResult(grid: side.name, sent: there.sent, otherRevision: (there.before, there.after),
                                   received: received, revision: (before, after),

@@ -54,9 +54,9 @@ struct SyncStamp: Hashable, Comparable, Sendable {
 
 /// A replica's hybrid logical clock.
 struct HybridClock: Sendable, Equatable {
-    /// How far ahead of this machine's clock a change from another replica may be: five
-    /// minutes. A bundle with a later change is refused whole, so one replica whose clock is
-    /// wrong cannot make its changes win for longer than that.
+    /// How far ahead of a database's clock the changes a replica sends it of its own may be:
+    /// five minutes. A bundle with a later one is refused whole, so a device whose clock is fast
+    /// cannot make its changes win for longer than that where a correct clock judges them.
     static let maximumDrift: Int64 = 5 * 60 * 1000
 
     /// The latest reading given out or seen.
@@ -72,9 +72,12 @@ struct HybridClock: Sendable, Equatable {
         return latest
     }
 
-    /// Moves the clock past a change seen from another replica.
-    mutating func observe(_ time: HybridTime) {
-        latest = max(latest, time)
+    /// Moves the clock past a change seen from another replica, but never further than
+    /// ``maximumDrift`` past `now`: a change stamped by a clock that was fast is taken, and this
+    /// replica's own changes stay within what peers accept (a change made after seeing it
+    /// replaces it all the same, since it has seen it; only a concurrent one may lose to it).
+    mutating func observe(_ time: HybridTime, now milliseconds: Int64) {
+        latest = max(latest, min(time, HybridTime(milliseconds: milliseconds + Self.maximumDrift)))
     }
 
     /// Whether a change at `time` is further ahead of the wall clock `now` than replicas accept.

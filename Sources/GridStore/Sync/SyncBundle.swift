@@ -224,12 +224,11 @@ extension Grid {
     public func applySyncBundle(_ bytes: some Collection<UInt8>) throws(GridError) -> GridSyncResult {
         let bundle: SyncBundle
         do { bundle = try SyncBundle(decoding: bytes) } catch { throw .sync(error) }
-        let now = Platform.wallClockMilliseconds()
         return try GridError.catching {
             try database.storageWrite { transaction in
                 var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true)
                 let before = side.stored?.snapshot.revision
-                let received = try side.merge(bundle, now: now)
+                let received = try side.merge(bundle)
                 let after = try side.store(in: transaction, database: database, origin: bundle.replica)
                 return GridSyncResult(grid: side.name, sent: 0, otherRevision: (nil, nil), received: received,
                                       revision: (before, after), conflicts: side.state.conflicts(in: side.layout).count)

@@ -57,10 +57,14 @@ public struct SyncError: Error, Codable, Sendable, Equatable, CustomStringConver
         return GridLimits.canonical(key).utf8.elementsEqual(key.utf8) ? nil : "an item's key is not in its canonical form (NFC)"
     }
 
+    /// `text` as one shell word a user can paste: in single quotes, a quote in it written `'\''`.
+    static func shellWord(_ text: String) -> String {
+        "'" + text.replacing("'", with: "'\\''") + "'"
+    }
+
     /// A bundle for grid `grid` given for grid `expected`.
     public static func wrongGrid(_ grid: String, expected: String) -> SyncError {
-        // The name as a shell word a user can paste: single quotes, a quote in it written '\''.
-        let word = "'" + excerpt(grid).replacing("'", with: "'\\''") + "'"
+        let word = shellWord(excerpt(grid))
         return SyncError(.wrongGrid, "the sync bundle is for grid \(word), not '\(excerpt(expected))'; give --grid \(word) to apply it to that grid")
     }
 }

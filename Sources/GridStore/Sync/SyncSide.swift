@@ -19,6 +19,9 @@ struct SyncSide {
     var layout: ReplicatedGrid.Layout
     /// Whether the state differs from the one stored.
     var isChanged: Bool
+    /// This database's clock when the side was made (a PostgreSQL server's own): what the
+    /// stamps it receives are judged by.
+    let now: Int64
 
     /// The side of the grid `name` in `transaction` of `database`, made current.
     ///
@@ -32,36 +35,41 @@ struct SyncSide {
                         minting: Bool, peer: VersionVector? = nil) throws -> SyncSide {
         let databaseReplica = try currentReplica(in: transaction, database: database, minting: minting)
         let grid = try Grid(changing: name, in: database, creatingWith: nil)
+        let now = try transaction.clockMilliseconds()
         guard let header = try transaction.header(named: grid.name)?.header() else {
             let empty = ReplicatedGrid()
             return SyncSide(name: grid.name, replica: ReplicaID.random(), databaseReplica: databaseReplica, stored: nil, state: empty,
-                            clock: HybridClock(), layout: empty.layout(), isChanged: false)
+                            clock: HybridClock(), layout: empty.layout(), isChanged: false, now: now)
         }
         let snapshot = try GridSnapshot.load(header, name: grid.name, from: transaction)
         guard let row = try transaction.syncState(gridID: header.id, registers: true) else {
             // The grid's first sync: its state now is its origin, made as a replica of its own, at
             // the time of its last change (from its history, when it keeps one).
             let replica = ReplicaID.random()
-            let now = Platform.wallClockMilliseconds()
             let changed = try transaction.historyEntries(gridID: header.id, limit: 1, deltas: false).first
                 .flatMap { HistoryClock.milliseconds(of: $0.madeAt) }.map { HybridTime(milliseconds: min($0, now)) } ?? .changedOrigin
             let origin = ReplicatedGrid(origin: snapshot.content, replica: replica, changedAt: changed)
             return SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
-                            state: origin, clock: HybridClock(latest: max(changed, .changedOrigin)), layout: origin.layout(), isChanged: true)
+                            state: origin, clock: HybridClock(latest: max(changed, .changedOrigin)), layout: origin.layout(), isChanged: true,
+                            now: now)
         }
-        try checkClock(HybridClock(latest: HybridTime(rawValue: row.clock)), grid: grid.name)
+        guard row.clock >= 0 else { throw GridError.corrupted("grid '\(grid.name)' has a sync clock of \(row.clock)") }
         let (state, layout) = try decodeState(row, grid: grid.name)
         guard var replica = ReplicaID(row.replica) else {
             throw GridError.corrupted("grid '\(grid.name)' has a sync replica id '\(row.replica.prefix(40))' that is not 32 hexadecimal digits")
         }
-        var clock = HybridClock(latest: HybridTime(rawValue: row.clock))
-        clock.observe(state.versions[replica])
-        try checkClock(clock, grid: grid.name)
-        if row.databaseReplica != databaseReplica.description || (peer.map { $0[replica] > state.versions[replica] } ?? false) {
+        // A replica's clock never goes back, so one whose own changes were stamped by a clock
+        // that was fast (a device whose clock has since been put right) goes on as a new
+        // replica with a clock of its own; the old one's changes stay, and later ones replace them.
+        if row.databaseReplica != databaseReplica.description || (peer.map { $0[replica] > state.versions[replica] } ?? false)
+            || HybridClock.isTooFarAhead(state.versions[replica], now: now) {
             replica = ReplicaID.random()
         }
+        // Changes of others seen with times past this clock move it no further than peers accept.
+        var clock = HybridClock(latest: state.versions[replica])
+        clock.observe(HybridTime(rawValue: row.clock), now: now)
         var side = SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
-                            state: state, clock: clock, layout: layout, isChanged: replica.description != row.replica)
+                            state: state, clock: clock, layout: layout, isChanged: replica.description != row.replica, now: now)
         try side.recordLocalChanges(since: Int(row.revision), in: transaction, gridID: header.id)
         return side
     }
@@ -71,16 +79,6 @@ struct SyncSide {
     mutating func adopt(_ first: SyncSide) {
         guard first.stored?.id == stored?.id, first.stored?.snapshot.revision == stored?.snapshot.revision else { return }
         self = first
-    }
-
-    /// Refuses a stored clock further ahead of the wall clock than replicas accept: peers would
-    /// refuse every change made with it (a tampered row, or a machine whose clock was wrong).
-    private static func checkClock(_ clock: HybridClock, grid: String) throws {
-        let now = Platform.wallClockMilliseconds()
-        guard HybridClock.isTooFarAhead(clock.latest, now: now) else { return }
-        throw GridError.sync(SyncError(.clockAhead, "grid '\(grid)' was synced with a clock "
-            + "\((clock.latest.milliseconds - now) / 60_000) minutes ahead of this machine's; peers refuse changes stamped so far "
-            + "ahead, so it syncs again once this machine's clock has caught up"))
     }
 
     /// The grid's revision, what its replica knows, its conflicts, and whether it changed since
@@ -117,18 +115,13 @@ struct SyncSide {
     }
 
     /// The registers of a stored state, checked as a bundle is, and the grid they describe.
-    private static func decodeState(_ row: StoredSyncState, grid: String) throws -> (ReplicatedGrid, ReplicatedGrid.Layout) {
+    static func decodeState(_ row: StoredSyncState, grid: String) throws -> (ReplicatedGrid, ReplicatedGrid.Layout) {
         guard row.revision >= 0, row.clock >= 0, SyncVersionsText.decode(row.versions) != nil else {
             throw GridError.corrupted("grid '\(grid)' has a sync state at revision \(row.revision) with clock \(row.clock)")
         }
         do {
             let bundle = try SyncBundle(decoding: row.state)
             guard bundle.grid == grid else { throw GridError.corrupted("it is the state of grid '\(bundle.grid)'") }
-            if let latest = bundle.delta.latestTimes().values.max(),
-               HybridClock.isTooFarAhead(latest, now: Platform.wallClockMilliseconds()) {
-                throw GridError.corrupted("it holds a change stamped \(latest.milliseconds / 60_000 - Platform.wallClockMilliseconds() / 60_000) "
-                                          + "minutes ahead of this machine's clock")
-            }
             return (bundle.delta, try bundle.delta.validate())
         } catch {
             throw GridError.corrupted("grid '\(grid)' has a sync state gridstore cannot read: \(error)")
@@ -143,7 +136,6 @@ struct SyncSide {
                                              gridID: Int64) throws {
         guard let snapshot = stored?.snapshot, snapshot.revision != revision else { return }
         var ids = EntityIDGenerator()
-        let now = Platform.wallClockMilliseconds()
         let count = snapshot.revision - revision
         let rows = revision < snapshot.revision && count <= GridHistory.maximumKeep
             ? try transaction.historyEntries(gridID: gridID, limit: count, deltas: true) : []
@@ -169,20 +161,22 @@ struct SyncSide {
 
     // MARK: Merging
 
-    /// Merges what `bundle` brings, after checking it: a change stamped further ahead of the
-    /// wall clock than replicas accept, or stamped as this replica's but not made here, refuses
-    /// it whole; so does a grid it would leave past gridstore's limits.
+    /// Merges what `bundle` brings, after checking it: a change its sender made stamped further
+    /// ahead of this database's clock than ``HybridClock/maximumDrift``, or a change stamped as
+    /// this replica's but not made here, refuses it whole; so does a grid it would leave past
+    /// gridstore's limits. Changes the sender passes on from other replicas were judged by the
+    /// database they entered first, and are taken: one device's wrong clock stops no other.
     ///
     /// - Returns: How many of the bundle's registers changed the state: the changes it brought.
     @discardableResult
-    mutating func merge(_ bundle: SyncBundle, now: Int64) throws(GridError) -> Int {
+    mutating func merge(_ bundle: SyncBundle) throws(GridError) -> Int {
         guard bundle.grid == name else { throw .sync(.wrongGrid(bundle.grid, expected: name)) }
         let latest = bundle.delta.latestTimes()
-        if let ahead = latest.max(by: { $0.value < $1.value }), HybridClock.isTooFarAhead(ahead.value, now: now) {
-            let minutes = (ahead.value.milliseconds - now) / 60_000
-            throw .sync(SyncError(.clockAhead, "the sync bundle holds a change of replica \(ahead.key) stamped \(minutes) minutes "
-                                  + "ahead of this machine's clock (at most \(HybridClock.maximumDrift / 60_000) are accepted); "
-                                  + "that replica's clock is wrong"))
+        if let own = latest[bundle.replica], HybridClock.isTooFarAhead(own, now: now) {
+            let minutes = (own.milliseconds - now) / 60_000
+            throw .sync(SyncError(.clockAhead, "the sync bundle holds changes its sender, replica \(bundle.replica), stamped \(minutes) "
+                                  + "minutes ahead of this database's clock (at most \(HybridClock.maximumDrift / 60_000) are accepted): "
+                                  + "the sender's clock is fast; put it right and sync again"))
         }
         if let mine = latest[replica], mine > state.versions[replica] || state.holdsForgedWrite(in: bundle.delta, as: replica) {
             throw .sync(SyncError(.forged, "the sync bundle holds changes made as this database (replica \(replica)) that it "
@@ -207,7 +201,7 @@ struct SyncSide {
         isChanged = isChanged || changed.registers > 0 || state.versions != merged.versions
         state = merged
         self.layout = layout
-        if let latest = latest.values.max() { clock.observe(latest) }
+        if let latest = latest.values.max() { clock.observe(latest, now: now) }
         return changed.values
     }
 

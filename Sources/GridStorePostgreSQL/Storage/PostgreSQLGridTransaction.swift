@@ -269,6 +269,11 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         return rows.count == 1 ? StoredReplicaRow(id: rows.string(0, 0), storageIdentity: rows.string(0, 1)) : nil
     }
 
+    /// The server's clock: every device syncing with the server is judged by this one clock.
+    func clockMilliseconds() throws -> Int64 {
+        try connection.execute("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint").int(0, 0)
+    }
+
     func storageIdentity() throws -> String {
         try connection.execute("SELECT " + Self.identity).string(0, 0)
     }
