@@ -157,7 +157,8 @@ package final class PostgreSQLConnection {
         let options = location.libpqURI.withCString { libpq.conninfoParse($0, &message) }
         defer { if let message { libpq.freemem(message) } }
         guard let options else {
-            throw .invalidLocation(message.map { String(cString: $0) } ?? "out of memory", server: location.displayName)
+            // libpq quotes the URI, or the piece it could not read, which may hold the password.
+            throw .invalidLocation(location.redacting(message.map { String(cString: $0) } ?? "out of memory"), server: location.displayName)
         }
         libpq.conninfoFree(options)
     }
@@ -177,7 +178,7 @@ package final class PostgreSQLConnection {
         if libpq.status(connection) == CONNECTION_BAD, let text = libpq.errorMessage(connection).map({ String(cString: $0) }),
            text.hasPrefix("invalid ") {
             libpq.finish(connection)
-            throw .invalidLocation(text, server: location.displayName)
+            throw .invalidLocation(location.redacting(text), server: location.displayName)
         }
         _ = libpq.setNoticeReceiver(connection, { _, _ in }, nil)
         return connection
