@@ -90,6 +90,42 @@ struct SyncCommandTests {
         #expect(grid.status == 1 && grid.standardError.hasPrefix("Error: no grid named 'nope'"))
     }
 
+    @Test("grids that never synced and cannot be one (tiles and a honeycomb, keys with none in common) are refused unless asked; both sides unchanged")
+    func unrelatedGrids() throws {
+        #expect(try run("phone.sqlite", "--grid", "home", "toggle", "1", "-q").status == 0)
+        #expect(try run("other.sqlite", "--grid", "home", "init", "--layout", "honeycomb", "--items", "7", "-q").status == 0)
+        let before = try ["phone.sqlite", "other.sqlite"].map { try run($0, "--grid", "home", "show", "--format", "json").standardOutput }
+        for arguments in [["sync", directory.file("other.sqlite")], ["sync", directory.file("other.sqlite"), "--dry-run"]] {
+            let refused = try CommandRunner.run(["--db", directory.file("phone.sqlite")] + arguments)
+            #expect(refused.status == 1 && refused.standardOutput.isEmpty && refused.standardError == "Error: grid 'home' was not synced: grid "
+                    + "'home' here and in \(directory.file("other.sqlite")) never synced with each other, and cannot be one grid: it is a grid "
+                    + "of tiles here and a honeycomb there; to merge them anyway give --allow-unrelated (allowingUnrelated in Swift), or sync "
+                    + "one under another name\n", "\(refused)")
+        }
+        #expect(try ["phone.sqlite", "other.sqlite"].map { try run($0, "--grid", "home", "show", "--format", "json").standardOutput } == before)
+        // Keys with none in common.
+        for (database, keys) in [("a.sqlite", ["mail", "maps", "news", "notes"]), ("b.sqlite", ["chess", "go", "poker", "bridge"])] {
+            for key in keys { #expect(try run(database, "--grid", "apps", "insert", "0", "--key", key, "-q").status == 0) }
+        }
+        let keys = try run("a.sqlite", "sync", directory.file("b.sqlite"))
+        #expect(keys.status == 1 && keys.standardError.contains("cannot be one grid: each has 4 or more keyed items and no key in common"),
+                "\(keys)")
+        // Three keys each, none shared: two devices of one user that each added apps; merged.
+        #expect(try run("a.sqlite", "--grid", "few", "insert", "0", "--key", "mail", "-q").status == 0)
+        #expect(try run("b.sqlite", "--grid", "few", "insert", "0", "--key", "chess", "-q").status == 0)
+        #expect(try run("a.sqlite", "--grid", "few", "sync", directory.file("b.sqlite")).status == 0)
+        // Asked for: merged, and the line says how to get this side's layout back.
+        let merged = try run("phone.sqlite", "sync", directory.file("other.sqlite"), "--allow-unrelated")
+        #expect(merged.status == 0 && merged.standardOutput.hasSuffix("; merged with an unrelated grid: 'gridstore --db "
+                                                                     + "\(directory.file("phone.sqlite")) --grid home revert --to 1' brings back the layout it had here\n"),
+                "\(merged)")
+        #expect(try run("phone.sqlite", "--grid", "home", "revert", "--to", "1", "-q").status == 0)
+        #expect(try run("phone.sqlite", "--grid", "home", "show", "--format", "json").standardOutput.replacing(#/"revision":\d+,/#, with: "")
+                == before[0].replacing(#/"revision":\d+,/#, with: ""))
+        // Grids that synced once are related from then on.
+        #expect(try run("phone.sqlite", "sync", directory.file("other.sqlite")).status == 0)
+    }
+
     @Test("a sync blocked by the other database's lock says which database is busy")
     func busyNamesTheDatabase() throws {
         #expect(try run("a.sqlite", "toggle", "1", "-q").status == 0)

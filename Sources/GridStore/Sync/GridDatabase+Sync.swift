@@ -14,10 +14,14 @@ public struct GridSyncResult: Sendable, Equatable {
     public let revision: (before: Int?, after: Int?)
     /// The values a concurrent change overwrote, kept as conflicts, after the sync.
     public let conflicts: Int
+    /// Whether the two grids had never synced and were unrelated (see
+    /// ``GridDatabase/syncEach(with:grids:dryRun:allowingUnrelated:)``), merged as asked:
+    /// ``revision``'s `before` is the layout to revert to.
+    public var mergedUnrelated = false
 
     public static func == (lhs: GridSyncResult, rhs: GridSyncResult) -> Bool {
         lhs.grid == rhs.grid && lhs.sent == rhs.sent && lhs.received == rhs.received && lhs.conflicts == rhs.conflicts
-            && lhs.revision == rhs.revision && lhs.otherRevision == rhs.otherRevision
+            && lhs.revision == rhs.revision && lhs.otherRevision == rhs.otherRevision && lhs.mergedUnrelated == rhs.mergedUnrelated
     }
 }
 
@@ -63,10 +67,11 @@ extension GridDatabase {
     ///   - grids: The grids to sync; `nil` for every grid either database holds.
     ///   - dryRun: Whether to only say what would move, writing nothing.
     /// - Throws: ``GridError/sync(_:)`` when the databases are one; the first grid's refusal.
-    public func sync(with other: GridDatabase, grids: [String]? = nil, dryRun: Bool = false) throws(GridError) -> [GridSyncResult] {
+    public func sync(with other: GridDatabase, grids: [String]? = nil, dryRun: Bool = false,
+                     allowingUnrelated: Bool = false) throws(GridError) -> [GridSyncResult] {
         var results: [GridSyncResult] = []
         var firstRefusal: GridError?
-        for outcome in try syncEach(with: other, grids: grids, dryRun: dryRun) {
+        for outcome in try syncEach(with: other, grids: grids, dryRun: dryRun, allowingUnrelated: allowingUnrelated) {
             switch outcome {
             case .synced(let result): results.append(result)
             case .refused(_, let error): firstRefusal = firstRefusal ?? error
@@ -88,9 +93,14 @@ extension GridDatabase {
     /// - Parameters:
     ///   - grids: The grids to sync, in order; `nil` for every grid either database holds, by name.
     ///   - dryRun: Whether to only say what would move, writing nothing.
+    ///   - allowingUnrelated: Whether to merge grids that never synced with each other and
+    ///     cannot be one grid: one a honeycomb and the other tiles, or each with four or more
+    ///     keyed items and no key in common. Without it such a grid is refused (``SyncError/Kind/unrelated``), as
+    ///     git refuses to merge unrelated histories.
     /// - Throws: ``GridError/sync(_:)`` when the databases are one; an error listing the grids
     ///   of either database.
-    public func syncEach(with other: GridDatabase, grids: [String]? = nil, dryRun: Bool = false) throws(GridError) -> [GridSyncOutcome] {
+    public func syncEach(with other: GridDatabase, grids: [String]? = nil, dryRun: Bool = false,
+                         allowingUnrelated: Bool = false) throws(GridError) -> [GridSyncOutcome] {
         let names: [String] = try GridError.catching {
             if try isSameDatabase(as: other) {
                 throw GridError.sync(SyncError(.sameDatabase, "\(location) and \(other.location) are one database; sync needs two"))
@@ -102,20 +112,28 @@ extension GridDatabase {
         }
         return names.map { name in
             do throws(GridError) {
-                return .synced(try GridError.catching { try syncGrid(name, with: other, dryRun: dryRun) })
+                return .synced(try GridError.catching {
+                    try syncGrid(name, with: other, dryRun: dryRun, allowingUnrelated: allowingUnrelated)
+                })
             } catch {
                 return .refused(grid: name, error: error)
             }
         }
     }
 
-    private func syncGrid(_ name: String, with other: GridDatabase, dryRun: Bool) throws -> GridSyncResult {
+    private func syncGrid(_ name: String, with other: GridDatabase, dryRun: Bool, allowingUnrelated: Bool) throws -> GridSyncResult {
         // Two replicas that know the same changes, neither changed since it last synced: nothing to move.
         let quiet = try storageReadStatement { try SyncSide.summary(name, in: $0, database: self) }
         let peer = try other.storageReadStatement { try SyncSide.summary(name, in: $0, database: other) }
         if let quiet, let peer, !quiet.changed, !peer.changed, quiet.versions == peer.versions {
             return GridSyncResult(grid: GridLimits.canonical(name), sent: 0, otherRevision: (peer.revision, peer.revision), received: 0,
                                   revision: (quiet.revision, quiet.revision), conflicts: quiet.conflicts)
+        }
+        let unrelated = try unrelatedness(of: name, with: other, versions: (quiet?.versions, peer?.versions))
+        if let unrelated, !allowingUnrelated {
+            throw GridError.sync(SyncError(.unrelated, "grid '\(SyncError.excerpt(GridLimits.canonical(name)))' here and in \(other.location) "
+                                           + "never synced with each other, and cannot be one grid: \(unrelated); to merge them anyway "
+                                           + "give --allow-unrelated (allowingUnrelated in Swift), or sync one under another name"))
         }
         // This side's changes since the last sync become its writes, stored before any leaves.
         let here = try access(dryRun) { transaction in
@@ -144,10 +162,41 @@ extension GridDatabase {
             let before = side.stored?.snapshot.revision
             let received = try side.merge(there.reply)
             let after = dryRun ? side.revisionAfterStoring : try side.store(in: transaction, database: self, origin: there.reply.replica)
-            return GridSyncResult(grid: side.name, sent: there.sent, otherRevision: (there.before, there.after),
-                                  received: received, revision: (before, after),
-                                  conflicts: side.state.conflicts(in: side.layout).count)
+            var result = GridSyncResult(grid: side.name, sent: there.sent, otherRevision: (there.before, there.after),
+                                        received: received, revision: (before, after),
+                                        conflicts: side.state.conflicts(in: side.layout).count)
+            result.mergedUnrelated = unrelated != nil
+            return result
         }
+    }
+
+    /// How many keyed items two grids that never synced must each have, with no key in common,
+    /// to be taken for two different grids.
+    static let unrelatedKeyCount = 4
+
+    /// Why the grid `name` here and in `other` cannot be one grid, when they never synced with
+    /// each other (no replica's changes known to both): one is a honeycomb and the other tiles,
+    /// or each has ``unrelatedKeyCount`` keyed items or more and they share no key. `nil` when they can, or one side lacks it.
+    private func unrelatedness(of name: String, with other: GridDatabase, versions: (String?, String?)) throws -> String? {
+        let known = [versions.0, versions.1].map { $0.flatMap(SyncVersionsText.decode)?.entries.keys.map { $0 } ?? [] }
+        guard Set(known[0]).isDisjoint(with: known[1]) else { return nil }
+        let grids = try [self, other].map { database in
+            try database.storageRead { transaction -> GridContent? in
+                guard let header = try transaction.header(named: GridLimits.canonical(name))?.header() else { return nil }
+                return try GridSnapshot.load(header, name: GridLimits.canonical(name), from: transaction).content
+            }
+        }
+        guard let here = grids[0], let there = grids[1] else { return nil }
+        if (here.honeycomb != nil) != (there.honeycomb != nil) {
+            return here.honeycomb != nil ? "it is a honeycomb here and a grid of tiles there" : "it is a grid of tiles here and a honeycomb there"
+        }
+        // A few keys each may differ on two devices of one user (each added an app before the
+        // first sync); four or more on each with none in common are two different grids.
+        let keys = [here, there].map { Set($0.keys.flatMap { $0 }.compactMap { $0 }) }
+        if keys.allSatisfy({ $0.count >= Self.unrelatedKeyCount }), keys[0].isDisjoint(with: keys[1]) {
+            return "each has \(Self.unrelatedKeyCount) or more keyed items and no key in common"
+        }
+        return nil
     }
 
     /// `body` in a write transaction, or in a read transaction for a dry run. A lock held past

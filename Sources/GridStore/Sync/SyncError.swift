@@ -20,6 +20,9 @@ public struct SyncError: Error, Codable, Sendable, Equatable, CustomStringConver
         case sameDatabase
         /// The database cannot take part in sync (a PostgreSQL database, for now).
         case unsupported
+        /// The two grids never synced with each other and cannot be one grid (one a honeycomb
+        /// and the other tiles, or four or more keys each with none in common); merged only when asked.
+        case unrelated
     }
 
     /// The kind of refusal.

@@ -16,22 +16,27 @@ struct SyncCommand: GridStoreCommand {
             one, a new device that starts with the other's grids, so a mistyped name is an error, not a new file.
             """,
         arguments: [.init(name: "other-db", help: "The database to sync with: a file or a postgresql:// URI.")],
-        options: [dryRun, create, ValueFormat.option])
+        options: [dryRun, create, allowUnrelated, ValueFormat.option])
 
     /// `--dry-run`.
     static let dryRun = CommandSpec.Option(name: "dry-run", help: "Say what would move; write nothing.")
+    /// `--allow-unrelated`.
+    static let allowUnrelated = CommandSpec.Option(name: "allow-unrelated",
+                                                   help: "Merge grids that never synced and cannot be one grid (docs/sync.md).")
     /// `--create`.
     static let create = CommandSpec.Option(name: "create", help: "Make a database file that does not exist (a new device).")
 
     let other: DatabaseArgument
     let dryRunning: Bool
     let creating: Bool
+    let allowingUnrelated: Bool
     let format: ValueFormat
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         other = try DatabaseArgument(arguments.positionals[0], from: "<other-db>", command: Self.spec)
         dryRunning = arguments.flag(Self.dryRun)
         creating = arguments.flag(Self.create)
+        allowingUnrelated = arguments.flag(Self.allowUnrelated)
         if dryRunning, creating { throw .usage("give --dry-run or --create, not both: a dry run makes no file", command: Self.spec) }
         format = try ValueFormat(arguments, command: Self.spec)
     }
@@ -61,7 +66,8 @@ struct SyncCommand: GridStoreCommand {
         if let name = context.explicitGridName, try !Grid.exists(named: name, in: database), try !Grid.exists(named: name, in: peer) {
             throw context.missingGrid(name)
         }
-        let outcomes = try database.syncEach(with: peer, grids: context.explicitGridName.map { [$0] }, dryRun: dryRunning)
+        let outcomes = try database.syncEach(with: peer, grids: context.explicitGridName.map { [$0] }, dryRun: dryRunning,
+                                             allowingUnrelated: allowingUnrelated)
         let results = outcomes.compactMap { outcome -> GridSyncResult? in
             if case .synced(let result) = outcome { return result }
             return nil
@@ -82,7 +88,7 @@ struct SyncCommand: GridStoreCommand {
                     return "{\"grid\":\(JSONText.quoted(result.grid)),\"sent\":\(result.sent),\"received\":\(result.received),"
                         + "\"revision\":{\"before\":\(json(result.revision.before)),\"after\":\(json(result.revision.after))},"
                         + "\"otherRevision\":{\"before\":\(json(result.otherRevision.before)),\"after\":\(json(result.otherRevision.after))},"
-                        + "\"conflicts\":\(result.conflicts)}"
+                        + "\"conflicts\":\(result.conflicts)" + (result.mergedUnrelated ? ",\"mergedUnrelated\":true}" : "}")
                 case .refused(let grid, _):
                     let message = refusals.first { $0.grid == grid }?.error.message ?? ""
                     return "{\"grid\":\(JSONText.quoted(grid)),\"error\":\(JSONText.quoted(message))}"
@@ -99,6 +105,10 @@ struct SyncCommand: GridStoreCommand {
                 if result.conflicts > 0 {
                     line += "; \(result.conflicts) conflict(s), see gridstore\(context.databaseOption)"
                         + " --grid \(ShellWord.quoted(result.grid)) conflicts"
+                }
+                if result.mergedUnrelated, let before = result.revision.before, !dryRunning {
+                    line += "; merged with an unrelated grid: 'gridstore\(context.databaseOption) --grid \(ShellWord.quoted(result.grid)) "
+                        + "revert --to \(before)' brings back the layout it had here"
                 }
                 context.console.write(line + "\n")
             }
