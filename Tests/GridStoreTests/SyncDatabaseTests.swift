@@ -111,6 +111,44 @@ struct SyncDatabaseTests {
                 && merged.sections[0][7] == .middle)
     }
 
+    @Test("a file copy, or a backup, meets its original: a tile inserted before the copy, not yet synced, is one tile everywhere")
+    func copyMeetsOriginal() throws {
+        let original = try database("original.sqlite"), hub = try database("hub.sqlite")
+        try Grid(named: "default", in: original).toggle(at: GridIndexPath(item: 1))
+        _ = try original.sync(with: hub)
+        try Grid(named: "default", in: original).update { try $0.insertItem(at: GridIndexPath(item: 0), size: .big) }
+        try Grid(named: "default", in: original).update { try $0.moveItem(from: GridIndexPath(item: 3), to: GridIndexPath(item: 9)) }
+        _ = try original.checkpoint()
+        try FileManager.default.copyItem(atPath: directory.file("original.sqlite"), toPath: directory.file("copy.sqlite"))
+        let copy = try database("copy.sqlite")
+        try Grid(named: "default", in: copy).toggle(at: GridIndexPath(item: 5))
+        _ = try original.sync(with: hub)
+        _ = try copy.sync(with: hub)
+        _ = try original.sync(with: hub)
+        let merged = try content(hub)
+        #expect(merged.sections[0].count == 13, "\(merged.sections[0])")
+        #expect(merged.sections[0][0] == .big && merged.sections[0][5] == .middle)
+        #expect(try content(original) == merged && content(copy) == merged)
+    }
+
+    @Test("a synced grid copied to another database with Grid.copy syncs item by item with the original's peers")
+    func copiedGridKeepsIdentity() throws {
+        let phone = try database("phone.sqlite"), hub = try database("hub.sqlite"), laptop = try database("laptop.sqlite")
+        try Grid(named: "default", in: phone).update { try $0.insertItem(at: GridIndexPath(item: 0), size: .big, key: "mail") }
+        try Grid(named: "default", in: phone).update { try $0.insertItem(at: GridIndexPath(item: 2), size: .middle) }
+        _ = try phone.sync(with: hub)
+        try Grid.copy(from: phone, to: laptop)
+        // On the hub, a tile moves to the front; on the laptop, the copy, the tile at 5 is made big.
+        try Grid(named: "default", in: hub).update { try $0.moveItem(from: GridIndexPath(item: 7), to: GridIndexPath(item: 0)) }
+        try Grid(named: "default", in: laptop).setSize(.big, at: GridIndexPath(item: 5))
+        _ = try laptop.sync(with: hub)
+        let merged = try content(hub), onLaptop = try content(laptop)
+        #expect(merged.sections[0].count == 14 && merged == onLaptop, "\(merged.sections[0])")
+        // The tile made big on the laptop is the one that was at 5, now at 6 after the move.
+        #expect(merged.sections[0][6] == .big && merged.sections[0].filter { $0 == .big }.count == 2)
+        #expect(try Grid(named: "default", in: laptop).syncReplicaID() != Grid(named: "default", in: phone).syncReplicaID())
+    }
+
     @Test("a grid dropped and made again syncs its new content; a database restored from a backup syncs again")
     func recreatedAndRestored() throws {
         let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")
@@ -118,10 +156,22 @@ struct SyncDatabaseTests {
         _ = try phone.sync(with: tablet)
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 2))
         _ = try phone.sync(with: tablet)
-        // init --force: the grid is made again, as another replica; its content meets the tablet's as grids that began apart.
-        try Grid.create(named: "default", in: phone, content: GridContent(columns: 4, sections: [[.big, nil, nil]]), replacing: true)
+        // init --force on a synced grid replaces its content as one change, which syncs: the tablet loses the tiles the phone lost.
+        try Grid.create(named: "default", in: phone, content: GridContent(columns: 4, sections: [[.big] + Array(repeating: nil, count: 9)]),
+                        replacing: true)
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 3))
         _ = try phone.sync(with: tablet)
         #expect(try content(phone) == content(tablet) && content(tablet).columns == 4 && content(tablet).sections[0][0] == .big)
+        #expect(try content(tablet).sections[0].count == 10 && content(tablet).sections[0][3] == .middle)
+        // Made again as a honeycomb: every replica takes it.
+        try Grid.create(named: "honey", in: phone, content: GridContent(columns: 4, sections: [[nil, nil]]))
+        _ = try phone.sync(with: tablet)
+        var honeycomb = GridContent(columns: 4, sections: [Array(repeating: nil, count: 7)])
+        honeycomb.honeycomb = try HoneycombConfiguration()
+        try Grid.create(named: "honey", in: phone, content: honeycomb, replacing: true)
+        _ = try phone.sync(with: tablet)
+        #expect(try content(tablet, "honey") == content(phone, "honey") && content(tablet, "honey").honeycomb != nil
+                && content(tablet, "honey").sections.flatMap { $0 }.count == 7)
         // A backup of the tablet's file, restored in place after the tablet synced changes it no longer has.
         _ = try tablet.checkpoint()
         let backup = try Data(contentsOf: URL(fileURLWithPath: directory.file("tablet.sqlite")))

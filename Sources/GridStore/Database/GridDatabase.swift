@@ -37,9 +37,10 @@ public final class GridDatabase: Sendable {
                                    width: backend.parallelCalls)
     }
 
-    /// A database in memory, gone with the instance: the command line tries a change on it
-    /// first when the file the change is for does not exist, so a refused change makes none.
-    package static func inMemory() -> GridDatabase {
+    /// A new, empty database in memory, gone with the instance: for tests, previews, and for
+    /// trying a change before a file is made for it. Every call works as on a file, through the
+    /// same checks, history and sync.
+    public static func inMemory() -> GridDatabase {
         GridDatabase(backend: MemoryStorage())
     }
 

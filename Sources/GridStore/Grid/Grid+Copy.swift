@@ -1,13 +1,14 @@
 extension Grid {
     /// Copies grids from one database to another, on any backends, keeping their revisions,
-    /// their history and when they last changed.
+    /// their history, when they last changed, and their items' sync ids.
     ///
     /// Everything is read in one transaction of `source` and written in one transaction of
     /// `target`: the target gets every grid or none. This is how grids move from an SQLite
     /// file to a PostgreSQL server and back. Each grid's kept history entries come along (with
     /// their times, actors and edits) and its retention, so `undo`, `snapshot(at:)` and
     /// `revert(to:)` work on the copy as on the original; without `history`, the copies start
-    /// with none.
+    /// with none. A grid that syncs keeps its sync state, so the copy syncs with the original's
+    /// peers item by item, as a replica of its own.
     ///
     /// ```swift
     /// let file = try GridDatabase(path: "grids.sqlite")
@@ -37,6 +38,9 @@ extension Grid {
         var keep: Int
         /// Kept history entries, oldest first, each checked as any entry read is.
         var history: [StoredHistoryEntry]
+        /// The grid's sync state, when it syncs: its items keep their sync ids on the copy, which
+        /// syncs as a replica of its own (the target's replica id is not the one it was stored under).
+        var syncState: StoredSyncState?
     }
 
     private static func copyGrids(from source: GridDatabase, to target: GridDatabase, names: [String]?,
@@ -67,7 +71,8 @@ extension Grid {
                     }
                 }
                 return Copied(snapshot: snapshot, updatedAt: updatedAt[Array(name.utf8)] ?? "",
-                              keep: header.historyKeep, history: entries)
+                              keep: header.historyKeep, history: entries,
+                              syncState: try transaction.syncState(gridID: header.id, registers: true))
             }
         }
         let copied = Set(grids.map(\.snapshot.name))
@@ -86,6 +91,7 @@ extension Grid {
                     for entry in grid.history { try transaction.appendHistory(entry, gridID: id, keep: max(1, grid.keep)) }
                 }
                 if GridHistoryEntry.isTimestamp(grid.updatedAt) { try transaction.setUpdatedAt(grid.updatedAt, gridID: id) }
+                if let state = grid.syncState { try transaction.setSyncState(state, gridID: id) }
             }
             return try transaction.grids().filter { copied.contains($0.name) }
         }

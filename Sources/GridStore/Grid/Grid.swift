@@ -69,6 +69,10 @@ public final class Grid: Sendable {
 
     /// Creates a grid named `name` with `content`, replacing an existing one if `replacing` is set.
     ///
+    /// A grid replaced starts again at revision 0 without history, unless it syncs: then its
+    /// content is replaced as one change, which syncs (its peers lose the items it lost, and
+    /// take its new settings), as an import's does.
+    ///
     /// - Throws: ``GridError/gridExists(_:)`` when the name is taken and `replacing` is `false`.
     @discardableResult
     public static func create(named name: String, in database: GridDatabase, content: GridContent,
@@ -77,8 +81,16 @@ public final class Grid: Sendable {
         try GridLimits.validate(name: name)
         let created = try GridError.catching {
             try database.storageWrite { transaction -> (Int64, GridSnapshot) in
-                if try transaction.header(named: name) != nil {
+                if let header = try transaction.header(named: name)?.header() {
                     guard replacing else { throw GridError.gridExists(name) }
+                    if try transaction.syncState(gridID: header.id, registers: false) != nil {
+                        _ = try GridSnapshot(name: name, revision: 0, content: content)
+                        var seen: GridSnapshot?
+                        return try Grid(changing: name, in: database, creatingWith: nil)
+                            .change(in: transaction, record: HistoryRecord(operation: "init"), caching: false, seen: &seen) { editor, _, _ in
+                                try editor.replaceContent(content)
+                            }
+                    }
                     _ = try transaction.deleteGrid(named: name)
                 }
                 return try insert(name: name, content: content, transaction)

@@ -11,6 +11,14 @@ struct EntityIDGenerator: RandomNumberGenerator {
         state = UInt64.random(in: .min ... .max)
     }
 
+    /// A generator whose ids follow from `bytes`: two databases that record one change (a copy
+    /// of a file and its original) give its new items the same ids, so they meet as one.
+    init(derivedFrom bytes: some Sequence<UInt8>) {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        state = hash
+    }
+
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -70,7 +70,7 @@ struct SyncSide {
         clock.observe(HybridTime(rawValue: row.clock), now: now)
         var side = SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
                             state: state, clock: clock, layout: layout, isChanged: replica.description != row.replica, now: now)
-        try side.recordLocalChanges(since: Int(row.revision), in: transaction, gridID: header.id)
+        try side.recordLocalChanges(since: Int(row.revision), storedAs: row.replica, in: transaction, gridID: header.id)
         return side
     }
 
@@ -132,10 +132,13 @@ struct SyncSide {
     /// stored), from its history: each entry's edits as writes at its own time. When the
     /// history no longer holds them all, the grid as it is now is compared with the state
     /// instead, item by item in order (a move then reads as changes of size).
-    private mutating func recordLocalChanges(since revision: Int, in transaction: any GridStorageTransaction,
-                                             gridID: Int64) throws {
+    ///
+    /// The ids of items and sections a change made follow from the change itself (the replica it
+    /// was stored as, its revision, time and edits): a copy of the file, or a backup, that records
+    /// the same change gives its items the same ids, so the two meet as one item, not two.
+    private mutating func recordLocalChanges(since revision: Int, storedAs storedReplica: String,
+                                             in transaction: any GridStorageTransaction, gridID: Int64) throws {
         guard let snapshot = stored?.snapshot, snapshot.revision != revision else { return }
-        var ids = EntityIDGenerator()
         let count = snapshot.revision - revision
         let rows = revision < snapshot.revision && count <= GridHistory.maximumKeep
             ? try transaction.historyEntries(gridID: gridID, limit: count, deltas: true) : []
@@ -146,6 +149,7 @@ struct SyncSide {
                 let edits = try HistoryDelta.decode(row.delta, revision: entry.revision, grid: name)
                 let made = HistoryClock.milliseconds(of: entry.madeAt) ?? now
                 let stamp = SyncStamp(time: clock.tick(now: min(made, now)), replica: replica)
+                var ids = EntityIDGenerator(derivedFrom: Array("\(storedReplica)\u{0}\(row.revision)\u{0}\(row.madeAt)\u{0}".utf8) + row.delta.utf8)
                 try state.record(edits, at: stamp, layout: &layout, ids: &ids)
             }
         }
@@ -153,6 +157,7 @@ struct SyncSide {
         if layout.content != snapshot.content {
             // The history is trimmed, or the grid shows a key the state gives another item.
             let stamp = SyncStamp(time: clock.tick(now: now), replica: replica)
+            var ids = EntityIDGenerator(derivedFrom: "\(storedReplica)\u{0}\(snapshot.revision)\u{0}\(snapshot.content)".utf8)
             try state.record([.content(from: layout.content, to: snapshot.content)], at: stamp, layout: &layout, ids: &ids)
             layout = state.layout()
         }
