@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An open gridstore database: an SQLite file (through `GridStoreSQLite`) or a PostgreSQL
 /// server (through `GridStorePostgreSQL`). ``Grid`` and the repositories work the same on either.
 ///
@@ -80,7 +78,9 @@ public final class GridDatabase: Sendable {
             return made
         }
     }
-    private let watchStorage = Mutex<(watch: DatabaseChangeWatch?, closed: Bool)>((nil, false))
+    // A pthread lock, as the engine's others: ThreadSanitizer sees its ordering, and took two
+    // observers made at once under Synchronization's Mutex (a futex it does not follow) for a race.
+    private let watchStorage = Locked<(watch: DatabaseChangeWatch?, closed: Bool)>((nil, false))
 
     deinit {
         changes.stop()
