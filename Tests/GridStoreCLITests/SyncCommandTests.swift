@@ -18,7 +18,7 @@ struct SyncCommandTests {
         let first = try run("phone.sqlite", "sync", directory.file("tablet.sqlite"))
         #expect(first.status == 0 && first.standardError.isEmpty)
         #expect(first.standardOutput == "grid 'default': sent 1 change(s) to \(directory.file("tablet.sqlite")) (revision 1 → 2), "
-                + "received 15 (revision 1 → 2)\n")
+                + "received 4 (revision 1 → 2)\n")
         let again = try run("tablet.sqlite", "sync", directory.file("phone.sqlite"), "--format", "json")
         let json = try JSONSerialization.jsonObject(with: Data(again.standardOutput.utf8)) as? [String: Any]
         let grid = (json?["grids"] as? [[String: Any]])?.first

@@ -111,6 +111,23 @@ struct SyncDatabaseTests {
                 && merged.sections[0][7] == .middle)
     }
 
+    @Test("grids that began apart merge change by change at their first sync: tiles one deleted are deleted on both, each side's sizes kept")
+    func firstSyncReplaysChanges() throws {
+        let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
+        try Grid(named: "default", in: tablet).setSize(.big, at: GridIndexPath(item: 9))
+        try Grid(named: "default", in: tablet).update {
+            try $0.deleteItem(at: GridIndexPath(item: 4))
+            try $0.deleteItem(at: GridIndexPath(item: 6))
+        }
+        let results = try phone.sync(with: tablet)
+        #expect(results.first?.conflicts == 0)
+        let merged = try content(phone)
+        #expect(merged == (try content(tablet)) && merged.sections[0].count == 10, "\(merged.sections[0])")
+        // The phone's tile 1 is middle; the tablet's tile 9 (now 7, after the two deletions) big.
+        #expect(merged.sections[0][1] == .middle && merged.sections[0][7] == .big && merged.sections[0].compactMap { $0 }.count == 2)
+    }
+
     @Test("a file copy, or a backup, meets its original: a tile inserted before the copy, not yet synced, is one tile everywhere")
     func copyMeetsOriginal() throws {
         let original = try database("original.sqlite"), hub = try database("hub.sqlite")

@@ -43,15 +43,22 @@ struct SyncSide {
         }
         let snapshot = try GridSnapshot.load(header, name: grid.name, from: transaction)
         guard let row = try transaction.syncState(gridID: header.id, registers: true) else {
-            // The grid's first sync: its state now is its origin, made as a replica of its own, at
-            // the time of its last change (from its history, when it keeps one).
+            // The grid's first sync, as a replica of its own: the grid as it was made (or as far
+            // back as its history reaches), then each kept change after it, at its own time, so
+            // grids that began apart merge change by change, as if they had synced from the start.
             let replica = ReplicaID.random()
-            let changed = try transaction.historyEntries(gridID: header.id, limit: 1, deltas: false).first
-                .flatMap { HistoryClock.milliseconds(of: $0.madeAt) }.map { HybridTime(milliseconds: min($0, now)) } ?? .changedOrigin
-            let origin = ReplicatedGrid(origin: snapshot.content, replica: replica, changedAt: changed)
-            return SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
-                            state: origin, clock: HybridClock(latest: max(changed, .changedOrigin)), layout: origin.layout(), isChanged: true,
-                            now: now)
+            let reader = GridHistoryReader(transaction: transaction, gridID: header.id, grid: grid.name, revision: snapshot.revision)
+            let made = (try? reader.oldestReachableRevision()).flatMap { oldest in
+                oldest < snapshot.revision ? try? GridHistory.state(at: oldest, from: snapshot, with: reader) : nil
+            } ?? snapshot
+            let origin = ReplicatedGrid(origin: made.content, replica: replica)
+            var side = SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
+                                state: origin, clock: HybridClock(latest: .changedOrigin), layout: origin.layout(), isChanged: true,
+                                now: now)
+            // Ids of items a change made follow from the change alone: a copy of the file that
+            // never synced either gives them the same.
+            try side.recordLocalChanges(since: made.revision, storedAs: "", in: transaction, gridID: header.id)
+            return side
         }
         guard row.clock >= 0 else { throw GridError.corrupted("grid '\(grid.name)' has a sync clock of \(row.clock)") }
         let (state, layout) = try decodeState(row, grid: grid.name)
@@ -149,7 +156,8 @@ struct SyncSide {
                 let edits = try HistoryDelta.decode(row.delta, revision: entry.revision, grid: name)
                 let made = HistoryClock.milliseconds(of: entry.madeAt) ?? now
                 let stamp = SyncStamp(time: clock.tick(now: min(made, now)), replica: replica)
-                var ids = EntityIDGenerator(derivedFrom: Array("\(storedReplica)\u{0}\(row.revision)\u{0}\(row.madeAt)\u{0}".utf8) + row.delta.utf8)
+                var ids = EntityIDGenerator(derivedFrom: Array("\(storedReplica)\u{0}\(row.revision)\u{0}\(row.madeAt)\u{0}\(row.actor)\u{0}".utf8)
+                                            + row.delta.utf8)
                 try state.record(edits, at: stamp, layout: &layout, ids: &ids)
             }
         }
