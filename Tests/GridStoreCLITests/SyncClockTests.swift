@@ -63,6 +63,31 @@ struct SyncClockTests {
         #expect(try run("right.sqlite", ["get", "2"]).standardOutput == "big\n" && run("right.sqlite", ["get", "4"]).standardOutput == "big\n")
     }
 
+    @Test("once a year-fast device's change reached everyone, the later of two concurrent changes on correct clocks still wins")
+    func laterChangeStillWins() throws {
+        #expect(try run("hub.sqlite", ["toggle", "0", "-q"]).status == 0)
+        for device in ["fast.sqlite", "x.sqlite", "y.sqlite"] {
+            #expect(try run(device, ["sync", directory.file("hub.sqlite"), "--create"]).status == 0)
+        }
+        #expect(try run("fast.sqlite", ["set", "5", "big", "-q"], clock: "+365d").status == 0)
+        #expect(try sync("fast.sqlite", with: "hub.sqlite", clock: "+365d").status == 0)
+        for device in ["x.sqlite", "y.sqlite"] { #expect(try sync(device, with: "hub.sqlite").status == 0) }
+        // y, then x a moment later, each without seeing the other's change.
+        #expect(try run("y.sqlite", ["set", "2", "big", "-q"]).status == 0)
+        let madeAt = Int64(Date().timeIntervalSince1970 * 1000)
+        while Int64(Date().timeIntervalSince1970 * 1000) <= madeAt + 5 {}
+        #expect(try run("x.sqlite", ["set", "2", "middle", "-q"]).status == 0)
+        for device in ["y.sqlite", "x.sqlite", "y.sqlite"] { #expect(try sync(device, with: "hub.sqlite").status == 0) }
+        for database in ["x.sqlite", "y.sqlite", "hub.sqlite"] {
+            #expect(try run(database, ["get", "2"]).standardOutput == "middle\n", "\(database)")
+        }
+        // A slow device takes the correct devices' changes.
+        #expect(try run("y.sqlite", ["toggle", "3", "-q"]).status == 0)
+        #expect(try sync("y.sqlite", with: "hub.sqlite").status == 0)
+        let slow = try sync("x.sqlite", with: "hub.sqlite", clock: "-10m")
+        #expect(slow.status == 0 && slow.standardError.isEmpty, "\(slow)")
+    }
+
     @Test("check finds values a year-fast device stamped, and --repair writes them again at this database's time, for every replica")
     func checkRepairsFutureStamps() throws {
         #expect(try run("hub.sqlite", ["toggle", "0", "-q"]).status == 0)
@@ -83,7 +108,7 @@ struct SyncClockTests {
         #expect(try CommandRunner.shell("sqlite3 \(directory.file("hub.sqlite")) \"UPDATE sync_states SET state = 'garbage'\"").status == 0)
         let damaged = try run("hub.sqlite", ["check", "--repair"])
         #expect(damaged.status == 1 && damaged.standardOutput.contains("grid 'default': its sync state cannot be read (")
-                && damaged.standardOutput.contains("'gridstore --grid 'default' drop' and a sync with a peer take the grid again"), "\(damaged)")
+                && damaged.standardOutput.contains("to take the grid again from a peer, drop it here and sync with the peer"), "\(damaged)")
     }
 
     @Test("a device whose clock is ten minutes slow, synced before, keeps syncing with another file")

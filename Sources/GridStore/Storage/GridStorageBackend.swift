@@ -41,6 +41,10 @@ package protocol GridStorageBackend: AnyObject, Sendable {
     /// its own: 1 unless the backend has a pool.
     var parallelCalls: Int { get }
 
+    /// Whether ``GridStorageTransaction/clockMilliseconds()`` reads a clock of the database's
+    /// own (a server's), which a device's may be behind; `false` for the process's clock.
+    var hasOwnClock: Bool { get }
+
     /// A new signal that the database may have changed, for the one loop that watches it for
     /// all observers (see ``GridChangeSignal``); `nil` when the backend has none, and its
     /// observers poll.
@@ -58,6 +62,7 @@ package protocol GridStorageBackend: AnyObject, Sendable {
 extension GridStorageBackend {
     package func readStatement<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T { try read(body) }
     package var parallelCalls: Int { 1 }
+    package var hasOwnClock: Bool { false }
     package func makeChangeSignal() throws -> (any GridChangeSignal)? { nil }
     package func close() {}
 }

@@ -129,22 +129,26 @@ extension GridDatabase {
             return GridSyncResult(grid: GridLimits.canonical(name), sent: 0, otherRevision: (peer.revision, peer.revision), received: 0,
                                   revision: (quiet.revision, quiet.revision), conflicts: quiet.conflicts)
         }
-        let unrelated = try unrelatedness(of: name, with: other, versions: (quiet?.versions, peer?.versions))
+        let unrelated = try unrelatedness(of: name, with: other)
         if let unrelated, !allowingUnrelated {
             throw GridError.sync(SyncError(.unrelated, "grid '\(SyncError.excerpt(GridLimits.canonical(name)))' here and in \(other.location) "
                                            + "never synced with each other, and cannot be one grid: \(unrelated); to merge them anyway "
                                            + "give --allow-unrelated (allowingUnrelated in Swift), or sync one under another name"))
         }
+        // A server's clock is a reference for a device's side, whose clock may be behind it.
+        let hereReference = other.backend.hasOwnClock && !backend.hasOwnClock ? try other.storageRead { try $0.clockMilliseconds() } : nil
+        let thereReference = backend.hasOwnClock && !other.backend.hasOwnClock ? try storageRead { try $0.clockMilliseconds() } : nil
         // This side's changes since the last sync become its writes, stored before any leaves.
         let here = try access(dryRun) { transaction in
             var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun,
-                                            peer: peer.flatMap { SyncVersionsText.decode($0.versions) })
+                                            peer: peer.flatMap { SyncVersionsText.decode($0.versions) }, clockReference: hereReference)
             if !dryRun, side.stored != nil { try side.store(in: transaction, database: self, origin: nil) }
             return side
         }
         // The other side: made current, given what it lacks, stored; what this side lacks.
         let there = try other.access(dryRun) { transaction in
-            var side = try SyncSide.prepare(name, in: transaction, database: other, minting: !dryRun, peer: here.state.versions)
+            var side = try SyncSide.prepare(name, in: transaction, database: other, minting: !dryRun, peer: here.state.versions,
+                                            clockReference: thereReference)
             let before = side.stored?.snapshot.revision
             let cursor = side.state.versions
             let sent = SyncBundle(grid: side.name, replica: here.replica, cursor: cursor, delta: here.state.changes(since: cursor))
@@ -157,7 +161,7 @@ extension GridDatabase {
         guard here.stored != nil || there.before != nil else { throw GridError.gridNotFound(here.name) }
         // This side again: its changes since the first step recorded, then what the other sent.
         return try access(dryRun) { transaction in
-            var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun)
+            var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun, clockReference: hereReference)
             if dryRun { side.adopt(here) }
             let before = side.stored?.snapshot.revision
             let received = try side.merge(there.reply)
@@ -177,8 +181,12 @@ extension GridDatabase {
     /// Why the grid `name` here and in `other` cannot be one grid, when they never synced with
     /// each other (no replica's changes known to both): one is a honeycomb and the other tiles,
     /// or each has ``unrelatedKeyCount`` keyed items or more and they share no key. `nil` when they can, or one side lacks it.
-    private func unrelatedness(of name: String, with other: GridDatabase, versions: (String?, String?)) throws -> String? {
-        let known = [versions.0, versions.1].map { $0.flatMap(SyncVersionsText.decode)?.entries.keys.map { $0 } ?? [] }
+    private func unrelatedness(of name: String, with other: GridDatabase) throws -> String? {
+        // What each side's stored state knows, a copy's too (a copy of a database is related to its original).
+        let known = try [self, other].map { database in
+            try database.storageReadStatement { try $0.syncSummary(named: GridLimits.canonical(name))?.state?.versions }
+                .flatMap(SyncVersionsText.decode)?.entries.keys.map { $0 } ?? []
+        }
         guard Set(known[0]).isDisjoint(with: known[1]) else { return nil }
         let grids = try [self, other].map { database in
             try database.storageRead { transaction -> GridContent? in

@@ -2,8 +2,9 @@
 /// in the low 16 that orders readings within one millisecond.
 ///
 /// A replica's clock never goes back, and after it has seen a change it reads later than that
-/// change, so "later" follows what each replica knew when it made a change, even across
-/// clocks that disagree (within ``HybridClock/maximumDrift``).
+/// change, unless the change was stamped by a clock more than ``HybridClock/maximumDrift`` ahead
+/// of its own; a change made after seeing another replaces it through the register's context,
+/// whatever the two stamps say.
 struct HybridTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     let rawValue: Int64
 
@@ -72,12 +73,13 @@ struct HybridClock: Sendable, Equatable {
         return latest
     }
 
-    /// Moves the clock past a change seen from another replica, but never further than
-    /// ``maximumDrift`` past `now`: a change stamped by a clock that was fast is taken, and this
-    /// replica's own changes stay within what peers accept (a change made after seeing it
-    /// replaces it all the same, since it has seen it; only a concurrent one may lose to it).
+    /// Moves the clock past a change seen from another replica, as a hybrid logical clock does,
+    /// unless the change is stamped further ahead of `now` than ``maximumDrift``: a clock that
+    /// was that fast moves no other (a change made after seeing such a change replaces it all
+    /// the same, through the register's context; only a concurrent one may lose to it).
     mutating func observe(_ time: HybridTime, now milliseconds: Int64) {
-        latest = max(latest, min(time, HybridTime(milliseconds: milliseconds + Self.maximumDrift)))
+        guard !Self.isTooFarAhead(time, now: milliseconds) else { return }
+        latest = max(latest, time)
     }
 
     /// Whether a change at `time` is further ahead of the wall clock `now` than replicas accept.

@@ -67,7 +67,10 @@ public struct SyncError: Error, Codable, Sendable, Equatable, CustomStringConver
 
     /// A bundle for grid `grid` given for grid `expected`.
     public static func wrongGrid(_ grid: String, expected: String) -> SyncError {
+        // A name cut short names another grid: only a whole one is given to paste.
+        let whole = excerpt(grid) == grid
         let word = shellWord(excerpt(grid))
-        return SyncError(.wrongGrid, "the sync bundle is for grid \(word), not '\(excerpt(expected))'; give --grid \(word) to apply it to that grid")
+        return SyncError(.wrongGrid, "the sync bundle is for grid \(word)\(whole ? "" : "…"), not '\(excerpt(expected))'; "
+                         + (whole ? "give --grid \(word) to apply it to that grid" : "give --grid with that grid's name to apply it to it"))
     }
 }

@@ -48,8 +48,8 @@ extension SyncSide {
         do {
             ahead = try decodeState(row, grid: name).0.values(stampedAfter: limit)
         } catch {
-            return (["its sync state cannot be read (\(error)); 'gridstore --grid \(SyncError.shellWord(name)) drop' and a sync with a "
-                     + "peer take the grid again from the peer (changes made here since the last sync are lost)"], false)
+            return (["its sync state cannot be read (\(error)); to take the grid again from a peer, drop it here and sync with the "
+                     + "peer (changes made here since the last sync are lost)"], false)
         }
         guard ahead.count > 0 else { return ([], false) }
         let minutes = (ahead.latest.milliseconds - now + 59_999) / 60_000

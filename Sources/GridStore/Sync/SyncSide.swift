@@ -21,7 +21,7 @@ struct SyncSide {
     var isChanged: Bool
     /// This database's clock when the side was made (a PostgreSQL server's own): what the
     /// stamps it receives are judged by.
-    let now: Int64
+    var now: Int64
 
     /// The side of the grid `name` in `transaction` of `database`, made current.
     ///
@@ -31,11 +31,13 @@ struct SyncSide {
     ///   - peer: What the other side of a sync knows. When it knows changes this grid made here
     ///     that this database no longer has (it was restored from a backup, or is a copy), the
     ///     grid takes a new replica id before recording its changes, so none is made twice.
+    ///   - clockReference: A server's clock, when the other side is one and this one is not: a
+    ///     device whose clock is behind the server's judges what it receives by the server's.
     static func prepare(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase,
-                        minting: Bool, peer: VersionVector? = nil) throws -> SyncSide {
+                        minting: Bool, peer: VersionVector? = nil, clockReference: Int64? = nil) throws -> SyncSide {
         let databaseReplica = try currentReplica(in: transaction, database: database, minting: minting)
         let grid = try Grid(changing: name, in: database, creatingWith: nil)
-        let now = try transaction.clockMilliseconds()
+        let now = max(try transaction.clockMilliseconds(), clockReference ?? .min)
         guard let header = try transaction.header(named: grid.name)?.header() else {
             let empty = ReplicatedGrid()
             return SyncSide(name: grid.name, replica: ReplicaID.random(), databaseReplica: databaseReplica, stored: nil, state: empty,
@@ -57,7 +59,7 @@ struct SyncSide {
                                 now: now)
             // Ids of items a change made follow from the change alone: a copy of the file that
             // never synced either gives them the same.
-            try side.recordLocalChanges(since: made.revision, storedAs: "", in: transaction, gridID: header.id)
+            try side.recordLocalChanges(since: made.revision, storedAs: "first sync of \(grid.name)", in: transaction, gridID: header.id)
             return side
         }
         guard row.clock >= 0 else { throw GridError.corrupted("grid '\(grid.name)' has a sync clock of \(row.clock)") }
@@ -72,7 +74,8 @@ struct SyncSide {
             || HybridClock.isTooFarAhead(state.versions[replica], now: now) {
             replica = ReplicaID.random()
         }
-        // Changes of others seen with times past this clock move it no further than peers accept.
+        // A stored clock that a change stamped far ahead moved (before gridstore kept such changes
+        // from moving it) moves it no more.
         var clock = HybridClock(latest: state.versions[replica])
         clock.observe(HybridTime(rawValue: row.clock), now: now)
         var side = SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
@@ -85,7 +88,10 @@ struct SyncSide {
     /// replica id and item ids, minted or not), so the last step merges into what the first sent.
     mutating func adopt(_ first: SyncSide) {
         guard first.stored?.id == stored?.id, first.stored?.snapshot.revision == stored?.snapshot.revision else { return }
+        // The clock is read now, as the real run's last step reads it.
+        let now = self.now
         self = first
+        self.now = now
     }
 
     /// The grid's revision, what its replica knows, its conflicts, and whether it changed since
@@ -165,7 +171,9 @@ struct SyncSide {
         if layout.content != snapshot.content {
             // The history is trimmed, or the grid shows a key the state gives another item.
             let stamp = SyncStamp(time: clock.tick(now: now), replica: replica)
-            var ids = EntityIDGenerator(derivedFrom: "\(storedReplica)\u{0}\(snapshot.revision)\u{0}\(snapshot.content)".utf8)
+            // Without the history, a change made before a copy cannot be told from one made on
+            // each side after it: ids of this database's own, so two tiles never become one.
+            var ids = EntityIDGenerator(derivedFrom: "\(databaseReplica)\u{0}\(storedReplica)\u{0}\(snapshot.revision)\u{0}\(snapshot.content)".utf8)
             try state.record([.content(from: layout.content, to: snapshot.content)], at: stamp, layout: &layout, ids: &ids)
             layout = state.layout()
         }
@@ -189,7 +197,7 @@ struct SyncSide {
             let minutes = (own.milliseconds - now) / 60_000
             throw .sync(SyncError(.clockAhead, "the sync bundle holds changes its sender, replica \(bundle.replica), stamped \(minutes) "
                                   + "minutes ahead of this database's clock (at most \(HybridClock.maximumDrift / 60_000) are accepted): "
-                                  + "the sender's clock is fast; put it right and sync again"))
+                                  + "the sender's clock is fast, or this machine's is slow; put the wrong one right and sync again"))
         }
         if let mine = latest[replica], mine > state.versions[replica] || state.holdsForgedWrite(in: bundle.delta, as: replica) {
             throw .sync(SyncError(.forged, "the sync bundle holds changes made as this database (replica \(replica)) that it "
@@ -214,7 +222,7 @@ struct SyncSide {
         isChanged = isChanged || changed.registers > 0 || state.versions != merged.versions
         state = merged
         self.layout = layout
-        if let latest = latest.values.max() { clock.observe(latest, now: now) }
+        for time in latest.values { clock.observe(time, now: now) }
         return changed.values
     }
 

@@ -65,7 +65,7 @@ struct CheckCommand: GridStoreCommand {
         }
         if unmended > 0 {
             throw CommandLineError.failure("\(unmended) grid(s) have sync states with problems; "
-                                           + (repairing ? "the lines above say how to mend them" : "'gridstore check --repair' mends what it can"))
+                                           + (repairing ? "'gridstore check' says how to mend them" : "'gridstore check --repair' mends what it can"))
         }
     }
 }

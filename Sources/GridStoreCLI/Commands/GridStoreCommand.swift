@@ -53,8 +53,13 @@ final class CommandContext {
     /// runs on the same database when pasted (`$GRIDSTORE_DB` and the default path carry over).
     var databaseOption: String {
         guard let explicitDatabase, !explicitDatabase.isEmpty else { return "" }
-        return " --db " + ShellWord.quoted(explicitDatabase)
+        // A URI without its password (libpq finds it in ~/.pgpass or $PGPASSWORD).
+        let shown = (try? DatabaseArgument(explicitDatabase, from: "--db", command: nil).displayName) ?? explicitDatabase
+        return " --db " + ShellWord.quoted(shown)
     }
+
+    /// What named the database, as a message says it: `--db`, `$GRIDSTORE_DB` or the default path.
+    var databaseNaming: String { namingOption ?? "the default database path" }
 
     /// What named the database: `--db` or `$GRIDSTORE_DB`; `nil` for the default path.
     private var namingOption: String? {

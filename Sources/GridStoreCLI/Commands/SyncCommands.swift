@@ -53,14 +53,15 @@ struct SyncCommand: GridStoreCommand {
             peer = try Self.openUnmigrated(other)
         } else {
             // Seeding a new device is asked for: a mistyped name makes no file and copies nothing into one.
-            for (argument, naming) in [(try context.databaseArgument(), "--db"), (other, "<other-db>")]
+            for (argument, naming) in [(try context.databaseArgument(), context.databaseNaming), (other, "<other-db>")]
                 where try !creating && argument.server == nil && !argument.exists() {
                 throw CommandLineError.failure("no database at '\(CommandLineOutput.printable(argument.location))' (\(naming)); "
                                                + "to start a new device from the other one, give --create")
             }
-            database = try context.openDatabase()
+            // The other first: one that cannot be reached leaves no file made for this side.
             let creatingOther = try other.server == nil && !other.exists()
             peer = try other.open()
+            database = try context.openDatabase()
             if creatingOther { context.noteCreatedDatabase(at: other.location, namedBy: "<other-db>") }
         }
         if let name = context.explicitGridName, try !Grid.exists(named: name, in: database), try !Grid.exists(named: name, in: peer) {
@@ -108,7 +109,7 @@ struct SyncCommand: GridStoreCommand {
                 }
                 if result.mergedUnrelated, let before = result.revision.before, !dryRunning {
                     line += "; merged with an unrelated grid: 'gridstore\(context.databaseOption) --grid \(ShellWord.quoted(result.grid)) "
-                        + "revert --to \(before)' brings back the layout it had here"
+                        + "revert --to \(before)' brings back the layout it had here (a change that syncs: copy the grid first to keep both)"
                 }
                 context.console.write(line + "\n")
             }
@@ -249,11 +250,10 @@ struct SyncExportCommand: GridStoreCommand {
                                          + "(> bundle.gsync) or a pipe, or give --format json", command: Self.spec)
         }
         let grid = try Grid(named: context.gridName, in: context.openDatabase(), creatingWith: nil)
-        let known = try grid.syncCursor()
         let bundle = try grid.syncBundle(since: cursor)
         // The grid's changes since its last sync are recorded for sync first: output that then
         // fails must not say that nothing was changed.
-        if try grid.syncCursor() != known { context.noteCommitted("grid '\(grid.name)''s changes were recorded for sync") }
+        context.noteCommitted("any changes of grid '\(grid.name)' since its last sync were recorded for sync")
         context.console.write(bytes: json ? bundle.encodedAsJSON() : bundle.encoded())
     }
 }
@@ -291,9 +291,10 @@ struct SyncImportCommand: GridStoreCommand {
         name: "sync-import",
         abstract: "Merge a sync bundle another replica exported into the grid, creating the grid if missing.",
         discussion: """
-            One transaction: a bundle that is malformed, from a newer gridstore, larger than 256 MiB, stamped more
-            than five minutes ahead of this machine's clock, made as this database's own changes, or for another
-            grid is refused whole, in one line, and nothing is applied. Applying a bundle again changes nothing.
+            One transaction: a bundle that is malformed, from a newer gridstore, larger than 256 MiB, holding changes
+            its sender stamped more than five minutes ahead of this database's clock, made as this database's own
+            changes, or for another grid is refused whole, in one line, and nothing is applied. Applying a bundle
+            again changes nothing. A database file that does not exist is made from the bundle (a new device).
             """,
         arguments: [.init(name: "file", help: "The bundle, or - for standard input.")],
         options: [QuietOption.option])

@@ -57,6 +57,9 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
 
     package var parallelCalls: Int { pool.writers }
 
+    /// The server's clock judges the changes devices send it, and is a reference for a device whose clock is slow.
+    package var hasOwnClock: Bool { true }
+
     package func close() {
         pool.close()
     }
