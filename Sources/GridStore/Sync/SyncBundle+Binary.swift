@@ -65,13 +65,9 @@ private struct BinaryBundleEncoder {
 
     mutating func encode() -> [UInt8] {
         let delta = bundle.delta
-        var replicas = Set<ReplicaID>([bundle.replica])
-        replicas.formUnion(bundle.cursor.entries.keys)
-        replicas.formUnion(delta.versions.entries.keys)
         var stamps = Set<SyncStamp>()
         var sectionIDs = Set(delta.sections.keys)
         func collect<Value>(_ register: MergeRegister<Value>) {
-            for entry in register.context { replicas.insert(entry.replica) }
             for head in register.heads { stamps.insert(head.stamp) }
         }
         collect(delta.options.columns)
@@ -87,7 +83,7 @@ private struct BinaryBundleEncoder {
         out.raw(BinaryBundle.magic)
         out.varint(2)
         out.text(bundle.grid)
-        let orderedReplicas = replicas.sorted()
+        let orderedReplicas = bundle.replicaTable
         out.varint(orderedReplicas.count)
         for (index, replica) in orderedReplicas.enumerated() {
             replicaIndex[replica] = index

@@ -41,22 +41,20 @@ public struct SyncBundle: Sendable {
 
     // MARK: Writing
 
-    /// The bundle as JSON text, format 1: compact, in a fixed order; for a person to read, or
-    /// a peer running a gridstore older than format 2. ``init(decoding:)`` reads it.
-    public func encodedAsJSON() -> [UInt8] {
+    /// Every replica the bundle names, sorted: its sender, its cursor's and versions' replicas,
+    /// and each register's writers. Both formats name a replica by its index here.
+    var replicaTable: [ReplicaID] {
         var replicas = Set<ReplicaID>([replica])
         replicas.formUnion(cursor.entries.keys)
         replicas.formUnion(delta.versions.entries.keys)
-        func collect<Value>(_ register: MergeRegister<Value>) {
-            for entry in register.context { replicas.insert(entry.replica) }
-        }
-        collect(delta.options.columns)
-        collect(delta.options.direction)
-        collect(delta.options.defaultSize)
-        collect(delta.options.honeycomb)
-        for section in delta.sections.values { collect(section.order); collect(section.alive) }
-        for item in delta.items.values { collect(item.place); collect(item.size); collect(item.key); collect(item.alive) }
-        let ordered = replicas.sorted()
+        replicas.formUnion(delta.latestTimes().keys)
+        return replicas.sorted()
+    }
+
+    /// The bundle as JSON text, format 1: compact, in a fixed order; for a person to read, or
+    /// a peer running a gridstore older than format 2. ``init(decoding:)`` reads it.
+    public func encodedAsJSON() -> [UInt8] {
+        let ordered = replicaTable
         var writer = BundleWriter(indices: Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($1, $0) }))
         writer.raw("{\"gridstore-sync\":1,\"grid\":\(JSONText.quoted(grid)),\"replica\":\"\(replica)\",\"replicas\":[")
         writer.raw(ordered.map { "\"\($0)\"" }.joined(separator: ","))

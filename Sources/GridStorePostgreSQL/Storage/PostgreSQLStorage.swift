@@ -36,9 +36,9 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
         let status = try runner.status(of: connection)
         if applyingMigrations, let problem = status.problem { throw problem }
         let migrating = applyingMigrations && !status.pending.isEmpty
-        try PostgreSQLSchemaCheck.verify(connection, migrating: migrating)
+        try Self.verifyBetweenMigrations(connection, migrating: migrating)
         migrationsAppliedOnOpen = migrating ? try runner.migrate(connection) : []
-        if !migrationsAppliedOnOpen.isEmpty { try PostgreSQLSchemaCheck.verify(connection) }
+        if !migrationsAppliedOnOpen.isEmpty { try Self.verifyBetweenMigrations(connection, migrating: false) }
         // The replica id a migration minted belongs to this database: a restored dump of it is
         // another database, so it takes an id of its own before its first sync.
         if migrationsAppliedOnOpen.contains(where: { $0.sql.contains("CREATE TABLE replica") }) {
@@ -48,6 +48,23 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
         hasTables = migrating || !status.applied.isEmpty
         pool = PostgreSQLConnectionPool(first: connection, writers: connections,
                                         waitLimitMilliseconds: waitLimitMilliseconds)
+    }
+
+    /// Checks the schema (``PostgreSQLSchemaCheck``) while no migrator is applying a migration:
+    /// under the migrators' advisory lock, shared. A migration that drops or renames a table
+    /// under the check's catalog reads failed it ("could not open relation with OID", SQLSTATE
+    /// XX000) when app servers start at once.
+    private static func verifyBetweenMigrations(_ connection: PostgreSQLConnection, migrating: Bool) throws {
+        connection.begin()
+        do {
+            try connection.execute("SELECT pg_advisory_xact_lock_shared($1)", [PostgreSQLMigrationRunner.advisoryLockKey])
+            try PostgreSQLSchemaCheck.verify(connection, migrating: migrating)
+            try connection.executeScript("COMMIT")
+        } catch {
+            connection.discardQueued()
+            if connection.isOpen { _ = try? connection.executeScript("ROLLBACK") }
+            throw error
+        }
     }
 
     /// Whether gridstore's tables were there, or made, when the database was opened: opened
