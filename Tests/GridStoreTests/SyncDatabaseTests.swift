@@ -111,6 +111,24 @@ struct SyncDatabaseTests {
                 && merged.sections[0][7] == .middle)
     }
 
+    @Test("a move conflict shows positions a person can find: where the tile is, and where the other move would have put it")
+    func moveConflictPositions() throws {
+        let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 2))
+        _ = try phone.sync(with: tablet)
+        try Grid(named: "default", in: tablet).update { try $0.moveItem(from: GridIndexPath(item: 2), to: GridIndexPath(item: 5)) }
+        let madeAt = Int64(Date().timeIntervalSince1970 * 1000)
+        while Int64(Date().timeIntervalSince1970 * 1000) <= madeAt {}
+        try Grid(named: "default", in: phone).update { try $0.moveItem(from: GridIndexPath(item: 2), to: GridIndexPath(item: 9)) }
+        _ = try phone.sync(with: tablet)
+        let conflicts = try Grid(named: "default", in: phone).syncConflicts().filter { $0.field == .place }
+        #expect(conflicts.count == 1)
+        let conflict = try #require(conflicts.first)
+        #expect(conflict.item == GridIndexPath(item: 9) && conflict.kept == "item 9 of section 0" && conflict.overwritten == "item 5 of section 0",
+                "\(conflict)")
+        #expect(try content(phone).sections[0][9] == .middle && content(tablet) == content(phone))
+    }
+
     @Test("grids that began apart merge change by change at their first sync: tiles one deleted are deleted on both, each side's sizes kept")
     func firstSyncReplaysChanges() throws {
         let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")

@@ -68,17 +68,40 @@ extension ReplicatedGrid {
         add(.direction, options.direction) { $0.rawValue }
         add(.defaultSize, options.defaultSize) { $0.rawValue }
         add(.honeycomb, options.honeycomb) { $0 == nil ? "tiles" : "honeycomb" }
+        // A place as the position it gives among the items shown now: what a person or an app
+        // can show, not an order key.
+        var sectionIndex: [SyncEntityID: Int] = [:]
+        for (index, id) in layout.sectionIDs.enumerated() { sectionIndex[id] = index }
+        func position(_ place: Place, of id: SyncEntityID) -> String {
+            if layout.content.honeycomb != nil {
+                // One section of every item, in the order of their sections, then their places.
+                func rank(_ place: Place) -> OrderKey? { sections[place.section]?.order.winner?.value }
+                guard let section = rank(place), !layout.itemIDs.isEmpty else { return "a section removed since" }
+                let before = layout.itemIDs[0].lazy.filter { other in
+                    guard other != id, let theirs = self.items[other]!.place.winner?.value, let rank = rank(theirs) else { return false }
+                    return (rank, theirs.order, other) < (section, place.order, id)
+                }.count
+                return "item \(before)"
+            }
+            guard let section = sectionIndex[place.section] else { return "a section removed since" }
+            let before = layout.itemIDs[section].lazy.filter { other in
+                other != id && (self.items[other]!.place.winner.map { ($0.value.order, other) < (place.order, id) } ?? false)
+            }.count
+            return "item \(before) of section \(section)"
+        }
         let order = layout.itemIDs.flatMap { $0 }
         let rest = items.keys.filter { paths[$0] == nil }.sorted()
         for id in order + rest {
             let item = items[id]!
             add(.size, item.size, item: id) { $0?.rawValue ?? "default" }
-            add(.place, item.place, item: id) { "place \($0.order) in section \($0.section)" }
+            add(.place, item.place, item: id) { position($0, of: id) }
             add(.key, item.key, item: id) { $0.map { "'\($0)'" } ?? "none" }
             add(.existence, item.alive, item: id) { $0 ? "kept" : "deleted" }
         }
         for id in sections.keys.sorted() {
-            add(.section, sections[id]!.order) { "place \($0)" }
+            add(.section, sections[id]!.order) { order in
+                "section \(layout.sectionIDs.lazy.filter { other in other != id && (sections[other]!.order.winner.map { ($0.value, other) < (order, id) } ?? false) }.count)"
+            }
             add(.section, sections[id]!.alive) { $0 ? "kept" : "removed" }
         }
         return result
