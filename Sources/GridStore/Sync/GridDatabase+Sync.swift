@@ -123,13 +123,15 @@ extension GridDatabase {
 
     private func syncGrid(_ name: String, with other: GridDatabase, dryRun: Bool, allowingUnrelated: Bool) throws -> GridSyncResult {
         // Two replicas that know the same changes, neither changed since it last synced: nothing to move.
-        let quiet = try storageReadStatement { try SyncSide.summary(name, in: $0, database: self) }
-        let peer = try other.storageReadStatement { try SyncSide.summary(name, in: $0, database: other) }
+        let stored = try [self, other].map { database in
+            try database.storageReadStatement { try $0.syncSummary(named: GridLimits.canonical(name)) }
+        }
+        let quiet = SyncSide.summary(stored[0]), peer = SyncSide.summary(stored[1])
         if let quiet, let peer, !quiet.changed, !peer.changed, quiet.versions == peer.versions {
             return GridSyncResult(grid: GridLimits.canonical(name), sent: 0, otherRevision: (peer.revision, peer.revision), received: 0,
                                   revision: (quiet.revision, quiet.revision), conflicts: quiet.conflicts)
         }
-        let unrelated = try unrelatedness(of: name, with: other)
+        let unrelated = try unrelatedness(of: name, with: other, known: stored.map { $0?.state?.versions })
         if let unrelated, !allowingUnrelated {
             throw GridError.sync(SyncError(.unrelated, "grid '\(SyncError.excerpt(GridLimits.canonical(name)))' here and in \(other.location) "
                                            + "never synced with each other, and cannot be one grid: \(unrelated); to merge them anyway "
@@ -181,12 +183,11 @@ extension GridDatabase {
     /// Why the grid `name` here and in `other` cannot be one grid, when they never synced with
     /// each other (no replica's changes known to both): one is a honeycomb and the other tiles,
     /// or each has ``unrelatedKeyCount`` keyed items or more and they share no key. `nil` when they can, or one side lacks it.
-    private func unrelatedness(of name: String, with other: GridDatabase) throws -> String? {
-        // What each side's stored state knows, a copy's too (a copy of a database is related to its original).
-        let known = try [self, other].map { database in
-            try database.storageReadStatement { try $0.syncSummary(named: GridLimits.canonical(name))?.state?.versions }
-                .flatMap(SyncVersionsText.decode)?.entries.keys.map { $0 } ?? []
-        }
+    ///
+    /// - Parameter known: What each side's stored state knows (`versions`), a copy's too: a copy
+    ///   of a database is related to its original.
+    private func unrelatedness(of name: String, with other: GridDatabase, known versions: [String?]) throws -> String? {
+        let known = versions.map { $0.flatMap(SyncVersionsText.decode)?.entries.keys.map { $0 } ?? [] }
         guard Set(known[0]).isDisjoint(with: known[1]) else { return nil }
         let grids = try [self, other].map { database in
             try database.storageRead { transaction -> GridContent? in

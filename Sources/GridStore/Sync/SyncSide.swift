@@ -97,10 +97,8 @@ struct SyncSide {
     /// The grid's revision, what its replica knows, its conflicts, and whether it changed since
     /// its last sync; `nil` when it never synced here (or the database is a copy not synced yet).
     /// Read without the registers, which a sync that finds nothing new never decodes.
-    static func summary(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase) throws
-        -> (revision: Int, versions: String, conflicts: Int, changed: Bool)? {
-        guard let summary = try transaction.syncSummary(named: GridLimits.canonical(name)),
-              summary.replica.storageIdentity == summary.storageIdentity, summary.replica.id == summary.state?.databaseReplica,
+    static func summary(_ summary: StoredSyncSummary?) -> (revision: Int, versions: String, conflicts: Int, changed: Bool)? {
+        guard let summary, summary.replica.storageIdentity == summary.storageIdentity, summary.replica.id == summary.state?.databaseReplica,
               let revision = summary.revision, let row = summary.state, revision >= 0, revision < Int64.max, row.conflicts >= 0,
               SyncVersionsText.decode(row.versions) != nil else {
             return nil
