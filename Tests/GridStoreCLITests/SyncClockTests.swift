@@ -105,7 +105,7 @@ struct SyncClockTests {
         #expect(try sync("fast.sqlite", with: "hub.sqlite").status == 0)
         #expect(try run("fast.sqlite", ["check"]).status == 0 && run("fast.sqlite", ["get", "2"]).standardOutput == "big\n")
         // A damaged sync state is found, and the line says how to get the grid again.
-        #expect(try CommandRunner.shell("sqlite3 \(directory.file("hub.sqlite")) \"UPDATE sync_states SET state = 'garbage'\"").status == 0)
+        #expect(try CommandRunner.shell("sqlite3 \(directory.file("hub.sqlite")) \"UPDATE sync_registers SET register = 'garbage'\"").status == 0)
         let damaged = try run("hub.sqlite", ["check", "--repair"])
         #expect(damaged.status == 1 && damaged.standardOutput.contains("grid 'default': its sync state cannot be read (")
                 && damaged.standardOutput.contains("to take the grid again from a peer, drop it here and sync with the peer"), "\(damaged)")

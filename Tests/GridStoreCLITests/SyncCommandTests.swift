@@ -54,7 +54,7 @@ struct SyncCommandTests {
             #expect(try run("a.sqlite", "--grid", grid, "toggle", "2", "-q").status == 0)
         }
         // beta's sync state damaged: it cannot sync until it is mended.
-        let tamper = try CommandRunner.shell("sqlite3 \(directory.file("a.sqlite")) \"UPDATE sync_states SET state = 'garbage' "
+        let tamper = try CommandRunner.shell("sqlite3 \(directory.file("a.sqlite")) \"UPDATE sync_registers SET register = 'garbage' "
                                              + "WHERE grid_id = (SELECT id FROM grids WHERE name = 'beta')\"")
         #expect(tamper.status == 0, "\(tamper)")
         let result = try run("a.sqlite", "sync", directory.file("b.sqlite"))

@@ -265,7 +265,7 @@ struct SyncDatabaseTests {
         _ = try phone.sync(with: tablet)
         for name in ["alpha", "beta", "gamma"] { try Grid(named: name, in: phone).toggle(at: GridIndexPath(item: 2)) }
         try SQLiteConnection(path: directory.file("phone.sqlite")).execute(
-            "UPDATE sync_states SET state = 'garbage' WHERE grid_id = (SELECT id FROM grids WHERE name = 'beta')")
+            "UPDATE sync_registers SET register = 'garbage' WHERE grid_id = (SELECT id FROM grids WHERE name = 'beta')")
         let outcomes = try phone.syncEach(with: tablet)
         #expect(outcomes.map(\.grid) == ["alpha", "beta", "gamma"])
         guard case .refused(_, .corrupted(let reason)) = outcomes[1] else { Issue.record("\(outcomes[1])"); return }

@@ -41,6 +41,9 @@ extension Grid {
         /// The grid's sync state, when it syncs: its items keep their sync ids on the copy, which
         /// syncs as a replica of its own (the target's replica id is not the one it was stored under).
         var syncState: StoredSyncState?
+        /// Its registers and the replicas they number, and what they knew at its latest sync version.
+        var syncRegisters = StoredSyncRegisters(replicas: [], registers: [])
+        var syncLog: StoredSyncVersion?
     }
 
     private static func copyGrids(from source: GridDatabase, to target: GridDatabase, names: [String]?,
@@ -70,9 +73,14 @@ extension Grid {
                         _ = try HistoryDelta.decode(entry.delta, revision: Int(entry.revision), grid: name)
                     }
                 }
-                return Copied(snapshot: snapshot, updatedAt: updatedAt[Array(name.utf8)] ?? "",
-                              keep: header.historyKeep, history: entries,
-                              syncState: try transaction.syncState(gridID: header.id, registers: true))
+                var copied = Copied(snapshot: snapshot, updatedAt: updatedAt[Array(name.utf8)] ?? "", keep: header.historyKeep,
+                                    history: entries, syncState: try transaction.syncState(gridID: header.id))
+                if copied.syncState != nil {
+                    copied.syncRegisters = try transaction.syncRegisters(gridID: header.id, changedAfter: 0,
+                                                                         limit: ReplicatedGrid.maximumRegisterRows + 1)
+                    copied.syncLog = try transaction.syncVersionLog(gridID: header.id).first
+                }
+                return copied
             }
         }
         let copied = Set(grids.map(\.snapshot.name))
@@ -91,7 +99,11 @@ extension Grid {
                     for entry in grid.history { try transaction.appendHistory(entry, gridID: id, keep: max(1, grid.keep)) }
                 }
                 if GridHistoryEntry.isTimestamp(grid.updatedAt) { try transaction.setUpdatedAt(grid.updatedAt, gridID: id) }
-                if let state = grid.syncState { try transaction.setSyncState(state, gridID: id) }
+                if let state = grid.syncState {
+                    try transaction.writeSyncState(StoredSyncWrite(state: state, replacing: true, replicas: grid.syncRegisters.replicas,
+                                                                   registers: grid.syncRegisters.registers, removed: [], log: grid.syncLog),
+                                                   gridID: id)
+                }
             }
             return try transaction.grids().filter { copied.contains($0.name) }
         }

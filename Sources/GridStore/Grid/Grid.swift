@@ -83,7 +83,7 @@ public final class Grid: Sendable {
             try database.storageWrite { transaction -> (Int64, GridSnapshot) in
                 if let header = try transaction.header(named: name)?.header() {
                     guard replacing else { throw GridError.gridExists(name) }
-                    if try transaction.syncState(gridID: header.id, registers: false) != nil {
+                    if try transaction.syncState(gridID: header.id) != nil {
                         _ = try GridSnapshot(name: name, revision: 0, content: content)
                         var seen: GridSnapshot?
                         return try Grid(changing: name, in: database, creatingWith: nil)

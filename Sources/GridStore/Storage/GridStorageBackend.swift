@@ -151,12 +151,20 @@ package protocol GridStorageTransaction: AnyObject {
     /// identity of the storage it was minted for.
     func setReplicaRow(_ row: StoredReplicaRow) throws
 
-    /// The grid's sync state; `nil` when the grid never took part in a sync. Without
-    /// `registers`, its ``StoredSyncState/state`` is left empty (what a sync with nothing new reads).
-    func syncState(gridID: Int64, registers: Bool) throws -> StoredSyncState?
+    /// The grid's sync state without its registers; `nil` when the grid never took part in a sync.
+    func syncState(gridID: Int64) throws -> StoredSyncState?
 
-    /// Inserts or replaces the grid's sync state.
-    func setSyncState(_ state: StoredSyncState, gridID: Int64) throws
+    /// The replicas the grid's registers number, and its registers changed after `version`
+    /// (every one for 0): at most `limit` of each (more is a damaged state), a register's text
+    /// cut after ``StoredSyncRegisters/maximumRegisterBytes`` plus one byte.
+    func syncRegisters(gridID: Int64, changedAfter version: Int64, limit: Int) throws -> StoredSyncRegisters
+
+    /// The grid's latest entries of what its registers knew at a sync version, newest first.
+    func syncVersionLog(gridID: Int64) throws -> [StoredSyncVersion]
+
+    /// Writes the grid's sync state: its summary row, and the registers, replicas and version
+    /// entry `write` holds.
+    func writeSyncState(_ write: StoredSyncWrite, gridID: Int64) throws
 
     /// This database's wall clock, in milliseconds since 1970: the clock sync judges the stamps
     /// it receives by (a PostgreSQL server's own, not the client's). The process's by default.
@@ -193,35 +201,6 @@ package struct StoredSyncSummary: Sendable {
         self.replica = replica
         self.storageIdentity = storageIdentity
         self.revision = revision
-        self.state = state
-    }
-}
-
-/// A grid's sync state as stored (see `migrations/sqlite/0008_sync.sql`): checked by the engine before use.
-package struct StoredSyncState: Sendable, Equatable {
-    /// The replica id the grid's changes here are made as: 32 lowercase hexadecimal digits.
-    package var replica: String
-    /// The database's replica id when ``replica`` was minted.
-    package var databaseReplica: String
-    /// The grid's revision the state is of: changes after it are read from the history.
-    package var revision: Int64
-    /// The hybrid clock's latest reading.
-    package var clock: Int64
-    /// What the replica knows of every replica's changes: `<replica>:<time>` entries, comma-separated.
-    package var versions: String
-    /// How many conflicts the registers hold.
-    package var conflicts: Int64
-    /// The registers: a sync bundle of everything.
-    package var state: [UInt8]
-
-    package init(replica: String, databaseReplica: String, revision: Int64, clock: Int64, versions: String, conflicts: Int64,
-                 state: [UInt8]) {
-        self.replica = replica
-        self.databaseReplica = databaseReplica
-        self.revision = revision
-        self.clock = clock
-        self.versions = versions
-        self.conflicts = conflicts
         self.state = state
     }
 }

@@ -22,6 +22,11 @@ final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
         /// Oldest first.
         var history: [StoredHistoryEntry] = []
         var syncState: StoredSyncState?
+        var syncReplicas: [StoredSyncReplica] = []
+        /// By kind, entity and field.
+        var syncRegisters: [[String]: StoredSyncRegister] = [:]
+        /// Oldest first.
+        var syncVersions: [StoredSyncVersion] = []
     }
 
     /// Every grid, by name, and the next grid id.
@@ -188,21 +193,41 @@ final class MemoryTransaction: GridStorageTransaction {
 
     func syncSummary(named name: String) throws -> StoredSyncSummary? {
         let grid = contents.grids[name]
-        var state = grid?.syncState
-        state?.state = []
-        return StoredSyncSummary(replica: contents.replica, storageIdentity: "", revision: grid?.row.revision, state: state)
+        return StoredSyncSummary(replica: contents.replica, storageIdentity: "", revision: grid?.row.revision, state: grid?.syncState)
     }
 
     func setReplicaRow(_ row: StoredReplicaRow) throws { contents.replica = row }
 
-    func syncState(gridID: Int64, registers: Bool) throws -> StoredSyncState? {
-        guard var state = try rows(gridID).syncState else { return nil }
-        if !registers { state.state = [] }
-        return state
+    func syncState(gridID: Int64) throws -> StoredSyncState? {
+        try rows(gridID).syncState
     }
 
-    func setSyncState(_ state: StoredSyncState, gridID: Int64) throws {
-        try change(gridID) { $0.syncState = state }
+    func syncRegisters(gridID: Int64, changedAfter version: Int64, limit: Int) throws -> StoredSyncRegisters {
+        let grid = try rows(gridID)
+        return StoredSyncRegisters(replicas: Array(grid.syncReplicas.prefix(limit)),
+                                   registers: Array(grid.syncRegisters.values.lazy.filter { $0.version > version }.prefix(limit)))
+    }
+
+    func syncVersionLog(gridID: Int64) throws -> [StoredSyncVersion] {
+        Array(try rows(gridID).syncVersions.reversed())
+    }
+
+    func writeSyncState(_ write: StoredSyncWrite, gridID: Int64) throws {
+        try change(gridID) { grid in
+            if write.replacing {
+                grid.syncReplicas = []
+                grid.syncRegisters = [:]
+                grid.syncVersions = []
+            }
+            grid.syncState = write.state
+            grid.syncReplicas += write.replicas
+            for register in write.registers { grid.syncRegisters[[register.kind, register.entity, register.field]] = register }
+            for key in write.removed { grid.syncRegisters[[key.kind, key.entity, key.field]] = nil }
+            if let log = write.log {
+                grid.syncVersions.removeAll { $0.version >= log.version || $0.version <= log.version - StoredSyncWrite.keptVersions }
+                grid.syncVersions.append(log)
+            }
+        }
     }
 
     func deleteGrid(named name: String) throws -> Bool {

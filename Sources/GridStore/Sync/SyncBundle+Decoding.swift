@@ -35,8 +35,9 @@ extension SyncBundle {
     }
 }
 
-/// Reads a bundle's JSON; see ``SyncBundle/init(decoding:)``.
-private struct BundleReader {
+/// Reads a bundle's JSON; see ``SyncBundle/init(decoding:)``. A stored register's row is read
+/// with the field readers (``option(_:into:)``, ``sectionField(_:into:)``, ``itemField(_:into:)``).
+struct BundleReader {
     var reader: JSONReader
     var replicas: [ReplicaID] = []
     var entities = 0
@@ -200,59 +201,68 @@ private struct BundleReader {
 
     private mutating func options(into options: inout ReplicatedGrid.Options) throws {
         try reader.beginObject()
-        while let key = try reader.nextKey() {
-            switch key {
-            case "columns":
-                options.columns = try register { reader throws in
-                    let columns = try reader.reader.readInteger()
-                    guard (1...GridConfiguration.maximumColumns).contains(columns) else {
-                        throw reader.reader.error("a grid has 1 to \(GridConfiguration.maximumColumns) columns, not \(columns)")
-                    }
-                    return columns
+        while let key = try reader.nextKey() { try option(key, into: &options) }
+    }
+
+    /// Reads the register of the option `key` into `options`.
+    mutating func option(_ key: String, into options: inout ReplicatedGrid.Options) throws {
+        switch key {
+        case "columns":
+            options.columns = try register { reader throws in
+                let columns = try reader.reader.readInteger()
+                guard (1...GridConfiguration.maximumColumns).contains(columns) else {
+                    throw reader.reader.error("a grid has 1 to \(GridConfiguration.maximumColumns) columns, not \(columns)")
                 }
-            case "direction": options.direction = try register { try $0.choice(ScrollDirection.self) }
-            case "defaultSize": options.defaultSize = try register { try $0.choice(TileSize.self) }
-            case "honeycomb": options.honeycomb = try register { try $0.honeycomb() }
-            default: throw reader.error("unknown option \(JSONText.quoted(SyncError.excerpt(key)))")
+                return columns
             }
+        case "direction": options.direction = try register { try $0.choice(ScrollDirection.self) }
+        case "defaultSize": options.defaultSize = try register { try $0.choice(TileSize.self) }
+        case "honeycomb": options.honeycomb = try register { try $0.honeycomb() }
+        default: throw reader.error("unknown option \(JSONText.quoted(SyncError.excerpt(key)))")
         }
     }
 
     private mutating func section() throws -> ReplicatedGrid.Section {
         var section = ReplicatedGrid.Section()
         try reader.beginObject()
-        while let key = try reader.nextKey() {
-            switch key {
-            case "o": section.order = try register { try $0.orderKey() }
-            case "a": section.alive = try register { try $0.reader.readBoolean() }
-            default: throw reader.error("unknown section field \(JSONText.quoted(SyncError.excerpt(key)))")
-            }
-        }
+        while let key = try reader.nextKey() { try sectionField(key, into: &section) }
         return section
+    }
+
+    /// Reads the register `key` of a section into `section`.
+    mutating func sectionField(_ key: String, into section: inout ReplicatedGrid.Section) throws {
+        switch key {
+        case "o": section.order = try register { try $0.orderKey() }
+        case "a": section.alive = try register { try $0.reader.readBoolean() }
+        default: throw reader.error("unknown section field \(JSONText.quoted(SyncError.excerpt(key)))")
+        }
     }
 
     private mutating func item() throws -> ReplicatedGrid.Item {
         var item = ReplicatedGrid.Item()
         try reader.beginObject()
-        while let key = try reader.nextKey() {
-            switch key {
-            case "p":
-                item.place = try register { reader throws in
-                    try reader.reader.beginArray()
-                    guard try reader.reader.nextElement() else { throw reader.reader.error("a place is [section, order]") }
-                    let section = try reader.entityID(try reader.reader.readString())
-                    guard try reader.reader.nextElement() else { throw reader.reader.error("a place is [section, order]") }
-                    let order = try reader.orderKey()
-                    guard try !reader.reader.nextElement() else { throw reader.reader.error("a place is [section, order]") }
-                    return ReplicatedGrid.Place(section: section, order: order)
-                }
-            case "s": item.size = try register { reader throws in try reader.reader.isNull() ? nil : try reader.choice(TileSize.self) }
-            case "k": item.key = try register { reader throws in try reader.reader.isNull() ? nil : try reader.itemKey() }
-            case "a": item.alive = try register { try $0.reader.readBoolean() }
-            default: throw reader.error("unknown item field \(JSONText.quoted(SyncError.excerpt(key)))")
-            }
-        }
+        while let key = try reader.nextKey() { try itemField(key, into: &item) }
         return item
+    }
+
+    /// Reads the register `key` of an item into `item`.
+    mutating func itemField(_ key: String, into item: inout ReplicatedGrid.Item) throws {
+        switch key {
+        case "p":
+            item.place = try register { reader throws in
+                try reader.reader.beginArray()
+                guard try reader.reader.nextElement() else { throw reader.reader.error("a place is [section, order]") }
+                let section = try reader.entityID(try reader.reader.readString())
+                guard try reader.reader.nextElement() else { throw reader.reader.error("a place is [section, order]") }
+                let order = try reader.orderKey()
+                guard try !reader.reader.nextElement() else { throw reader.reader.error("a place is [section, order]") }
+                return ReplicatedGrid.Place(section: section, order: order)
+            }
+        case "s": item.size = try register { reader throws in try reader.reader.isNull() ? nil : try reader.choice(TileSize.self) }
+        case "k": item.key = try register { reader throws in try reader.reader.isNull() ? nil : try reader.itemKey() }
+        case "a": item.alive = try register { try $0.reader.readBoolean() }
+        default: throw reader.error("unknown item field \(JSONText.quoted(SyncError.excerpt(key)))")
+        }
     }
 
     private mutating func orderKey() throws(JSONError) -> OrderKey {

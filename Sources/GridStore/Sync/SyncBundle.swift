@@ -70,17 +70,17 @@ public struct SyncBundle: Sendable {
             writer.register(register, value)
             separator = ","
         }
-        option("columns", delta.options.columns) { "\($0)" }
-        option("direction", delta.options.direction) { "\"\($0.rawValue)\"" }
-        option("defaultSize", delta.options.defaultSize) { "\"\($0.rawValue)\"" }
-        option("honeycomb", delta.options.honeycomb) { $0.map(Self.honeycombText) ?? "null" }
+        option("columns", delta.options.columns, RegisterJSON.columns)
+        option("direction", delta.options.direction, RegisterJSON.direction)
+        option("defaultSize", delta.options.defaultSize, RegisterJSON.defaultSize)
+        option("honeycomb", delta.options.honeycomb, RegisterJSON.honeycomb)
         writer.raw("},\"sections\":{")
         for (index, id) in delta.sections.keys.sorted().enumerated() {
             let section = delta.sections[id]!
             writer.raw((index > 0 ? "," : "") + "\"\(id)\":{")
             separator = ""
-            option("o", section.order) { "\"\($0)\"" }
-            option("a", section.alive) { "\($0)" }
+            option("o", section.order, RegisterJSON.order)
+            option("a", section.alive, RegisterJSON.alive)
             writer.raw("}")
         }
         writer.raw("},\"items\":{")
@@ -88,15 +88,29 @@ public struct SyncBundle: Sendable {
             let item = delta.items[id]!
             writer.raw((index > 0 ? "," : "") + "\"\(id)\":{")
             separator = ""
-            option("p", item.place) { "[\"\($0.section)\",\"\($0.order)\"]" }
-            option("s", item.size) { $0.map { "\"\($0.rawValue)\"" } ?? "null" }
-            option("k", item.key) { $0.map(JSONText.quoted) ?? "null" }
-            option("a", item.alive) { "\($0)" }
+            option("p", item.place, RegisterJSON.place)
+            option("s", item.size, RegisterJSON.size)
+            option("k", item.key, RegisterJSON.key)
+            option("a", item.alive, RegisterJSON.alive)
             writer.raw("}")
         }
         writer.raw("}}\n")
         return writer.text
     }
+
+}
+
+/// Each register's value as format 1 writes it.
+enum RegisterJSON {
+    static func columns(_ columns: Int) -> String { "\(columns)" }
+    static func direction(_ direction: ScrollDirection) -> String { "\"\(direction.rawValue)\"" }
+    static func defaultSize(_ size: TileSize) -> String { "\"\(size.rawValue)\"" }
+    static func honeycomb(_ honeycomb: HoneycombConfiguration?) -> String { honeycomb.map(honeycombText) ?? "null" }
+    static func order(_ order: OrderKey) -> String { "\"\(order)\"" }
+    static func alive(_ alive: Bool) -> String { "\(alive)" }
+    static func place(_ place: ReplicatedGrid.Place) -> String { "[\"\(place.section)\",\"\(place.order)\"]" }
+    static func size(_ size: TileSize?) -> String { size.map { "\"\($0.rawValue)\"" } ?? "null" }
+    static func key(_ key: String?) -> String { key.map(JSONText.quoted) ?? "null" }
 
     private static func honeycombText(_ honeycomb: HoneycombConfiguration) -> String {
         "{\"elementWidth\":\(NumberText.exact(honeycomb.elementWidth)),\"itemSpacing\":\(NumberText.exact(honeycomb.itemSpacing)),"
@@ -106,7 +120,7 @@ public struct SyncBundle: Sendable {
 }
 
 /// Appends a bundle's JSON text.
-private struct BundleWriter {
+struct BundleWriter {
     let indices: [ReplicaID: Int]
     var text: [UInt8] = []
 
@@ -187,7 +201,8 @@ extension Grid {
         try GridError.catching {
             try database.storageRead { transaction in
                 guard let header = try transaction.header(named: name)?.header(),
-                      try transaction.syncState(gridID: header.id, registers: false) != nil else { return .empty }
+                      try transaction.syncState(gridID: header.id) != nil else { return .empty }
+                if let current = try SyncSide.current(name, in: transaction) { return SyncCursor(current.versions) }
                 return SyncCursor(try SyncSide.prepare(name, in: transaction, database: database, minting: false).state.versions)
             }
         }
@@ -200,6 +215,7 @@ extension Grid {
     public func syncBundle(since cursor: SyncCursor) throws(GridError) -> SyncBundle {
         try GridError.catching {
             try database.storageWrite { transaction in
+                if let bundle = try SyncSide.storedBundle(name, since: cursor.versions, in: transaction) { return bundle }
                 // A peer that knows more of this grid's own changes than it has: it was restored.
                 var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true, peer: cursor.versions)
                 guard side.stored != nil else { throw GridError.gridNotFound(name) }

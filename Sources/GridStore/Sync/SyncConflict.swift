@@ -115,7 +115,7 @@ extension Grid {
         try GridError.catching {
             try database.storageRead { transaction in
                 guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
-                return try transaction.syncState(gridID: header.id, registers: false).flatMap { ReplicaID($0.replica) }
+                return try transaction.syncState(gridID: header.id).flatMap { ReplicaID($0.replica) }
             }
         }
     }

@@ -41,12 +41,12 @@ extension SyncSide {
     /// - Returns: The problems, as sentences, and whether they were mended.
     static func check(_ name: String, gridID: Int64, in transaction: any GridStorageTransaction, database: GridDatabase,
                       repairing: Bool) throws -> (problems: [String], repaired: Bool) {
-        guard let row = try transaction.syncState(gridID: gridID, registers: true) else { return ([], false) }
+        guard let row = try transaction.syncState(gridID: gridID) else { return ([], false) }
         let now = try transaction.clockMilliseconds()
         let limit = HybridTime(milliseconds: now + HybridClock.maximumDrift)
         let ahead: (count: Int, latest: HybridTime)
         do {
-            ahead = try decodeState(row, grid: name).0.values(stampedAfter: limit)
+            ahead = try loadState(row, gridID: gridID, in: transaction, grid: name).0.values(stampedAfter: limit)
         } catch {
             return (["its sync state cannot be read (\(error)); to take the grid again from a peer, drop it here and sync with the "
                      + "peer (changes made here since the last sync are lost)"], false)

@@ -22,6 +22,13 @@ struct SyncSide {
     /// This database's clock when the side was made (a PostgreSQL server's own): what the
     /// stamps it receives are judged by.
     var now: Int64
+    /// The registers as stored, which ``store(in:database:origin:)`` writes only the changes
+    /// of; `nil` when none are (every register is written).
+    var loaded: ReplicatedGrid?
+    /// The replicas the stored registers number.
+    var numbers = SyncReplicaNumbers()
+    /// The latest sync version a stored register changed at.
+    var version: Int64 = 0
 
     /// The side of the grid `name` in `transaction` of `database`, made current.
     ///
@@ -44,7 +51,7 @@ struct SyncSide {
                             clock: HybridClock(), layout: empty.layout(), isChanged: false, now: now)
         }
         let snapshot = try GridSnapshot.load(header, name: grid.name, from: transaction)
-        guard let row = try transaction.syncState(gridID: header.id, registers: true) else {
+        guard let row = try transaction.syncState(gridID: header.id) else {
             // The grid's first sync, as a replica of its own: the grid as it was made (or as far
             // back as its history reaches), then each kept change after it, at its own time, so
             // grids that began apart merge change by change, as if they had synced from the start.
@@ -63,7 +70,7 @@ struct SyncSide {
             return side
         }
         guard row.clock >= 0 else { throw GridError.corrupted("grid '\(grid.name)' has a sync clock of \(row.clock)") }
-        let (state, layout) = try decodeState(row, grid: grid.name)
+        let (state, layout, numbers) = try loadState(row, gridID: header.id, in: transaction, grid: grid.name)
         guard var replica = ReplicaID(row.replica) else {
             throw GridError.corrupted("grid '\(grid.name)' has a sync replica id '\(row.replica.prefix(40))' that is not 32 hexadecimal digits")
         }
@@ -79,7 +86,8 @@ struct SyncSide {
         var clock = HybridClock(latest: state.versions[replica])
         clock.observe(HybridTime(rawValue: row.clock), now: now)
         var side = SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
-                            state: state, clock: clock, layout: layout, isChanged: replica.description != row.replica, now: now)
+                            state: state, clock: clock, layout: layout, isChanged: replica.description != row.replica, now: now,
+                            loaded: state, numbers: numbers, version: row.version)
         try side.recordLocalChanges(since: Int(row.revision), storedAs: row.replica, in: transaction, gridID: header.id)
         return side
     }
@@ -125,15 +133,20 @@ struct SyncSide {
         return minted
     }
 
-    /// The registers of a stored state, checked as a bundle is, and the grid they describe.
-    static func decodeState(_ row: StoredSyncState, grid: String) throws -> (ReplicatedGrid, ReplicatedGrid.Layout) {
-        guard row.revision >= 0, row.clock >= 0, SyncVersionsText.decode(row.versions) != nil else {
+    /// The registers of a stored state, each checked as a bundle's is, the grid they describe,
+    /// and the replicas they number.
+    static func loadState(_ row: StoredSyncState, gridID: Int64, in transaction: any GridStorageTransaction,
+                          grid: String) throws -> (ReplicatedGrid, ReplicatedGrid.Layout, SyncReplicaNumbers) {
+        guard row.revision >= 0, row.clock >= 0, row.version >= 0, let versions = SyncVersionsText.decode(row.versions) else {
             throw GridError.corrupted("grid '\(grid)' has a sync state at revision \(row.revision) with clock \(row.clock)")
         }
+        let stored = try transaction.syncRegisters(gridID: gridID, changedAfter: 0, limit: ReplicatedGrid.maximumRegisterRows + 1)
+        let numbers = try SyncReplicaNumbers(stored: stored.replicas, grid: grid)
+        var state = ReplicatedGrid()
+        try state.load(stored.registers, replicas: numbers, grid: grid)
+        state.versions = versions
         do {
-            let bundle = try SyncBundle(decoding: row.state)
-            guard bundle.grid == grid else { throw GridError.corrupted("it is the state of grid '\(bundle.grid)'") }
-            return (bundle.delta, try bundle.delta.validate())
+            return (state, try state.validate(), numbers)
         } catch {
             throw GridError.corrupted("grid '\(grid)' has a sync state gridstore cannot read: \(error)")
         }
@@ -256,13 +269,22 @@ struct SyncSide {
             isChanged = true
         }
         if isChanged {
-            let full = SyncBundle(grid: name, replica: replica, cursor: VersionVector(), delta: state)
             try state.checkLimits(grid: name, replica: replica)
-            try transaction.setSyncState(StoredSyncState(replica: replica.description, databaseReplica: databaseReplica.description,
-                                                         revision: Int64(revision), clock: clock.latest.rawValue,
-                                                         versions: SyncVersionsText.encode(state.versions),
-                                                         conflicts: Int64(state.conflicts(in: layout).count), state: full.encodedAsJSON()),
-                                         gridID: id)
+            // A state written anew numbers only the replicas it names.
+            let replacing = loaded == nil || numbers.count > SyncBundle.maximumReplicas
+            if replacing { numbers = SyncReplicaNumbers() }
+            let (registers, removed) = state.rows(changedFrom: replacing ? nil : loaded, version: version + 1, numbers: &numbers)
+            var log: StoredSyncVersion?
+            if replacing || !registers.isEmpty || !removed.isEmpty {
+                version += 1
+                log = StoredSyncVersion(version: version, versions: SyncVersionsText.encode(VersionVector(state.latestTimes())))
+            }
+            let row = StoredSyncState(replica: replica.description, databaseReplica: databaseReplica.description,
+                                      revision: Int64(revision), clock: clock.latest.rawValue, versions: SyncVersionsText.encode(state.versions),
+                                      conflicts: Int64(state.conflicts(in: layout).count), version: version)
+            try transaction.writeSyncState(StoredSyncWrite(state: row, replacing: replacing, replicas: numbers.takeAdded(),
+                                                           registers: registers, removed: removed, log: log), gridID: id)
+            loaded = state
             isChanged = false
         }
         return revision

@@ -281,7 +281,8 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     func syncSummary(named name: String) throws -> StoredSyncSummary? {
         let rows = try connection.execute("""
             SELECT replica.id, replica.storage_identity, \(Self.identity), grids.revision, sync_states.revision,
-                   sync_states.clock, sync_states.versions, sync_states.conflicts, sync_states.replica, sync_states.database_replica
+                   sync_states.clock, sync_states.versions, sync_states.conflicts, sync_states.replica, sync_states.database_replica,
+                   sync_states.version
             FROM replica LEFT JOIN grids ON grids.name = $1 LEFT JOIN sync_states ON sync_states.grid_id = grids.id
             WHERE replica.only_row = 1
             """, [name])
@@ -291,7 +292,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             revision: rows.isNull(0, 3) ? nil : rows.int(0, 3),
             state: rows.isNull(0, 4) ? nil : StoredSyncState(replica: rows.string(0, 8), databaseReplica: rows.string(0, 9),
                                                              revision: rows.int(0, 4), clock: rows.int(0, 5), versions: rows.string(0, 6),
-                                                             conflicts: rows.int(0, 7), state: []))
+                                                             conflicts: rows.int(0, 7), version: rows.int(0, 10)))
     }
 
     func setReplicaRow(_ row: StoredReplicaRow) throws {
@@ -301,25 +302,98 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             """, [row.id, row.storageIdentity])
     }
 
-    func syncState(gridID: Int64, registers: Bool) throws -> StoredSyncState? {
+    func syncState(gridID: Int64) throws -> StoredSyncState? {
         let rows = try connection.execute(
-            "SELECT revision, clock, versions, conflicts, replica, database_replica\(registers ? ", state" : "") FROM sync_states "
-                + "WHERE grid_id = $1", [String(gridID)])
+            "SELECT revision, clock, versions, conflicts, replica, database_replica, version FROM sync_states WHERE grid_id = $1",
+            [String(gridID)])
         guard rows.count == 1 else { return nil }
         return StoredSyncState(replica: rows.string(0, 4), databaseReplica: rows.string(0, 5), revision: rows.int(0, 0),
-                               clock: rows.int(0, 1), versions: rows.string(0, 2), conflicts: rows.int(0, 3),
-                               state: registers ? Array(rows.string(0, 6).utf8) : [])
+                               clock: rows.int(0, 1), versions: rows.string(0, 2), conflicts: rows.int(0, 3), version: rows.int(0, 6))
     }
 
-    func setSyncState(_ state: StoredSyncState, gridID: Int64) throws {
+    func syncRegisters(gridID: Int64, changedAfter version: Int64, limit: Int) throws -> StoredSyncRegisters {
+        let results = try connection.execute(batch: [
+            ("SELECT number, left(id, 40) FROM sync_replicas WHERE grid_id = $1 ORDER BY number LIMIT $2", [String(gridID), String(limit)]),
+            ("SELECT kind, left(entity, 40), left(field, 40), left(register, $4), version FROM sync_registers "
+                + "WHERE grid_id = $1 AND version > $2 LIMIT $3",
+             [String(gridID), String(version), String(limit), String(StoredSyncRegisters.maximumRegisterBytes + 1)]),
+        ])
+        let replicas = results[0], registers = results[1]
+        return StoredSyncRegisters(
+            replicas: (0..<replicas.count).map { StoredSyncReplica(number: replicas.int($0, 0), id: replicas.string($0, 1)) },
+            registers: (0..<registers.count).map { row in
+                StoredSyncRegister(kind: registers.string(row, 0), entity: registers.string(row, 1), field: registers.string(row, 2),
+                                   register: registers.string(row, 3), version: registers.int(row, 4))
+            })
+    }
+
+    func syncVersionLog(gridID: Int64) throws -> [StoredSyncVersion] {
+        let rows = try connection.execute("SELECT version, versions FROM sync_versions WHERE grid_id = $1 ORDER BY version DESC LIMIT $2",
+                                          [String(gridID), String(StoredSyncWrite.keptVersions)])
+        return (0..<rows.count).map { StoredSyncVersion(version: rows.int($0, 0), versions: rows.string($0, 1)) }
+    }
+
+    func writeSyncState(_ write: StoredSyncWrite, gridID: Int64) throws {
+        let id = String(gridID)
+        if write.replacing {
+            for table in ["sync_registers", "sync_replicas", "sync_versions"] {
+                connection.enqueue("DELETE FROM \(table) WHERE grid_id = $1", [id])
+            }
+        }
+        let state = write.state
         connection.enqueue("""
-            INSERT INTO sync_states (grid_id, replica, database_replica, revision, clock, versions, conflicts, state)
+            INSERT INTO sync_states (grid_id, replica, database_replica, revision, clock, versions, conflicts, version)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
             ON CONFLICT (grid_id) DO UPDATE SET replica = excluded.replica, database_replica = excluded.database_replica,
                 revision = excluded.revision, clock = excluded.clock, versions = excluded.versions, conflicts = excluded.conflicts,
-                state = excluded.state
-            """, [String(gridID), state.replica, state.databaseReplica, String(state.revision), String(state.clock), state.versions,
-                  String(state.conflicts), String(decoding: state.state, as: UTF8.self)])
+                version = excluded.version
+            """, [id, state.replica, state.databaseReplica, String(state.revision), String(state.clock), state.versions,
+                  String(state.conflicts), String(state.version)])
+        if !write.replicas.isEmpty {
+            var numbers = PostgreSQLArray(of: .bigint), ids = PostgreSQLArray(of: .text)
+            for replica in write.replicas {
+                numbers.append(Int(replica.number))
+                ids.append(text: replica.id.utf8)
+            }
+            connection.enqueue("INSERT INTO sync_replicas (grid_id, number, id) SELECT $1, n, r FROM unnest($2::bigint[], $3::text[]) AS t (n, r)",
+                               parameters: [.text(id), numbers.parameter, ids.parameter])
+        }
+        if !write.registers.isEmpty {
+            var kinds = PostgreSQLArray(of: .text), entities = PostgreSQLArray(of: .text), fields = PostgreSQLArray(of: .text)
+            var texts = PostgreSQLArray(of: .text), versions = PostgreSQLArray(of: .bigint)
+            for register in write.registers {
+                kinds.append(text: register.kind.utf8)
+                entities.append(text: register.entity.utf8)
+                fields.append(text: register.field.utf8)
+                texts.append(text: register.register.utf8)
+                versions.append(Int(register.version))
+            }
+            connection.enqueue("""
+                INSERT INTO sync_registers (grid_id, kind, entity, field, register, version)
+                SELECT $1, k, e, f, r, v FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[]) AS t (k, e, f, r, v)
+                ON CONFLICT (grid_id, kind, entity, field) DO UPDATE SET register = excluded.register, version = excluded.version
+                """, parameters: [.text(id), kinds.parameter, entities.parameter, fields.parameter, texts.parameter, versions.parameter])
+        }
+        if !write.removed.isEmpty {
+            var kinds = PostgreSQLArray(of: .text), entities = PostgreSQLArray(of: .text), fields = PostgreSQLArray(of: .text)
+            for key in write.removed {
+                kinds.append(text: key.kind.utf8)
+                entities.append(text: key.entity.utf8)
+                fields.append(text: key.field.utf8)
+            }
+            connection.enqueue("""
+                DELETE FROM sync_registers USING unnest($2::text[], $3::text[], $4::text[]) AS t (k, e, f)
+                WHERE grid_id = $1 AND kind = k AND entity = e AND field = f
+                """, parameters: [.text(id), kinds.parameter, entities.parameter, fields.parameter])
+        }
+        if let log = write.log {
+            connection.enqueue("""
+                INSERT INTO sync_versions (grid_id, version, versions) VALUES ($1, $2, $3)
+                ON CONFLICT (grid_id, version) DO UPDATE SET versions = excluded.versions
+                """, [id, String(log.version), log.versions])
+            connection.enqueue("DELETE FROM sync_versions WHERE grid_id = $1 AND version <= $2",
+                               [id, String(log.version - StoredSyncWrite.keptVersions)])
+        }
     }
 
     func deleteGrid(named name: String) throws -> Bool {
@@ -328,7 +402,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         guard found.count == 1 else { return false }
         let id = [found.string(0, 0)]
         // Deleted table by table rather than by cascade, so a sharded deployment can drop the foreign keys.
-        for table in ["history", "honeycomb_placements", "honeycombs", "placement_chunks", "item_keys", "size_chunks", "sections"] {
+        for table in ["sync_registers", "sync_replicas", "sync_versions", "sync_states", "history", "honeycomb_placements", "honeycombs", "placement_chunks", "item_keys", "size_chunks", "sections"] {
             connection.enqueue("DELETE FROM \(table) WHERE grid_id = $1", id)
         }
         connection.enqueue("DELETE FROM grids WHERE id = $1", id)

@@ -21,7 +21,7 @@ enum PostgreSQLSchemaCheck {
     /// The tables and views gridstore's migrations create.
     static let gridStoreRelations = [
         "grids", "sections", "item_sizes", "size_chunks", "placement_chunks", "placements", "honeycombs", "honeycomb_placements",
-        "item_keys", "history", "schema_migrations", "replica", "sync_states",
+        "item_keys", "history", "schema_migrations", "replica", "sync_states", "sync_replicas", "sync_registers", "sync_versions",
     ]
 
     /// Throws unless nothing gridstore did not create is attached to its tables (and, when
@@ -186,7 +186,20 @@ enum PostgreSQLSchemaCheck {
         "column sync_states.replica text",
         "column sync_states.revision bigint",
         "column sync_states.state text",
+        "column sync_states.version bigint",
         "column sync_states.versions text",
+        "column sync_registers.entity text",
+        "column sync_registers.field text",
+        "column sync_registers.grid_id bigint",
+        "column sync_registers.kind text",
+        "column sync_registers.register text",
+        "column sync_registers.version bigint",
+        "column sync_replicas.grid_id bigint",
+        "column sync_replicas.id text",
+        "column sync_replicas.number integer",
+        "column sync_versions.grid_id bigint",
+        "column sync_versions.version bigint",
+        "column sync_versions.versions text",
         "constraint grids CHECK (((char_length(name) >= 1) AND (char_length(name) <= 255)))",
         "constraint grids CHECK (((columns >= 1) AND (columns <= 64)))",
         "constraint grids CHECK (((history_keep >= 0) AND (history_keep <= 1000000)))",
@@ -248,6 +261,17 @@ enum PostgreSQLSchemaCheck {
         "constraint sync_states CHECK ((revision >= 0))",
         "constraint sync_states FOREIGN KEY (grid_id) REFERENCES grids(id) ON DELETE CASCADE",
         "constraint sync_states PRIMARY KEY (grid_id)",
+        "constraint sync_states CHECK ((version >= 0))",
+        "constraint sync_registers CHECK ((kind = ANY (ARRAY['grid'::text, 'section'::text, 'item'::text])))",
+        "constraint sync_registers CHECK ((version > 0))",
+        "constraint sync_registers FOREIGN KEY (grid_id) REFERENCES grids(id) ON DELETE CASCADE",
+        "constraint sync_registers PRIMARY KEY (grid_id, kind, entity, field)",
+        "constraint sync_replicas CHECK ((number >= 0))",
+        "constraint sync_replicas FOREIGN KEY (grid_id) REFERENCES grids(id) ON DELETE CASCADE",
+        "constraint sync_replicas PRIMARY KEY (grid_id, number)",
+        "constraint sync_versions CHECK ((version > 0))",
+        "constraint sync_versions FOREIGN KEY (grid_id) REFERENCES grids(id) ON DELETE CASCADE",
+        "constraint sync_versions PRIMARY KEY (grid_id, version)",
         "index grids UNIQUE USING btree (id)",
         "index grids UNIQUE USING btree (name)",
         "index history UNIQUE USING btree (grid_id, revision)",
@@ -262,5 +286,9 @@ enum PostgreSQLSchemaCheck {
         "index sections UNIQUE USING btree (grid_id, section)",
         "index size_chunks UNIQUE USING btree (grid_id, section, first_item)",
         "index sync_states UNIQUE USING btree (grid_id)",
+        "index sync_registers UNIQUE USING btree (grid_id, kind, entity, field)",
+        "index sync_registers USING btree (grid_id, version)",
+        "index sync_replicas UNIQUE USING btree (grid_id, number)",
+        "index sync_versions UNIQUE USING btree (grid_id, version)",
     ]
 }

@@ -161,13 +161,14 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     func syncSummary(named name: String) throws -> StoredSyncSummary? {
         guard let replica = try replicaRow() else { return nil }
         let grid = try connection.fetchOne("""
-            SELECT grids.revision, sync_states.revision, clock, versions, conflicts, replica, database_replica
+            SELECT grids.revision, sync_states.revision, clock, versions, conflicts, replica, database_replica, version
             FROM grids LEFT JOIN sync_states ON sync_states.grid_id = grids.id WHERE name = ?
             """, [name]) { row in
             (revision: Int64(row.int(at: 0)),
              state: row.isNull(at: 1) ? nil : StoredSyncState(replica: row.string(at: 5), databaseReplica: row.string(at: 6),
                                                              revision: Int64(row.int(at: 1)), clock: Int64(row.int(at: 2)),
-                                                             versions: row.string(at: 3), conflicts: Int64(row.int(at: 4)), state: []))
+                                                             versions: row.string(at: 3), conflicts: Int64(row.int(at: 4)),
+                                                             version: Int64(row.int(at: 7))))
         }
         return StoredSyncSummary(replica: replica, storageIdentity: try storageIdentity(), revision: grid?.revision, state: grid?.state)
     }
@@ -179,25 +180,73 @@ final class SQLiteGridTransaction: GridStorageTransaction {
             """, [row.id, row.storageIdentity])
     }
 
-    func syncState(gridID: Int64, registers: Bool) throws -> StoredSyncState? {
-        let sql = "SELECT revision, clock, versions, conflicts, replica, database_replica\(registers ? ", state" : "") "
-            + "FROM sync_states WHERE grid_id = ?"
-        return try connection.fetchOne(sql, [gridID]) { row in
+    func syncState(gridID: Int64) throws -> StoredSyncState? {
+        try connection.fetchOne("""
+            SELECT revision, clock, versions, conflicts, replica, database_replica, version FROM sync_states WHERE grid_id = ?
+            """, [gridID]) { row in
             StoredSyncState(replica: row.string(at: 4), databaseReplica: row.string(at: 5), revision: Int64(row.int(at: 0)),
                             clock: Int64(row.int(at: 1)), versions: row.string(at: 2), conflicts: Int64(row.int(at: 3)),
-                            state: registers ? row.withUTF8(at: 6) { Array($0) } : [])
+                            version: Int64(row.int(at: 6)))
         }
     }
 
-    func setSyncState(_ state: StoredSyncState, gridID: Int64) throws {
-        try connection.execute("""
-            INSERT INTO sync_states (grid_id, replica, database_replica, revision, clock, versions, conflicts, state)
+    func syncRegisters(gridID: Int64, changedAfter version: Int64, limit: Int) throws -> StoredSyncRegisters {
+        let replicas = try connection.fetchAll("SELECT number, id FROM sync_replicas WHERE grid_id = ? ORDER BY number LIMIT ?",
+                                               [gridID, limit]) {
+            StoredSyncReplica(number: Int64($0.int(at: 0)), id: $0.string(at: 1))
+        }
+        let registers = try connection.fetchAll("""
+            SELECT kind, entity, field, substr(register, 1, ?), version FROM sync_registers
+            WHERE grid_id = ? AND version > ? LIMIT ?
+            """, [StoredSyncRegisters.maximumRegisterBytes + 1, gridID, version, limit]) {
+            StoredSyncRegister(kind: $0.string(at: 0), entity: $0.string(at: 1), field: $0.string(at: 2), register: $0.string(at: 3),
+                               version: Int64($0.int(at: 4)))
+        }
+        return StoredSyncRegisters(replicas: replicas, registers: registers)
+    }
+
+    func syncVersionLog(gridID: Int64) throws -> [StoredSyncVersion] {
+        try connection.fetchAll("SELECT version, versions FROM sync_versions WHERE grid_id = ? ORDER BY version DESC LIMIT ?",
+                                [gridID, StoredSyncWrite.keptVersions]) {
+            StoredSyncVersion(version: Int64($0.int(at: 0)), versions: $0.string(at: 1))
+        }
+    }
+
+    func writeSyncState(_ write: StoredSyncWrite, gridID: Int64) throws {
+        if write.replacing {
+            for table in ["sync_registers", "sync_replicas", "sync_versions"] {
+                try connection.execute("DELETE FROM \(table) WHERE grid_id = ?", [gridID])
+            }
+        }
+        let state = write.state
+        try connection.executeCached("""
+            INSERT INTO sync_states (grid_id, replica, database_replica, revision, clock, versions, conflicts, version)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (grid_id) DO UPDATE SET replica = excluded.replica, database_replica = excluded.database_replica,
                 revision = excluded.revision, clock = excluded.clock, versions = excluded.versions, conflicts = excluded.conflicts,
-                state = excluded.state
+                version = excluded.version
             """, [gridID, state.replica, state.databaseReplica, state.revision, state.clock, state.versions, state.conflicts,
-                  String(decoding: state.state, as: UTF8.self)])
+                  state.version])
+        for replica in write.replicas {
+            try connection.executeCached("INSERT INTO sync_replicas (grid_id, number, id) VALUES (?, ?, ?)",
+                                         [gridID, replica.number, replica.id])
+        }
+        for register in write.registers {
+            try connection.executeCached("""
+                INSERT INTO sync_registers (grid_id, kind, entity, field, register, version) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (grid_id, kind, entity, field) DO UPDATE SET register = excluded.register, version = excluded.version
+                """, [gridID, register.kind, register.entity, register.field, register.register, register.version])
+        }
+        for key in write.removed {
+            try connection.executeCached("DELETE FROM sync_registers WHERE grid_id = ? AND kind = ? AND entity = ? AND field = ?",
+                                         [gridID, key.kind, key.entity, key.field])
+        }
+        if let log = write.log {
+            try connection.executeCached("INSERT OR REPLACE INTO sync_versions (grid_id, version, versions) VALUES (?, ?, ?)",
+                                         [gridID, log.version, log.versions])
+            try connection.executeCached("DELETE FROM sync_versions WHERE grid_id = ? AND version <= ?",
+                                         [gridID, log.version - StoredSyncWrite.keptVersions])
+        }
     }
 
     func setUpdatedAt(_ time: String, gridID: Int64) throws {

@@ -1,0 +1,116 @@
+/// A grid's sync state as stored (see `migrations/sqlite/0009_sync_rows.sql`), without its
+/// registers: checked by the engine before use.
+package struct StoredSyncState: Sendable, Equatable {
+    /// The replica id the grid's changes here are made as: 32 lowercase hexadecimal digits.
+    package var replica: String
+    /// The database's replica id when ``replica`` was minted.
+    package var databaseReplica: String
+    /// The grid's revision the state is of: changes after it are read from the history.
+    package var revision: Int64
+    /// The hybrid clock's latest reading.
+    package var clock: Int64
+    /// What the replica knows of every replica's changes: `<replica>:<time>` entries, comma-separated.
+    package var versions: String
+    /// How many conflicts the registers hold.
+    package var conflicts: Int64
+    /// The latest sync version a register changed at (0 before any did).
+    package var version: Int64
+
+    package init(replica: String, databaseReplica: String, revision: Int64, clock: Int64, versions: String, conflicts: Int64,
+                 version: Int64) {
+        self.replica = replica
+        self.databaseReplica = databaseReplica
+        self.revision = revision
+        self.clock = clock
+        self.versions = versions
+        self.conflicts = conflicts
+        self.version = version
+    }
+}
+
+/// One register of a grid's sync state as stored: checked by the engine before use.
+package struct StoredSyncRegister: Sendable, Equatable {
+    /// `grid`, `section` or `item`.
+    package var kind: String
+    /// The section's or item's sync id; empty for the grid's options.
+    package var entity: String
+    /// Which of the entity's registers: `columns`, `direction`, `defaultSize`, `honeycomb`; `o`, `a`; `p`, `s`, `k`, `a`.
+    package var field: String
+    /// The register's writes, as JSON text naming replicas by number.
+    package var register: String
+    /// The sync version it last changed at.
+    package var version: Int64
+
+    package init(kind: String, entity: String, field: String, register: String, version: Int64) {
+        self.kind = kind
+        self.entity = entity
+        self.field = field
+        self.register = register
+        self.version = version
+    }
+}
+
+/// A replica a grid's registers name, by its number.
+package struct StoredSyncReplica: Sendable, Equatable {
+    package var number: Int64
+    package var id: String
+
+    package init(number: Int64, id: String) {
+        self.number = number
+        self.id = id
+    }
+}
+
+/// What ``GridStorageTransaction/syncRegisters(gridID:changedAfter:limit:)`` reads.
+package struct StoredSyncRegisters: Sendable {
+    /// The longest register text read whole: a longer one is damaged.
+    package static let maximumRegisterBytes = 4 * 1024 * 1024
+
+    /// In the order of their numbers.
+    package var replicas: [StoredSyncReplica]
+    package var registers: [StoredSyncRegister]
+
+    package init(replicas: [StoredSyncReplica], registers: [StoredSyncRegister]) {
+        self.replicas = replicas
+        self.registers = registers
+    }
+}
+
+/// What a grid's registers knew at a sync version.
+package struct StoredSyncVersion: Sendable, Equatable {
+    package var version: Int64
+    /// `<replica>:<time>` entries, comma-separated.
+    package var versions: String
+
+    package init(version: Int64, versions: String) {
+        self.version = version
+        self.versions = versions
+    }
+}
+
+/// One write of a grid's sync state, in one transaction.
+package struct StoredSyncWrite: Sendable {
+    package var state: StoredSyncState
+    /// Whether every register, replica and version entry stored is deleted first.
+    package var replacing: Bool
+    /// Replicas numbered since the last write.
+    package var replicas: [StoredSyncReplica]
+    /// Registers inserted or replaced.
+    package var registers: [StoredSyncRegister]
+    /// Registers deleted: kind, entity and field.
+    package var removed: [(kind: String, entity: String, field: String)]
+    /// The entry for ``StoredSyncState/version``, when registers changed.
+    package var log: StoredSyncVersion?
+    /// How many version entries are kept.
+    package static let keptVersions: Int64 = 64
+
+    package init(state: StoredSyncState, replacing: Bool, replicas: [StoredSyncReplica], registers: [StoredSyncRegister],
+                 removed: [(kind: String, entity: String, field: String)], log: StoredSyncVersion?) {
+        self.state = state
+        self.replacing = replacing
+        self.replicas = replicas
+        self.registers = registers
+        self.removed = removed
+        self.log = log
+    }
+}

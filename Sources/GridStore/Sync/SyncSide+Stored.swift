@@ -1,0 +1,40 @@
+extension SyncSide {
+    /// A grid's stored sync state, when it is current: no change made to the grid since it was
+    /// stored, and stored by this database (not a copy), with a clock not far ahead. What it
+    /// knows is then what the stored rows say, and a peer's bundle can be read from them alone.
+    struct Current {
+        let gridID: Int64
+        let replica: ReplicaID
+        let versions: VersionVector
+    }
+
+    /// The grid `name`'s stored sync state when it is current; `nil` when it is not (or the grid
+    /// never synced): it is then made current by ``prepare(_:in:database:minting:peer:clockReference:)``.
+    static func current(_ name: String, in transaction: any GridStorageTransaction) throws -> Current? {
+        guard let header = try transaction.header(named: name)?.header(), let row = try transaction.syncState(gridID: header.id),
+              row.revision == Int64(header.revision), row.clock >= 0, row.version >= 0,
+              let replica = ReplicaID(row.replica), let versions = SyncVersionsText.decode(row.versions),
+              let stored = try transaction.replicaRow(), stored.id == row.databaseReplica else { return nil }
+        let identity = try transaction.storageIdentity()
+        guard identity.isEmpty || stored.storageIdentity == identity,
+              !HybridClock.isTooFarAhead(versions[replica], now: try transaction.clockMilliseconds()) else { return nil }
+        return Current(gridID: header.id, replica: replica, versions: versions)
+    }
+
+    /// What a peer at `cursor` lacks of the grid `name`, read from the stored registers alone:
+    /// those changed after the latest sync version whose registers `cursor` covers (a range of
+    /// the version index), each sent when it holds a write `cursor` does not cover. `nil` when
+    /// the stored state is not current, or the peer knows changes of this replica it does not have.
+    static func storedBundle(_ name: String, since cursor: VersionVector, in transaction: any GridStorageTransaction) throws -> SyncBundle? {
+        guard let current = try current(name, in: transaction), cursor[current.replica] <= current.versions[current.replica] else {
+            return nil
+        }
+        let log = try transaction.syncVersionLog(gridID: current.gridID)
+        let known = log.first { SyncVersionsText.decode($0.versions)?.isCovered(by: cursor) ?? false }?.version ?? 0
+        let stored = try transaction.syncRegisters(gridID: current.gridID, changedAfter: known, limit: ReplicatedGrid.maximumRegisterRows + 1)
+        var delta = ReplicatedGrid()
+        try delta.load(stored.registers, replicas: try SyncReplicaNumbers(stored: stored.replicas, grid: name), grid: name)
+        delta.versions = current.versions
+        return SyncBundle(grid: name, replica: current.replica, cursor: cursor, delta: delta.changes(since: cursor))
+    }
+}

@@ -1,0 +1,138 @@
+/// The replicas a grid's stored registers name, by number (`sync_replicas`): numbers given in
+/// the order replicas were first written, never reused.
+struct SyncReplicaNumbers {
+    /// The most replicas a stored state numbers: twice the replicas a state knows, since a
+    /// replica stays numbered after its writes are replaced. Past it, the state is written anew.
+    static let maximumCount = 2 * SyncBundle.maximumReplicas
+
+    /// The replicas, by number.
+    private(set) var ids: [ReplicaID] = []
+    private(set) var numbers: [ReplicaID: Int] = [:]
+    /// The replicas numbered since the state was read.
+    private(set) var added: [StoredSyncReplica] = []
+
+    init() {}
+
+    /// The numbers stored, checked: each replica a valid id, numbered once, from 0 on.
+    init(stored: [StoredSyncReplica], grid: String) throws(GridError) {
+        guard stored.count <= Self.maximumCount else {
+            throw .corrupted("grid '\(grid)' has a sync state naming more than \(NumberText.count(Self.maximumCount)) replicas")
+        }
+        for (position, row) in stored.enumerated() {
+            guard row.number == Int64(position), let id = ReplicaID(row.id), numbers.updateValue(position, forKey: id) == nil else {
+                throw .corrupted("grid '\(grid)' has a sync state whose replica \(row.number) is not one replica id, numbered in turn")
+            }
+            ids.append(id)
+        }
+    }
+
+    var count: Int { ids.count }
+
+    /// `replica`'s number, given now when it has none.
+    mutating func number(of replica: ReplicaID) -> Int {
+        if let number = numbers[replica] { return number }
+        let number = ids.count
+        ids.append(replica)
+        numbers[replica] = number
+        added.append(StoredSyncReplica(number: Int64(number), id: replica.description))
+        return number
+    }
+
+    /// The replicas numbered since the last call, now stored.
+    mutating func takeAdded() -> [StoredSyncReplica] {
+        defer { added = [] }
+        return added
+    }
+}
+
+extension ReplicatedGrid {
+    /// The most register rows a stored state holds: four for each item and section, and the options.
+    static let maximumRegisterRows = 4 * SyncBundle.maximumEntities + 4
+
+    /// Adds the stored registers `rows`, each checked as a bundle's register is.
+    ///
+    /// - Throws: ``GridError/corrupted(_:)`` naming the register gridstore cannot read.
+    mutating func load(_ rows: [StoredSyncRegister], replicas: SyncReplicaNumbers, grid: String) throws(GridError) {
+        guard rows.count <= Self.maximumRegisterRows else {
+            throw .corrupted("grid '\(grid)' has a sync state of more than \(NumberText.count(Self.maximumRegisterRows)) registers")
+        }
+        for row in rows {
+            do {
+                guard row.register.utf8.count <= StoredSyncRegisters.maximumRegisterBytes else {
+                    throw SyncError(.tooLarge, "it is longer than \(NumberText.count(StoredSyncRegisters.maximumRegisterBytes)) bytes")
+                }
+                var reader = BundleReader(reader: JSONReader(Array(row.register.utf8)), replicas: replicas.ids)
+                switch row.kind {
+                case "grid" where row.entity.isEmpty:
+                    try reader.option(row.field, into: &options)
+                case "section":
+                    guard let id = SyncEntityID(row.entity) else { throw SyncError(.malformed, "its entity is not a sync id") }
+                    var section = sections[id] ?? Section()
+                    try reader.sectionField(row.field, into: &section)
+                    sections[id] = section
+                case "item":
+                    guard let id = SyncEntityID(row.entity) else { throw SyncError(.malformed, "its entity is not a sync id") }
+                    var item = items[id] ?? Item()
+                    try reader.itemField(row.field, into: &item)
+                    items[id] = item
+                default:
+                    throw SyncError(.malformed, "it is of no kind gridstore writes")
+                }
+                try reader.reader.expectEnd()
+            } catch {
+                throw .corrupted("grid '\(grid)' has a sync state gridstore cannot read: its register \(SyncError.excerpt(row.kind)) "
+                                 + "'\(SyncError.excerpt(row.entity))' \(SyncError.excerpt(row.field)): \(error)")
+            }
+        }
+        guard items.count + sections.count <= SyncBundle.maximumEntities else {
+            throw .corrupted("grid '\(grid)' has a sync state of more than \(NumberText.count(SyncBundle.maximumEntities)) items and sections")
+        }
+    }
+
+    /// The registers that differ from `stored`'s (every one when `stored` is `nil`), as rows at
+    /// `version`, numbering the replicas they name; and the registers `stored` held that this
+    /// state no longer does.
+    func rows(changedFrom stored: ReplicatedGrid?, version: Int64,
+              numbers: inout SyncReplicaNumbers) -> (registers: [StoredSyncRegister], removed: [(kind: String, entity: String, field: String)]) {
+        var registers: [StoredSyncRegister] = []
+        var removed: [(kind: String, entity: String, field: String)] = []
+        func visit<Value>(_ kind: String, _ entity: String, _ field: String, _ new: MergeRegister<Value>?, _ old: MergeRegister<Value>?,
+                          _ value: (Value) -> String) {
+            let new = new.flatMap { $0.context.isEmpty ? nil : $0 }, old = old.flatMap { $0.context.isEmpty ? nil : $0 }
+            guard let new else {
+                if old != nil { removed.append((kind, entity, field)) }
+                return
+            }
+            if let old, old == new { return }
+            for entry in new.context { _ = numbers.number(of: entry.replica) }
+            var writer = BundleWriter(indices: numbers.numbers)
+            writer.register(new, value)
+            registers.append(StoredSyncRegister(kind: "\(kind)", entity: entity, field: field,
+                                                register: String(decoding: writer.text, as: UTF8.self), version: version))
+        }
+        let oldOptions = stored?.options
+        visit("grid", "", "columns", options.columns, oldOptions?.columns, RegisterJSON.columns)
+        visit("grid", "", "direction", options.direction, oldOptions?.direction, RegisterJSON.direction)
+        visit("grid", "", "defaultSize", options.defaultSize, oldOptions?.defaultSize, RegisterJSON.defaultSize)
+        visit("grid", "", "honeycomb", options.honeycomb, oldOptions?.honeycomb, RegisterJSON.honeycomb)
+        func visit(section id: SyncEntityID, _ new: Section?, _ old: Section?) {
+            if let new, let old, new == old { return }
+            visit("section", id.description, "o", new?.order, old?.order, RegisterJSON.order)
+            visit("section", id.description, "a", new?.alive, old?.alive, RegisterJSON.alive)
+        }
+        func visit(item id: SyncEntityID, _ new: Item?, _ old: Item?) {
+            if let new, let old, new == old { return }
+            visit("item", id.description, "p", new?.place, old?.place, RegisterJSON.place)
+            visit("item", id.description, "s", new?.size, old?.size, RegisterJSON.size)
+            visit("item", id.description, "k", new?.key, old?.key, RegisterJSON.key)
+            visit("item", id.description, "a", new?.alive, old?.alive, RegisterJSON.alive)
+        }
+        for (id, section) in sections { visit(section: id, section, stored?.sections[id]) }
+        for (id, item) in items { visit(item: id, item, stored?.items[id]) }
+        if let stored {
+            for (id, section) in stored.sections where sections[id] == nil { visit(section: id, nil, section) }
+            for (id, item) in stored.items where items[id] == nil { visit(item: id, nil, item) }
+        }
+        return (registers, removed)
+    }
+}
