@@ -209,20 +209,20 @@ public final class Grid: Sendable {
     /// - Parameter caching: Whether a state read now may serve later calls: not inside a
     ///   transaction an app holds (``GridWriteTransaction``), which may still roll back.
     func currentWithHeader(_ transaction: any GridStorageTransaction, creatingIfMissing: Bool, caching: Bool) throws
-        -> (id: Int64, snapshot: GridSnapshot, historyKeep: Int)? {
+        -> (id: Int64, snapshot: GridSnapshot, historyKeep: Int, syncs: Bool)? {
         guard let header = try transaction.header(named: name)?.header() else {
             guard let creationContent else { throw GridError.gridNotFound(name) }
             guard creatingIfMissing else { return nil }
             // Not cached: the transaction creating it may still roll back.
             let created = try Self.insert(name: name, content: creationContent, transaction)
-            return (created.0, created.1, GridHistory.defaultKeep)
+            return (created.0, created.1, GridHistory.defaultKeep, false)
         }
         if let cached = cache.withLock({ $0 }), cached.id == header.id, cached.snapshot.revision == header.revision {
-            return (cached.id, cached.snapshot, header.historyKeep)
+            return (cached.id, cached.snapshot, header.historyKeep, header.syncs)
         }
         let loaded = (id: header.id, snapshot: try GridSnapshot.load(header, name: name, from: transaction))
         if caching { cache.withLock { $0 = loaded } }
-        return (loaded.id, loaded.snapshot, header.historyKeep)
+        return (loaded.id, loaded.snapshot, header.historyKeep, header.syncs)
     }
 
     // MARK: Changing
@@ -288,7 +288,7 @@ public final class Grid: Sendable {
     func change(in transaction: any GridStorageTransaction, seenBy registration: RegisteredDefaultSize? = nil,
                 record initial: HistoryRecord, caching: Bool, seen: inout GridSnapshot?,
                 _ body: (inout GridEditor, GridHistoryReader, inout HistoryRecord) throws -> Void) throws -> (Int64, GridSnapshot) {
-        let (id, old, keep) = try currentWithHeader(transaction, creatingIfMissing: true, caching: caching)!
+        let (id, old, keep, syncs) = try currentWithHeader(transaction, creatingIfMissing: true, caching: caching)!
         var record = initial
         let reader = GridHistoryReader(transaction: transaction, gridID: id, grid: name, revision: old.revision)
         let edited = try GridEditor.edit(old, seenAs: registration?.apply(to: old)) { try body(&$0, reader, &record) }
@@ -315,6 +315,10 @@ public final class Grid: Sendable {
         try transaction.write(changes, gridID: id)
         if keep > 0 {
             try transaction.appendHistory(record.entry(revision: new.revision, edits: edited.edits, from: old, to: new), gridID: id, keep: keep)
+        }
+        // A merge is what sync itself writes; every other change is this replica's own.
+        if syncs && record.kind != .merge {
+            try SyncSide.recordChange(edited.edits, from: old, to: new, gridID: id, grid: name, in: transaction, database: database)
         }
         return (id, new)
     }

@@ -54,7 +54,7 @@ extension Grid {
     public func snapshot(at revision: Int) throws(GridError) -> GridSnapshot {
         try GridError.catching {
             try database.storageRead { transaction in
-                guard let (id, current, _) = try currentWithHeader(transaction, creatingIfMissing: false, caching: true) else {
+                guard let (id, current, _, _) = try currentWithHeader(transaction, creatingIfMissing: false, caching: true) else {
                     throw GridError.gridNotFound(name)
                 }
                 let reader = GridHistoryReader(transaction: transaction, gridID: id, grid: name, revision: current.revision)
@@ -96,7 +96,7 @@ extension Grid {
         }
         try GridError.catching {
             try database.storageWrite { transaction in
-                guard let (id, current, _) = try currentWithHeader(transaction, creatingIfMissing: true, caching: true) else {
+                guard let (id, current, _, _) = try currentWithHeader(transaction, creatingIfMissing: true, caching: true) else {
                     throw GridError.gridNotFound(name)
                 }
                 try transaction.setHistoryKeep(keep, gridID: id, revision: current.revision)

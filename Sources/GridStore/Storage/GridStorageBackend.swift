@@ -277,9 +277,12 @@ package struct StoredGridRow: Sendable {
     package var historyKeep: Int64 = 1000
     /// The `honeycombs` row, for a honeycomb grid.
     package var honeycomb: StoredHoneycombRow?
+    /// Whether the grid has a sync state (it took part in a sync).
+    package var syncs = false
 
     package init(id: Int64, name: String, revision: Int64, columns: Int64, direction: String, defaultSize: String,
-                 kind: String, honeycomb: StoredHoneycombRow?, historyKeep: Int64 = 1000) {
+                 kind: String, honeycomb: StoredHoneycombRow?, historyKeep: Int64 = 1000, syncs: Bool = false) {
+        self.syncs = syncs
         self.historyKeep = historyKeep
         self.id = id
         self.name = name

@@ -97,7 +97,10 @@ final class MemoryTransaction: GridStorageTransaction {
     // MARK: Reading
 
     func header(named name: String) throws -> StoredGridRow? {
-        contents.grids[name]?.row
+        guard let grid = contents.grids[name] else { return nil }
+        var row = grid.row
+        row.syncs = grid.syncState != nil
+        return row
     }
 
     func sectionItemCounts(gridID: Int64) throws -> [(section: Int, count: Int)] {

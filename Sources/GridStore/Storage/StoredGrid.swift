@@ -10,6 +10,8 @@ struct GridHeader: Sendable, Equatable {
     var honeycomb: HoneycombConfiguration?
     /// How many history entries the grid keeps.
     var historyKeep: Int
+    /// Whether the grid has a sync state: its changes are recorded for sync as they are made.
+    var syncs = false
 }
 
 extension StoredGridRow {
@@ -45,7 +47,7 @@ extension StoredGridRow {
         guard (1...Int64(GridConfiguration.maximumColumns)).contains(columns) else { throw inconsistent("has \(columns) columns") }
         guard (0...1_000_000).contains(historyKeep) else { throw inconsistent("keeps \(historyKeep) history entries") }
         return GridHeader(id: id, revision: Int(revision), columns: Int(columns), direction: direction,
-                          defaultSize: defaultSize, honeycomb: configuration, historyKeep: Int(historyKeep))
+                          defaultSize: defaultSize, honeycomb: configuration, historyKeep: Int(historyKeep), syncs: syncs)
     }
 }
 

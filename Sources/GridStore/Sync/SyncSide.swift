@@ -171,13 +171,27 @@ struct SyncSide {
             for row in rows.reversed() {
                 let entry = try GridHistoryEntry(row, grid: name)
                 let edits = try HistoryDelta.decode(row.delta, revision: entry.revision, grid: name)
-                let made = HistoryClock.milliseconds(of: entry.madeAt) ?? now
-                let stamp = SyncStamp(time: clock.tick(now: min(made, now)), replica: replica)
-                var ids = EntityIDGenerator(derivedFrom: Array("\(storedReplica)\u{0}\(row.revision)\u{0}\(row.madeAt)\u{0}\(row.actor)\u{0}".utf8)
-                                            + row.delta.utf8)
-                try state.record(edits, at: stamp, layout: &layout, ids: &ids)
+                try record(edits, madeAt: HistoryClock.milliseconds(of: entry.madeAt) ?? now,
+                           ids: EntityIDGenerator(derivedFrom: Array("\(storedReplica)\u{0}\(row.revision)\u{0}\(row.madeAt)\u{0}\(row.actor)\u{0}".utf8)
+                                                  + row.delta.utf8))
             }
         }
+        try recordDifference(storedAs: storedReplica)
+    }
+
+    /// Records `edits`, made at `made` (milliseconds), as this replica's writes, the items and
+    /// sections they make taking their ids from `ids`.
+    mutating func record(_ edits: [GridEdit], madeAt made: Int64, ids: EntityIDGenerator) throws {
+        let stamp = SyncStamp(time: clock.tick(now: min(made, now)), replica: replica)
+        var ids = ids
+        try state.record(edits, at: stamp, layout: &layout, ids: &ids)
+        isChanged = true
+    }
+
+    /// Records what still differs between the grid stored and the registers (a change the
+    /// history no longer holds, or a key the state gives another item) as a replacement of the content.
+    mutating func recordDifference(storedAs storedReplica: String) throws {
+        guard let snapshot = stored?.snapshot else { return }
         layout = state.layout()
         if layout.content != snapshot.content {
             // The history is trimmed, or the grid shows a key the state gives another item.

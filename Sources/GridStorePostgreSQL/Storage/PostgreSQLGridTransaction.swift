@@ -51,7 +51,8 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         // lengths come as their eight bytes in hex, exact whatever `extra_float_digits` says.
         let header = """
             SELECT grids.id, revision, columns, direction, default_size, layout_kind,
-                   encode(float8send(element_width), 'hex'), encode(float8send(item_spacing), 'hex'), orientation, center_item, ring_order, scaling, history_keep
+                   encode(float8send(element_width), 'hex'), encode(float8send(item_spacing), 'hex'), orientation, center_item, ring_order, scaling, history_keep,
+                   EXISTS (SELECT 1 FROM sync_states WHERE sync_states.grid_id = grids.id)
             """ + (locksGrids ? """
 
             , (SELECT string_agg(section || ':' || first_item || ':' || bytes, ',')
@@ -75,7 +76,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
         guard rows.count == 1 else { return nil }
         if locksGrids {
-            prefetchedChunkSizes = (rows.int(0, 0), ChunkSizeList(rows.isNull(0, 13) ? "" : rows.string(0, 13)))
+            prefetchedChunkSizes = (rows.int(0, 0), ChunkSizeList(rows.isNull(0, 14) ? "" : rows.string(0, 14)))
         }
         return StoredGridRow(
             id: rows.int(0, 0), name: name, revision: rows.int(0, 1), columns: rows.int(0, 2),
@@ -84,7 +85,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
                 : StoredHoneycombRow(elementWidth: rows.float8Bits(0, 6), itemSpacing: rows.float8Bits(0, 7),
                                      orientation: rows.string(0, 8), centerItem: rows.string(0, 9),
                                      ringOrder: rows.string(0, 10), scaling: rows.string(0, 11)),
-            historyKeep: rows.int(0, 12))
+            historyKeep: rows.int(0, 12), syncs: rows.string(0, 13) == "t")
     }
 
     func sectionItemCounts(gridID: Int64) throws -> [(section: Int, count: Int)] {
