@@ -159,6 +159,13 @@ package protocol GridStorageTransaction: AnyObject {
     /// cut after ``StoredSyncRegisters/maximumRegisterBytes`` plus one byte.
     func syncRegisters(gridID: Int64, changedAfter version: Int64, limit: Int) throws -> StoredSyncRegisters
 
+    /// The stored registers of one section or item (kind `section` or `item`).
+    func syncRegisters(gridID: Int64, kind: String, entity: String) throws -> [StoredSyncRegister]
+
+    /// The sync ids of section `section`'s items from `firstItem` (a multiple of
+    /// ``StoredSyncItemIDs/chunkSize``), 16 hexadecimal digits each; `nil` when none are stored.
+    func syncItemIDs(gridID: Int64, section: Int, firstItem: Int) throws -> String?
+
     /// The grid's latest entries of what its registers knew at a sync version, newest first.
     func syncVersionLog(gridID: Int64) throws -> [StoredSyncVersion]
 

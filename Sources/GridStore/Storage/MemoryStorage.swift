@@ -27,6 +27,7 @@ final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
         var syncRegisters: [[String]: StoredSyncRegister] = [:]
         /// Oldest first.
         var syncVersions: [StoredSyncVersion] = []
+        var syncItemIDs: [[Int]: String] = [:]
     }
 
     /// Every grid, by name, and the next grid id.
@@ -211,6 +212,14 @@ final class MemoryTransaction: GridStorageTransaction {
                                    registers: Array(grid.syncRegisters.values.lazy.filter { $0.version > version }.prefix(limit)))
     }
 
+    func syncRegisters(gridID: Int64, kind: String, entity: String) throws -> [StoredSyncRegister] {
+        try rows(gridID).syncRegisters.values.filter { $0.kind == kind && $0.entity == entity }
+    }
+
+    func syncItemIDs(gridID: Int64, section: Int, firstItem: Int) throws -> String? {
+        try rows(gridID).syncItemIDs[[section, firstItem]]
+    }
+
     func syncVersionLog(gridID: Int64) throws -> [StoredSyncVersion] {
         Array(try rows(gridID).syncVersions.reversed())
     }
@@ -223,6 +232,9 @@ final class MemoryTransaction: GridStorageTransaction {
                 grid.syncVersions = []
             }
             grid.syncState = write.state
+            if let chunks = write.itemIDs {
+                grid.syncItemIDs = Dictionary(uniqueKeysWithValues: chunks.map { ([$0.section, $0.firstItem], $0.ids) })
+            }
             grid.syncReplicas += write.replicas
             for register in write.registers { grid.syncRegisters[[register.kind, register.entity, register.field]] = register }
             for key in write.removed { grid.syncRegisters[[key.kind, key.entity, key.field]] = nil }

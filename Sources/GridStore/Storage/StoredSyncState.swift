@@ -101,16 +101,36 @@ package struct StoredSyncWrite: Sendable {
     package var removed: [(kind: String, entity: String, field: String)]
     /// The entry for ``StoredSyncState/version``, when registers changed.
     package var log: StoredSyncVersion?
+    /// Every chunk of the items' sync ids, replacing those stored; `nil` to leave them.
+    package var itemIDs: [StoredSyncItemIDs]?
     /// How many version entries are kept.
     package static let keptVersions: Int64 = 64
 
     package init(state: StoredSyncState, replacing: Bool, replicas: [StoredSyncReplica], registers: [StoredSyncRegister],
-                 removed: [(kind: String, entity: String, field: String)], log: StoredSyncVersion?) {
+                 removed: [(kind: String, entity: String, field: String)], log: StoredSyncVersion?,
+                 itemIDs: [StoredSyncItemIDs]? = nil) {
+        self.itemIDs = itemIDs
         self.state = state
         self.replacing = replacing
         self.replicas = replicas
         self.registers = registers
         self.removed = removed
         self.log = log
+    }
+}
+
+/// The sync ids of up to ``chunkSize`` consecutive items of a section, as stored.
+package struct StoredSyncItemIDs: Sendable, Equatable {
+    package static let chunkSize = 256
+
+    package var section: Int
+    package var firstItem: Int
+    /// 16 hexadecimal digits an item, in order.
+    package var ids: String
+
+    package init(section: Int, firstItem: Int, ids: String) {
+        self.section = section
+        self.firstItem = firstItem
+        self.ids = ids
     }
 }

@@ -1,8 +1,11 @@
+import GridLayout
+
 extension SyncSide {
     /// Records a change made to a grid that syncs as this replica's writes, by item identity,
     /// in the change's own transaction: the registers it changed are written, stamped by the
     /// grid's hybrid clock, and the state is then of the grid's new revision, so a sync has
-    /// nothing of this database's to recover.
+    /// nothing of this database's to recover. A change of a few sizes reads and writes only the
+    /// rows of the items it changed; any other change reads the grid's whole sync state.
     ///
     /// Left to the next sync, which recovers it from the history (or by comparing contents),
     /// when the stored state was not of the grid before the change (a database migrated with
@@ -11,18 +14,26 @@ extension SyncSide {
     /// when the state cannot be read (the sync then says so): a change never fails for its grid's sync state.
     static func recordChange(_ edits: [GridEdit], from old: GridSnapshot, to new: GridSnapshot, gridID: Int64, grid name: String,
                              in transaction: any GridStorageTransaction, database: GridDatabase) throws {
-        guard let row = try transaction.syncState(gridID: gridID), row.revision == Int64(old.revision), row.clock >= 0,
+        guard let row = try transaction.syncState(gridID: gridID), row.revision == Int64(old.revision), row.clock >= 0, row.version >= 0,
               let replica = ReplicaID(row.replica), let versions = SyncVersionsText.decode(row.versions),
-              try currentReplica(in: transaction, database: database, minting: false).description == row.databaseReplica else { return }
+              let databaseReplica = ReplicaID(row.databaseReplica),
+              try currentReplica(in: transaction, database: database, minting: false) == databaseReplica else { return }
         let now = try transaction.clockMilliseconds()
-        guard !HybridClock.isTooFarAhead(versions[replica], now: now),
-              let (state, layout, numbers) = try? loadState(row, gridID: gridID, in: transaction, grid: name),
-              layout.content == old.content else { return }
+        guard !HybridClock.isTooFarAhead(versions[replica], now: now) else { return }
         var clock = HybridClock(latest: versions[replica])
         clock.observe(HybridTime(rawValue: row.clock), now: now)
-        var side = SyncSide(name: name, replica: replica, databaseReplica: ReplicaID(row.databaseReplica)!, stored: (gridID, new),
+        var idsStored = true
+        if old.kind == .tiles, let sizes = sizeEdits(edits) {
+            let recorded = try recordSizes(sizes, state: row, replica: replica, versions: versions, clock: clock, now: now,
+                                           revision: new.revision, gridID: gridID, grid: name, in: transaction)
+            if recorded == true { return }
+            idsStored = recorded != nil
+        }
+        guard let (state, layout, numbers) = try? loadState(row, gridID: gridID, in: transaction, grid: name),
+              layout.content == old.content else { return }
+        var side = SyncSide(name: name, replica: replica, databaseReplica: databaseReplica, stored: (gridID, new),
                             state: state, clock: clock, layout: layout, isChanged: true, now: now,
-                            loaded: state, numbers: numbers, version: row.version)
+                            loaded: state, numbers: numbers, version: row.version, storedItemIDs: idsStored ? layout.itemIDs : nil)
         do {
             try side.record(edits, madeAt: now, ids: EntityIDGenerator(derivedFrom: "\(replica)\u{0}\(new.revision)\u{0}\(now)".utf8))
         } catch {
@@ -31,5 +42,77 @@ extension SyncSide {
         }
         try side.recordDifference(storedAs: row.replica)
         try side.store(in: transaction, database: database, origin: nil)
+    }
+
+    /// The most sizes a change may set to be recorded from the rows of its items alone.
+    static let maximumRowSizeEdits = 64
+
+    /// The sizes `edits` set, when they set sizes alone and few enough; `nil` otherwise.
+    private static func sizeEdits(_ edits: [GridEdit]) -> [(GridIndexPath, TileSize?)]? {
+        guard !edits.isEmpty, edits.count <= maximumRowSizeEdits else { return nil }
+        var sizes: [(GridIndexPath, TileSize?)] = []
+        for edit in edits {
+            guard case .size(let path, _, let size) = edit else { return nil }
+            sizes.append((path, size))
+        }
+        return sizes
+    }
+
+    /// Records sizes set on items, reading the ids of the items at their places and their
+    /// registers, and writing their size registers and the state's row.
+    ///
+    /// - Returns: `true` when recorded; `false` when a row it needs is not as expected (the whole
+    ///   state is read then); `nil` when the items' ids are not stored (the whole state is read,
+    ///   and the ids written).
+    private static func recordSizes(_ sizes: [(GridIndexPath, TileSize?)], state row: StoredSyncState, replica: ReplicaID,
+                                    versions: VersionVector, clock: HybridClock, now: Int64, revision: Int, gridID: Int64,
+                                    grid name: String, in transaction: any GridStorageTransaction) throws -> Bool? {
+        var chunks: [[Int]: [UInt8]] = [:]
+        var ids: [SyncEntityID] = []
+        for (path, _) in sizes {
+            let first = path.item - path.item % StoredSyncItemIDs.chunkSize
+            if chunks[[path.section, first]] == nil {
+                guard let text = try transaction.syncItemIDs(gridID: gridID, section: path.section, firstItem: first) else { return nil }
+                chunks[[path.section, first]] = Array(text.utf8)
+            }
+            let bytes = chunks[[path.section, first]]!, offset = (path.item - first) * 16
+            guard offset + 16 <= bytes.count, let id = SyncEntityID(String(decoding: bytes[offset..<offset + 16], as: UTF8.self)) else {
+                return nil
+            }
+            ids.append(id)
+        }
+        let stored = try transaction.syncRegisters(gridID: gridID, changedAfter: .max, limit: SyncReplicaNumbers.maximumCount + 1)
+        guard var numbers = try? SyncReplicaNumbers(stored: stored.replicas, grid: name) else { return false }
+        var clock = clock
+        let stamp = SyncStamp(time: clock.tick(now: now), replica: replica)
+        var items = ReplicatedGrid()
+        var overwritten = 0
+        for ((_, size), id) in zip(sizes, ids) {
+            if items.items[id] == nil {
+                guard (try? items.load(try transaction.syncRegisters(gridID: gridID, kind: "item", entity: id.description),
+                                       replicas: numbers, grid: name)) != nil,
+                      let item = items.items[id], item.place.winner != nil, item.alive.value(or: true) else { return false }
+                overwritten += item.size.conflicts.count
+            }
+            items.items[id]!.size.write(size, at: stamp)
+        }
+        var registers: [StoredSyncRegister] = []
+        for (id, item) in items.items.sorted(by: { $0.key < $1.key }) {
+            for entry in item.size.context { _ = numbers.number(of: entry.replica) }
+            var writer = BundleWriter(indices: numbers.numbers)
+            writer.register(item.size, RegisterJSON.size)
+            registers.append(StoredSyncRegister(kind: "item", entity: id.description, field: "s",
+                                                register: String(decoding: writer.text, as: UTF8.self), version: row.version + 1))
+        }
+        var known = versions
+        known.advance(replica, to: stamp.time)
+        // A write replaces the conflicts its register held; no entry in sync_versions, whose
+        // latest entry still bounds every register at or before its version.
+        let state = StoredSyncState(replica: row.replica, databaseReplica: row.databaseReplica, revision: Int64(revision),
+                                    clock: clock.latest.rawValue, versions: SyncVersionsText.encode(known),
+                                    conflicts: max(0, row.conflicts - Int64(overwritten)), version: row.version + 1)
+        try transaction.writeSyncState(StoredSyncWrite(state: state, replacing: false, replicas: numbers.takeAdded(), registers: registers,
+                                                       removed: [], log: nil), gridID: gridID)
+        return true
     }
 }

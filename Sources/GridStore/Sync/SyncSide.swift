@@ -29,6 +29,8 @@ struct SyncSide {
     var numbers = SyncReplicaNumbers()
     /// The latest sync version a stored register changed at.
     var version: Int64 = 0
+    /// The items' ids in order as stored (`sync_item_ids`); `nil` when they may not be.
+    var storedItemIDs: [[SyncEntityID]]?
 
     /// The side of the grid `name` in `transaction` of `database`, made current.
     ///
@@ -87,7 +89,7 @@ struct SyncSide {
         clock.observe(HybridTime(rawValue: row.clock), now: now)
         var side = SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
                             state: state, clock: clock, layout: layout, isChanged: replica.description != row.replica, now: now,
-                            loaded: state, numbers: numbers, version: row.version)
+                            loaded: state, numbers: numbers, version: row.version, storedItemIDs: layout.itemIDs)
         try side.recordLocalChanges(since: Int(row.revision), storedAs: row.replica, in: transaction, gridID: header.id)
         return side
     }
@@ -296,12 +298,28 @@ struct SyncSide {
             let row = StoredSyncState(replica: replica.description, databaseReplica: databaseReplica.description,
                                       revision: Int64(revision), clock: clock.latest.rawValue, versions: SyncVersionsText.encode(state.versions),
                                       conflicts: Int64(state.conflicts(in: layout).count), version: version)
+            let itemIDs = storedItemIDs == layout.itemIDs ? nil : Self.itemIDChunks(layout.itemIDs)
             try transaction.writeSyncState(StoredSyncWrite(state: row, replacing: replacing, replicas: numbers.takeAdded(),
-                                                           registers: registers, removed: removed, log: log), gridID: id)
+                                                           registers: registers, removed: removed, log: log, itemIDs: itemIDs), gridID: id)
             loaded = state
+            storedItemIDs = layout.itemIDs
             isChanged = false
         }
         return revision
+    }
+
+    /// The items' ids as `sync_item_ids` stores them: chunks of consecutive items of a section.
+    static func itemIDChunks(_ ids: [[SyncEntityID]]) -> [StoredSyncItemIDs] {
+        var chunks: [StoredSyncItemIDs] = []
+        for (section, items) in ids.enumerated() {
+            for first in stride(from: 0, to: items.count, by: StoredSyncItemIDs.chunkSize) {
+                var text = ""
+                text.reserveCapacity(16 * StoredSyncItemIDs.chunkSize)
+                for id in items[first..<min(items.count, first + StoredSyncItemIDs.chunkSize)] { text += id.description }
+                chunks.append(StoredSyncItemIDs(section: section, firstItem: first, ids: text))
+            }
+        }
+        return chunks
     }
 
     /// The grid's revision ``store(in:database:origin:)`` would leave; `nil` when there would be no grid.

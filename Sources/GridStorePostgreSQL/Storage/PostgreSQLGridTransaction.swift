@@ -328,6 +328,21 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             })
     }
 
+    func syncRegisters(gridID: Int64, kind: String, entity: String) throws -> [StoredSyncRegister] {
+        let rows = try connection.execute("""
+            SELECT left(field, 40), left(register, $4), version FROM sync_registers WHERE grid_id = $1 AND kind = $2 AND entity = $3 LIMIT 5
+            """, [String(gridID), kind, entity, String(StoredSyncRegisters.maximumRegisterBytes + 1)])
+        return (0..<rows.count).map {
+            StoredSyncRegister(kind: kind, entity: entity, field: rows.string($0, 0), register: rows.string($0, 1), version: rows.int($0, 2))
+        }
+    }
+
+    func syncItemIDs(gridID: Int64, section: Int, firstItem: Int) throws -> String? {
+        let rows = try connection.execute("SELECT left(ids, $4) FROM sync_item_ids WHERE grid_id = $1 AND section = $2 AND first_item = $3",
+                                          [String(gridID), String(section), String(firstItem), String(StoredSyncItemIDs.chunkSize * 16 + 1)])
+        return rows.count == 1 ? rows.string(0, 0) : nil
+    }
+
     func syncVersionLog(gridID: Int64) throws -> [StoredSyncVersion] {
         let rows = try connection.execute("SELECT version, versions FROM sync_versions WHERE grid_id = $1 ORDER BY version DESC LIMIT $2",
                                           [String(gridID), String(StoredSyncWrite.keptVersions)])
@@ -339,6 +354,21 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         if write.replacing {
             for table in ["sync_registers", "sync_replicas", "sync_versions"] {
                 connection.enqueue("DELETE FROM \(table) WHERE grid_id = $1", [id])
+            }
+        }
+        if let chunks = write.itemIDs {
+            connection.enqueue("DELETE FROM sync_item_ids WHERE grid_id = $1", [id])
+            var sections = PostgreSQLArray(of: .bigint), firstItems = PostgreSQLArray(of: .bigint), texts = PostgreSQLArray(of: .text)
+            for chunk in chunks {
+                sections.append(chunk.section)
+                firstItems.append(chunk.firstItem)
+                texts.append(text: chunk.ids.utf8)
+            }
+            if !chunks.isEmpty {
+                connection.enqueue("""
+                    INSERT INTO sync_item_ids (grid_id, section, first_item, ids)
+                    SELECT $1, s, f, i FROM unnest($2::bigint[], $3::bigint[], $4::text[]) AS t (s, f, i)
+                    """, parameters: [.text(id), sections.parameter, firstItems.parameter, texts.parameter])
             }
         }
         let state = write.state
@@ -403,7 +433,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         guard found.count == 1 else { return false }
         let id = [found.string(0, 0)]
         // Deleted table by table rather than by cascade, so a sharded deployment can drop the foreign keys.
-        for table in ["sync_registers", "sync_replicas", "sync_versions", "sync_states", "history", "honeycomb_placements", "honeycombs", "placement_chunks", "item_keys", "size_chunks", "sections"] {
+        for table in ["sync_item_ids", "sync_registers", "sync_replicas", "sync_versions", "sync_states", "history", "honeycomb_placements", "honeycombs", "placement_chunks", "item_keys", "size_chunks", "sections"] {
             connection.enqueue("DELETE FROM \(table) WHERE grid_id = $1", id)
         }
         connection.enqueue("DELETE FROM grids WHERE id = $1", id)

@@ -22,6 +22,7 @@ enum PostgreSQLSchemaCheck {
     static let gridStoreRelations = [
         "grids", "sections", "item_sizes", "size_chunks", "placement_chunks", "placements", "honeycombs", "honeycomb_placements",
         "item_keys", "history", "schema_migrations", "replica", "sync_states", "sync_replicas", "sync_registers", "sync_versions",
+        "sync_item_ids",
     ]
 
     /// Throws unless nothing gridstore did not create is attached to its tables (and, when
@@ -197,6 +198,10 @@ enum PostgreSQLSchemaCheck {
         "column sync_replicas.grid_id bigint",
         "column sync_replicas.id text",
         "column sync_replicas.number integer",
+        "column sync_item_ids.first_item integer",
+        "column sync_item_ids.grid_id bigint",
+        "column sync_item_ids.ids text",
+        "column sync_item_ids.section integer",
         "column sync_versions.grid_id bigint",
         "column sync_versions.version bigint",
         "column sync_versions.versions text",
@@ -269,6 +274,10 @@ enum PostgreSQLSchemaCheck {
         "constraint sync_replicas CHECK ((number >= 0))",
         "constraint sync_replicas FOREIGN KEY (grid_id) REFERENCES grids(id) ON DELETE CASCADE",
         "constraint sync_replicas PRIMARY KEY (grid_id, number)",
+        "constraint sync_item_ids CHECK ((section >= 0))",
+        "constraint sync_item_ids CHECK (((first_item >= 0) AND ((first_item % 256) = 0)))",
+        "constraint sync_item_ids FOREIGN KEY (grid_id) REFERENCES grids(id) ON DELETE CASCADE",
+        "constraint sync_item_ids PRIMARY KEY (grid_id, section, first_item)",
         "constraint sync_versions CHECK ((version > 0))",
         "constraint sync_versions FOREIGN KEY (grid_id) REFERENCES grids(id) ON DELETE CASCADE",
         "constraint sync_versions PRIMARY KEY (grid_id, version)",
@@ -290,5 +299,6 @@ enum PostgreSQLSchemaCheck {
         "index sync_registers USING btree (grid_id, version)",
         "index sync_replicas UNIQUE USING btree (grid_id, number)",
         "index sync_versions UNIQUE USING btree (grid_id, version)",
+        "index sync_item_ids UNIQUE USING btree (grid_id, section, first_item)",
     ]
 }

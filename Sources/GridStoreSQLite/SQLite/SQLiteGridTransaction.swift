@@ -206,6 +206,19 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         return StoredSyncRegisters(replicas: replicas, registers: registers)
     }
 
+    func syncRegisters(gridID: Int64, kind: String, entity: String) throws -> [StoredSyncRegister] {
+        try connection.fetchAll("""
+            SELECT field, substr(register, 1, ?), version FROM sync_registers WHERE grid_id = ? AND kind = ? AND entity = ? LIMIT 5
+            """, [StoredSyncRegisters.maximumRegisterBytes + 1, gridID, kind, entity]) {
+            StoredSyncRegister(kind: kind, entity: entity, field: $0.string(at: 0), register: $0.string(at: 1), version: Int64($0.int(at: 2)))
+        }
+    }
+
+    func syncItemIDs(gridID: Int64, section: Int, firstItem: Int) throws -> String? {
+        try connection.fetchOne("SELECT substr(ids, 1, ?) FROM sync_item_ids WHERE grid_id = ? AND section = ? AND first_item = ?",
+                                [StoredSyncItemIDs.chunkSize * 16 + 1, gridID, section, firstItem]) { $0.string(at: 0) }
+    }
+
     func syncVersionLog(gridID: Int64) throws -> [StoredSyncVersion] {
         try connection.fetchAll("SELECT version, versions FROM sync_versions WHERE grid_id = ? ORDER BY version DESC LIMIT ?",
                                 [gridID, StoredSyncWrite.keptVersions]) {
@@ -217,6 +230,13 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         if write.replacing {
             for table in ["sync_registers", "sync_replicas", "sync_versions"] {
                 try connection.execute("DELETE FROM \(table) WHERE grid_id = ?", [gridID])
+            }
+        }
+        if let chunks = write.itemIDs {
+            try connection.executeCached("DELETE FROM sync_item_ids WHERE grid_id = ?", [gridID])
+            for chunk in chunks {
+                try connection.executeCached("INSERT INTO sync_item_ids (grid_id, section, first_item, ids) VALUES (?, ?, ?, ?)",
+                                             [gridID, chunk.section, chunk.firstItem, chunk.ids])
             }
         }
         let state = write.state

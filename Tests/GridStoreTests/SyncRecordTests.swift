@@ -1,0 +1,106 @@
+import GridLayout
+import SeededRandom
+import Testing
+import TestSupport
+@testable import GridStore
+@testable import GridStoreSQLite
+
+/// Changes to a grid that syncs are recorded for sync in their own transaction, by identity.
+@Suite("Sync recorded with each change")
+struct SyncRecordTests {
+    let directory = TemporaryDirectory()
+
+    /// What the stored sync state of `name` says, read whole, beside the grid.
+    struct Stored {
+        var revision: Int64
+        var gridRevision: Int
+        var conflicts: Int64
+        var recounted: Int
+        var content: GridContent
+        var layoutContent: GridContent
+        var itemIDs: [StoredSyncItemIDs]
+        var layoutItemIDs: [StoredSyncItemIDs]
+        var changedRows: Int
+        /// Whether the latest version has an entry in sync_versions: a change of sizes read from its rows alone writes none.
+        var versionLogged: Bool
+
+        init(_ database: GridDatabase, _ name: String = "default") throws {
+            (revision, gridRevision, conflicts, recounted, content, layoutContent, itemIDs, layoutItemIDs, changedRows, versionLogged) = try database.storageRead { transaction in
+                let header = try #require(try transaction.header(named: name)?.header())
+                let row = try #require(try transaction.syncState(gridID: header.id))
+                let (state, layout, _) = try SyncSide.loadState(row, gridID: header.id, in: transaction, grid: name)
+                let snapshot = try GridSnapshot.load(header, name: name, from: transaction)
+                let expected = SyncSide.itemIDChunks(layout.itemIDs)
+                let stored = try expected.map { chunk in
+                    StoredSyncItemIDs(section: chunk.section, firstItem: chunk.firstItem,
+                                      ids: try transaction.syncItemIDs(gridID: header.id, section: chunk.section, firstItem: chunk.firstItem) ?? "")
+                }
+                let changed = try transaction.syncRegisters(gridID: header.id, changedAfter: row.version - 1, limit: 100).registers.count
+                return (row.revision, header.revision, row.conflicts, state.conflicts(in: layout).count, snapshot.content, layout.content,
+                        stored, expected, changed, try transaction.syncVersionLog(gridID: header.id).first?.version == row.version)
+            }
+        }
+    }
+
+    @Test("a toggle of a synced grid writes its one size register, the state of the new revision, and what a whole read finds")
+    func toggleWritesOneRegister() throws {
+        let phone = try GridDatabase(path: directory.file("phone.sqlite")), tablet = try GridDatabase(path: directory.file("tablet.sqlite"))
+        try Grid(named: "default", in: phone).setSize(.big, at: GridIndexPath(item: 2))
+        _ = try phone.sync(with: tablet)
+        // A conflict on item 2, then a toggle of it here: the write replaces the conflict.
+        try Grid(named: "default", in: phone).setSize(.middle, at: GridIndexPath(item: 2))
+        try Grid(named: "default", in: tablet).setSize(.small, at: GridIndexPath(item: 2))
+        _ = try phone.sync(with: tablet)
+        #expect(try Stored(phone).conflicts == 1)
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 2))
+        let stored = try Stored(phone)
+        #expect(!stored.versionLogged, "the toggle read the whole state")
+        #expect(stored.revision == Int64(stored.gridRevision) && stored.changedRows == 1 && stored.conflicts == 0 && stored.recounted == 0)
+        #expect(stored.content == stored.layoutContent && stored.itemIDs == stored.layoutItemIDs)
+        // Nothing of the phone's is recovered from its history at the sync: the tablet takes the toggle.
+        let result = try phone.sync(with: tablet)
+        #expect(result.first?.sent == 1 && result.first?.received == 0)
+        #expect(try Grid(named: "default", in: tablet).storedSnapshot().content == Grid(named: "default", in: phone).storedSnapshot().content)
+    }
+
+    @Test("after every change of synced grids at random, each state is of its grid's revision, its counts and item ids what a whole read finds, and syncs converge",
+          arguments: Backend.all.flatMap { backend in (0..<(backend == .sqlite ? 10 : 3)).map { (backend, UInt64($0)) } })
+    func randomChanges(backend: Backend, seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed &+ 7_700)
+        let comment: Comment = "seed \(seed) on \(backend) (replay with arguments: [(.\(backend), \(seed))])"
+        let replicas = try [GridDatabase(location: try backend.database(in: directory, name: "hub.sqlite")),
+                            GridDatabase(path: directory.file("device.sqlite"))]
+        try Grid(named: "default", in: replicas[0]).update { try $0.setItemCount(300, inSection: 0) }
+        _ = try replicas[0].sync(with: replicas[1])
+        for _ in 0..<40 {
+            let index = Int.random(in: 0...1, using: &generator)
+            let grid = try Grid(named: "default", in: replicas[index])
+            let counts = try grid.snapshot().itemCounts
+            let section = Int.random(in: 0..<counts.count, using: &generator)
+            let items = counts[section]
+            func anyItem() -> GridIndexPath { GridIndexPath(item: Int.random(in: 0..<max(1, items), using: &generator), section: section) }
+            var operation = Int.random(in: 0..<10, using: &generator)
+            if items < 2 && operation != 7 && operation != 9 { operation = 4 }
+            switch operation {
+            case 0, 1, 2: try grid.toggle(at: anyItem())
+            case 3:
+                try grid.update { editor in
+                    for _ in 0..<Int.random(in: 2...5, using: &generator) { try editor.setSize(TileSize.allCases.randomElement(using: &generator), at: anyItem()) }
+                }
+            case 4: try grid.update { try $0.insertItem(at: GridIndexPath(item: Int.random(in: 0...items, using: &generator), section: section), size: .big) }
+            case 5: try grid.update { try $0.deleteItem(at: anyItem()) }
+            case 6: try grid.update { try $0.moveItem(from: anyItem(), to: anyItem()) }
+            case 7 where counts.count < 3: try grid.update { _ = try $0.appendSection(itemCount: 3) }
+            case 8: _ = try? grid.undo()
+            default: _ = try replicas[0].sync(with: replicas[1])
+            }
+            let stored = try Stored(replicas[index])
+            #expect(stored.revision == Int64(stored.gridRevision), comment)
+            #expect(stored.content == stored.layoutContent && stored.conflicts == Int64(stored.recounted), comment)
+            #expect(stored.itemIDs == stored.layoutItemIDs, comment)
+        }
+        _ = try replicas[0].sync(with: replicas[1])
+        #expect(try Grid(named: "default", in: replicas[0]).storedSnapshot().content
+                == Grid(named: "default", in: replicas[1]).storedSnapshot().content, comment)
+    }
+}

@@ -1,0 +1,13 @@
+-- gridstore schema for PostgreSQL, version 11: the sync ids of a synced grid's items in order, as
+-- SQLite has since its version 10, so that a change of sizes finds the items it changed without
+-- reading the grid's whole sync state. ids holds the ids of up to 256 consecutive items of a
+-- section from first_item (a multiple of 256), 16 hexadecimal digits each. Written with the
+-- registers; a grid whose ids are not stored (one synced before version 11) has them written at
+-- its next change.
+CREATE TABLE sync_item_ids (
+    grid_id     bigint  NOT NULL REFERENCES grids (id) ON DELETE CASCADE,
+    section     integer NOT NULL CHECK (section >= 0),
+    first_item  integer NOT NULL CHECK (first_item >= 0 AND first_item % 256 = 0),
+    ids         text    NOT NULL,
+    PRIMARY KEY (grid_id, section, first_item)
+);
