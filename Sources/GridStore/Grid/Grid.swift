@@ -209,7 +209,7 @@ public final class Grid: Sendable {
     /// - Parameter caching: Whether a state read now may serve later calls: not inside a
     ///   transaction an app holds (``GridWriteTransaction``), which may still roll back.
     func currentWithHeader(_ transaction: any GridStorageTransaction, creatingIfMissing: Bool, caching: Bool) throws
-        -> (id: Int64, snapshot: GridSnapshot, historyKeep: Int, syncs: Bool)? {
+        -> (id: Int64, snapshot: GridSnapshot, historyKeep: Int, syncs: Bool?)? {
         guard let header = try transaction.header(named: name)?.header() else {
             guard let creationContent else { throw GridError.gridNotFound(name) }
             guard creatingIfMissing else { return nil }
@@ -317,7 +317,7 @@ public final class Grid: Sendable {
             try transaction.appendHistory(record.entry(revision: new.revision, edits: edited.edits, from: old, to: new), gridID: id, keep: keep)
         }
         // A merge is what sync itself writes; every other change is this replica's own.
-        if syncs && record.kind != .merge {
+        if syncs != false && record.kind != .merge {
             try SyncSide.recordChange(edited.edits, from: old, to: new, gridID: id, grid: name, in: transaction, database: database)
         }
         return (id, new)

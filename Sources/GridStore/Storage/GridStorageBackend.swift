@@ -284,11 +284,12 @@ package struct StoredGridRow: Sendable {
     package var historyKeep: Int64 = 1000
     /// The `honeycombs` row, for a honeycomb grid.
     package var honeycomb: StoredHoneycombRow?
-    /// Whether the grid has a sync state (it took part in a sync).
-    package var syncs = false
+    /// Whether the grid has a sync state, when the header's read says so in passing (on a
+    /// server, where another round trip costs more than the column); `nil` when it does not.
+    package var syncs: Bool?
 
     package init(id: Int64, name: String, revision: Int64, columns: Int64, direction: String, defaultSize: String,
-                 kind: String, honeycomb: StoredHoneycombRow?, historyKeep: Int64 = 1000, syncs: Bool = false) {
+                 kind: String, honeycomb: StoredHoneycombRow?, historyKeep: Int64 = 1000, syncs: Bool? = nil) {
         self.syncs = syncs
         self.historyKeep = historyKeep
         self.id = id

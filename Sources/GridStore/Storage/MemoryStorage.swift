@@ -98,10 +98,7 @@ final class MemoryTransaction: GridStorageTransaction {
     // MARK: Reading
 
     func header(named name: String) throws -> StoredGridRow? {
-        guard let grid = contents.grids[name] else { return nil }
-        var row = grid.row
-        row.syncs = grid.syncState != nil
-        return row
+        contents.grids[name]?.row
     }
 
     func sectionItemCounts(gridID: Int64) throws -> [(section: Int, count: Int)] {

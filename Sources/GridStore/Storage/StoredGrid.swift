@@ -10,8 +10,8 @@ struct GridHeader: Sendable, Equatable {
     var honeycomb: HoneycombConfiguration?
     /// How many history entries the grid keeps.
     var historyKeep: Int
-    /// Whether the grid has a sync state: its changes are recorded for sync as they are made.
-    var syncs = false
+    /// Whether the grid has a sync state; `nil` when the header's read does not say.
+    var syncs: Bool?
 }
 
 extension StoredGridRow {

@@ -20,8 +20,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     func header(named name: String) throws -> StoredGridRow? {
         try connection.fetchOne("""
             SELECT grids.id, revision, columns, direction, default_size, layout_kind,
-                   element_width, item_spacing, orientation, center_item, ring_order, scaling, history_keep,
-                   EXISTS (SELECT 1 FROM sync_states WHERE sync_states.grid_id = grids.id)
+                   element_width, item_spacing, orientation, center_item, ring_order, scaling, history_keep
             FROM grids LEFT JOIN honeycombs ON honeycombs.grid_id = grids.id
             WHERE name = ?
             """, [name]
@@ -33,7 +32,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
                     : StoredHoneycombRow(elementWidth: row.double(at: 6), itemSpacing: row.double(at: 7),
                                          orientation: row.string(at: 8), centerItem: row.string(at: 9),
                                          ringOrder: row.string(at: 10), scaling: row.string(at: 11)),
-                historyKeep: Int64(row.int(at: 12)), syncs: row.int(at: 13) != 0)
+                historyKeep: Int64(row.int(at: 12)))
         }
     }
 
