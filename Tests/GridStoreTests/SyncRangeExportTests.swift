@@ -38,7 +38,7 @@ struct SyncRangeExportTests {
             for replica in replicas { cursors.append(try Grid(named: "default", in: replica).syncCursor()) }
             // The hub's bundle for every cursor seen so far, from its rows and from its whole state.
             let hub = replicas[0]
-            try hub.storageRead { transaction in
+            try hub.storageWrite { transaction in
                 for cursor in cursors {
                     guard let ranged = try SyncSide.storedBundle("default", since: cursor.versions, in: transaction) else { continue }
                     let whole = try SyncSide.prepare("default", in: transaction, database: hub, minting: false)

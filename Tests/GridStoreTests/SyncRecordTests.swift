@@ -1,3 +1,4 @@
+import Foundation
 import GridLayout
 import SeededRandom
 import Testing
@@ -61,6 +62,52 @@ struct SyncRecordTests {
         let result = try phone.sync(with: tablet)
         #expect(result.first?.sent == 1 && result.first?.received == 0)
         #expect(try Grid(named: "default", in: tablet).storedSnapshot().content == Grid(named: "default", in: phone).storedSnapshot().content)
+    }
+
+    @Test("a file restored in place from a backup (the same file) that changed since gets back the changes it lost, and its own reach the peer",
+          arguments: [false, true])
+    func restoredInPlace(byBundle: Bool) throws {
+        let phonePath = directory.file("phone.sqlite"), tabletPath = directory.file("tablet.sqlite")
+        let phone = try GridDatabase(path: phonePath)
+        var backup = Data()
+        do {
+            let tablet = try GridDatabase(path: tabletPath)
+            try Grid(named: "default", in: tablet).toggle(at: GridIndexPath(item: 1))
+            _ = try tablet.sync(with: phone)
+            _ = try tablet.checkpoint()
+            backup = try Data(contentsOf: URL(fileURLWithPath: tabletPath))
+            // Changes that reach the phone, then are lost with the restore.
+            try Grid(named: "default", in: tablet).setSize(.middle, at: GridIndexPath(item: 5))
+            try Grid(named: "default", in: tablet).update { try $0.insertItem(at: GridIndexPath(item: 0), size: .big, key: "mail") }
+            _ = try tablet.sync(with: phone)
+            _ = try tablet.checkpoint()
+            try tablet.close()
+        }
+        // Restored as a person restores a file: its bytes written into the same file (the same inode), the log gone.
+        let inode = try FileManager.default.attributesOfItem(atPath: tabletPath)[.systemFileNumber] as? Int
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: tabletPath + suffix) }
+        let handle = try #require(FileHandle(forWritingAtPath: tabletPath))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: backup)
+        try handle.close()
+        #expect(try FileManager.default.attributesOfItem(atPath: tabletPath)[.systemFileNumber] as? Int == inode)
+        let restored = try GridDatabase(path: tabletPath)
+        try Grid(named: "default", in: restored).setSize(.big, at: GridIndexPath(item: 7))
+        if byBundle {
+            // The phone exports for the restored tablet's cursor, and the tablet for the phone's.
+            let toTablet = try Grid(named: "default", in: phone).syncBundle(since: Grid(named: "default", in: restored).syncCursor())
+            let toPhone = try Grid(named: "default", in: restored).syncBundle(since: Grid(named: "default", in: phone).syncCursor())
+            _ = try Grid(named: "default", in: phone).applySyncBundle(toPhone.encoded())
+            _ = try Grid(named: "default", in: restored).applySyncBundle(toTablet.encoded())
+            _ = try restored.sync(with: phone)
+        } else {
+            _ = try restored.sync(with: phone)
+        }
+        let merged = try Grid(named: "default", in: phone).storedSnapshot().content
+        #expect(try Grid(named: "default", in: restored).storedSnapshot().content == merged)
+        #expect(merged.sections[0][6] == .middle && merged.sections[0][8] == .big && merged.keys[0].first == "mail", "\(merged)")
+        #expect(merged.sections[0].count == 13 && merged.sections[0][2] == .middle)
+        #expect(try restored.sync(with: phone).allSatisfy { $0.sent == 0 && $0.received == 0 })
     }
 
     @Test("after every change of synced grids at random, each state is of its grid's revision, its counts and item ids what a whole read finds, and syncs converge",

@@ -15,9 +15,12 @@ package struct StoredSyncState: Sendable, Equatable {
     package var conflicts: Int64
     /// The latest sync version a register changed at (0 before any did).
     package var version: Int64
+    /// The latest time of the replica's own writes that left the database; `nil` when not known.
+    package var sent: Int64?
 
     package init(replica: String, databaseReplica: String, revision: Int64, clock: Int64, versions: String, conflicts: Int64,
-                 version: Int64) {
+                 version: Int64, sent: Int64? = nil) {
+        self.sent = sent
         self.replica = replica
         self.databaseReplica = databaseReplica
         self.revision = revision

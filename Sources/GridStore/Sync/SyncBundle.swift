@@ -219,7 +219,7 @@ extension Grid {
                 // A peer that knows more of this grid's own changes than it has: it was restored.
                 var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true, peer: cursor.versions)
                 guard side.stored != nil else { throw GridError.gridNotFound(name) }
-                try side.store(in: transaction, database: database, origin: nil)
+                try side.store(in: transaction, database: database, origin: nil, sending: true)
                 return SyncBundle(grid: side.name, replica: side.replica, cursor: cursor.versions,
                                   delta: side.state.changes(since: cursor.versions))
             }
@@ -243,7 +243,7 @@ extension Grid {
                 var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true)
                 let before = side.stored?.snapshot.revision
                 let received = try side.merge(bundle)
-                let after = try side.store(in: transaction, database: database, origin: bundle.replica)
+                let after = try side.store(in: transaction, database: database, origin: bundle.replica, sending: false)
                 return GridSyncResult(grid: side.name, sent: 0, otherRevision: (nil, nil), received: received,
                                       revision: (before, after), conflicts: side.state.conflicts(in: side.layout).count)
             }

@@ -61,7 +61,7 @@ extension SyncSide {
         side.state.restamp(after: limit, at: stamp)
         side.state.versions.advance(side.replica, to: stamp.time)
         side.isChanged = true
-        try side.store(in: transaction, database: database, origin: nil)
+        try side.store(in: transaction, database: database, origin: nil, sending: false)
         return ([problem], true)
     }
 }

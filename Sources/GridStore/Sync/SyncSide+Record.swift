@@ -33,7 +33,8 @@ extension SyncSide {
               layout.content == old.content else { return }
         var side = SyncSide(name: name, replica: replica, databaseReplica: databaseReplica, stored: (gridID, new),
                             state: state, clock: clock, layout: layout, isChanged: true, now: now,
-                            loaded: state, numbers: numbers, version: row.version, storedItemIDs: idsStored ? layout.itemIDs : nil)
+                            loaded: state, numbers: numbers, version: row.version, storedItemIDs: idsStored ? layout.itemIDs : nil,
+                            sent: row.sent.map(HybridTime.init(rawValue:)))
         do {
             try side.record(edits, madeAt: now, ids: EntityIDGenerator(derivedFrom: "\(replica)\u{0}\(new.revision)\u{0}\(now)".utf8))
         } catch {
@@ -41,7 +42,7 @@ extension SyncSide {
             (side.state, side.layout) = (state, layout)
         }
         try side.recordDifference(storedAs: row.replica)
-        try side.store(in: transaction, database: database, origin: nil)
+        try side.store(in: transaction, database: database, origin: nil, sending: false)
     }
 
     /// The most sizes a change may set to be recorded from the rows of its items alone.
@@ -110,7 +111,7 @@ extension SyncSide {
         // latest entry still bounds every register at or before its version.
         let state = StoredSyncState(replica: row.replica, databaseReplica: row.databaseReplica, revision: Int64(revision),
                                     clock: clock.latest.rawValue, versions: SyncVersionsText.encode(known),
-                                    conflicts: max(0, row.conflicts - Int64(overwritten)), version: row.version + 1)
+                                    conflicts: max(0, row.conflicts - Int64(overwritten)), version: row.version + 1, sent: row.sent)
         try transaction.writeSyncState(StoredSyncWrite(state: state, replacing: false, replicas: numbers.takeAdded(), registers: registers,
                                                        removed: [], log: nil), gridID: gridID)
         return true

@@ -4,8 +4,11 @@ extension SyncSide {
     /// knows is then what the stored rows say, and a peer's bundle can be read from them alone.
     struct Current {
         let gridID: Int64
+        let row: StoredSyncState
         let replica: ReplicaID
         let versions: VersionVector
+        /// The latest time of the replica's own writes that left the database.
+        var sent: HybridTime { row.sent.map(HybridTime.init(rawValue:)) ?? versions[replica] }
     }
 
     /// The grid `name`'s stored sync state when it is current; `nil` when it is not (or the grid
@@ -18,15 +21,16 @@ extension SyncSide {
         let identity = try transaction.storageIdentity()
         guard identity.isEmpty || stored.storageIdentity == identity,
               !HybridClock.isTooFarAhead(versions[replica], now: try transaction.clockMilliseconds()) else { return nil }
-        return Current(gridID: header.id, replica: replica, versions: versions)
+        return Current(gridID: header.id, row: row, replica: replica, versions: versions)
     }
 
     /// What a peer at `cursor` lacks of the grid `name`, read from the stored registers alone:
     /// those changed after the latest sync version whose registers `cursor` covers (a range of
-    /// the version index), each sent when it holds a write `cursor` does not cover. `nil` when
-    /// the stored state is not current, or the peer knows changes of this replica it does not have.
+    /// the version index), each sent when it holds a write `cursor` does not cover; the state
+    /// then records this replica's writes as sent. `nil` when the stored state is not current, or
+    /// the peer knows more of this replica's changes than ever left here (a restored database).
     static func storedBundle(_ name: String, since cursor: VersionVector, in transaction: any GridStorageTransaction) throws -> SyncBundle? {
-        guard let current = try current(name, in: transaction), cursor[current.replica] <= current.versions[current.replica] else {
+        guard let current = try current(name, in: transaction), cursor[current.replica] <= current.sent else {
             return nil
         }
         let log = try transaction.syncVersionLog(gridID: current.gridID)
@@ -35,6 +39,12 @@ extension SyncSide {
         var delta = ReplicatedGrid()
         try delta.load(stored.registers, replicas: try SyncReplicaNumbers(stored: stored.replicas, grid: name), grid: name)
         delta.versions = current.versions
+        if current.row.sent != current.versions[current.replica].rawValue {
+            var row = current.row
+            row.sent = current.versions[current.replica].rawValue
+            try transaction.writeSyncState(StoredSyncWrite(state: row, replacing: false, replicas: [], registers: [], removed: [], log: nil),
+                                           gridID: current.gridID)
+        }
         return SyncBundle(grid: name, replica: current.replica, cursor: cursor, delta: delta.changes(since: cursor))
     }
 }

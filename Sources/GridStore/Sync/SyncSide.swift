@@ -31,6 +31,9 @@ struct SyncSide {
     var version: Int64 = 0
     /// The items' ids in order as stored (`sync_item_ids`); `nil` when they may not be.
     var storedItemIDs: [[SyncEntityID]]?
+    /// The latest time of this replica's own writes that left the database (`sync_states.sent`);
+    /// `nil` when not known.
+    var sent: HybridTime?
 
     /// The side of the grid `name` in `transaction` of `database`, made current.
     ///
@@ -50,7 +53,7 @@ struct SyncSide {
         guard let header = try transaction.header(named: grid.name)?.header() else {
             let empty = ReplicatedGrid()
             return SyncSide(name: grid.name, replica: ReplicaID.random(), databaseReplica: databaseReplica, stored: nil, state: empty,
-                            clock: HybridClock(), layout: empty.layout(), isChanged: false, now: now)
+                            clock: HybridClock(), layout: empty.layout(), isChanged: false, now: now, sent: .zero)
         }
         let snapshot = try GridSnapshot.load(header, name: grid.name, from: transaction)
         guard let row = try transaction.syncState(gridID: header.id) else {
@@ -65,31 +68,42 @@ struct SyncSide {
             let origin = ReplicatedGrid(origin: made.content, replica: replica)
             var side = SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
                                 state: origin, clock: HybridClock(latest: .changedOrigin), layout: origin.layout(), isChanged: true,
-                                now: now)
+                                now: now, sent: .zero)
             // Ids of items a change made follow from the change alone: a copy of the file that
             // never synced either gives them the same.
             try side.recordLocalChanges(since: made.revision, storedAs: "first sync of \(grid.name)", in: transaction, gridID: header.id)
             return side
         }
         guard row.clock >= 0 else { throw GridError.corrupted("grid '\(grid.name)' has a sync clock of \(row.clock)") }
-        let (state, layout, numbers) = try loadState(row, gridID: header.id, in: transaction, grid: grid.name)
+        let (loaded, layout, numbers) = try loadState(row, gridID: header.id, in: transaction, grid: grid.name)
         guard var replica = ReplicaID(row.replica) else {
             throw GridError.corrupted("grid '\(grid.name)' has a sync replica id '\(row.replica.prefix(40))' that is not 32 hexadecimal digits")
         }
         // A replica's clock never goes back, so one whose own changes were stamped by a clock
         // that was fast (a device whose clock has since been put right) goes on as a new
         // replica with a clock of its own; the old one's changes stay, and later ones replace them.
-        if row.databaseReplica != databaseReplica.description || (peer.map { $0[replica] > state.versions[replica] } ?? false)
-            || HybridClock.isTooFarAhead(state.versions[replica], now: now) {
+        // A peer that knows more of this replica's changes than ever left here: the database
+        // was restored from a backup. The changes made here since the backup's last sync are
+        // handed to the new replica, and what is known of the old one goes back to that sync,
+        // so the peer sends the changes this database lost.
+        var state = loaded
+        let sent = row.sent.map(HybridTime.init(rawValue:)) ?? state.versions[replica]
+        let restored = peer.map { $0[replica] > sent } ?? false
+        if row.databaseReplica != databaseReplica.description || restored || HybridClock.isTooFarAhead(state.versions[replica], now: now) {
+            let old = replica
             replica = ReplicaID.random()
+            if restored && row.databaseReplica == databaseReplica.description { state.handOver(from: old, after: sent, to: replica) }
         }
         // A stored clock that a change stamped far ahead moved (before gridstore kept such changes
         // from moving it) moves it no more.
         var clock = HybridClock(latest: state.versions[replica])
         clock.observe(HybridTime(rawValue: row.clock), now: now)
         var side = SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
-                            state: state, clock: clock, layout: layout, isChanged: replica.description != row.replica, now: now,
-                            loaded: state, numbers: numbers, version: row.version, storedItemIDs: layout.itemIDs)
+                            state: state, clock: clock, layout: restored ? state.layout() : layout,
+                            isChanged: replica.description != row.replica, now: now,
+                            loaded: loaded, numbers: numbers, version: row.version, storedItemIDs: layout.itemIDs,
+                            // A new replica has sent nothing yet.
+                            sent: replica.description == row.replica ? row.sent.map(HybridTime.init(rawValue:)) : .zero)
         try side.recordLocalChanges(since: Int(row.revision), storedAs: row.replica, in: transaction, gridID: header.id)
         return side
     }
@@ -258,9 +272,16 @@ struct SyncSide {
     /// Writes the grid the state describes (as one change, a merge naming `origin`, when it
     /// differs from the stored grid) and the state.
     ///
+    /// - Parameter sending: Whether this replica's writes are about to leave the database (a
+    ///   sync, an exported bundle): the state then records them as sent.
     /// - Returns: The grid's revision after.
     @discardableResult
-    mutating func store(in transaction: any GridStorageTransaction, database: GridDatabase, origin: ReplicaID?) throws -> Int? {
+    mutating func store(in transaction: any GridStorageTransaction, database: GridDatabase, origin: ReplicaID?,
+                        sending: Bool) throws -> Int? {
+        if sending, sent != state.versions[replica] {
+            sent = state.versions[replica]
+            isChanged = true
+        }
         var id: Int64
         var revision: Int
         if let (storedID, snapshot) = stored {
@@ -297,7 +318,7 @@ struct SyncSide {
             }
             let row = StoredSyncState(replica: replica.description, databaseReplica: databaseReplica.description,
                                       revision: Int64(revision), clock: clock.latest.rawValue, versions: SyncVersionsText.encode(state.versions),
-                                      conflicts: Int64(state.conflicts(in: layout).count), version: version)
+                                      conflicts: Int64(state.conflicts(in: layout).count), version: version, sent: sent?.rawValue)
             let itemIDs = storedItemIDs == layout.itemIDs ? nil : Self.itemIDChunks(layout.itemIDs)
             try transaction.writeSyncState(StoredSyncWrite(state: row, replacing: replacing, replicas: numbers.takeAdded(),
                                                            registers: registers, removed: removed, log: log, itemIDs: itemIDs), gridID: id)

@@ -305,11 +305,12 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
 
     func syncState(gridID: Int64) throws -> StoredSyncState? {
         let rows = try connection.execute(
-            "SELECT revision, clock, versions, conflicts, replica, database_replica, version FROM sync_states WHERE grid_id = $1",
+            "SELECT revision, clock, versions, conflicts, replica, database_replica, version, sent FROM sync_states WHERE grid_id = $1",
             [String(gridID)])
         guard rows.count == 1 else { return nil }
         return StoredSyncState(replica: rows.string(0, 4), databaseReplica: rows.string(0, 5), revision: rows.int(0, 0),
-                               clock: rows.int(0, 1), versions: rows.string(0, 2), conflicts: rows.int(0, 3), version: rows.int(0, 6))
+                               clock: rows.int(0, 1), versions: rows.string(0, 2), conflicts: rows.int(0, 3), version: rows.int(0, 6),
+                               sent: rows.isNull(0, 7) ? nil : rows.int(0, 7))
     }
 
     func syncRegisters(gridID: Int64, changedAfter version: Int64, limit: Int) throws -> StoredSyncRegisters {
@@ -373,13 +374,13 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
         let state = write.state
         connection.enqueue("""
-            INSERT INTO sync_states (grid_id, replica, database_replica, revision, clock, versions, conflicts, version)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            INSERT INTO sync_states (grid_id, replica, database_replica, revision, clock, versions, conflicts, version, sent)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
             ON CONFLICT (grid_id) DO UPDATE SET replica = excluded.replica, database_replica = excluded.database_replica,
                 revision = excluded.revision, clock = excluded.clock, versions = excluded.versions, conflicts = excluded.conflicts,
-                version = excluded.version
+                version = excluded.version, sent = excluded.sent
             """, [id, state.replica, state.databaseReplica, String(state.revision), String(state.clock), state.versions,
-                  String(state.conflicts), String(state.version)])
+                  String(state.conflicts), String(state.version), state.sent.map(String.init)])
         if !write.replicas.isEmpty {
             var numbers = PostgreSQLArray(of: .bigint), ids = PostgreSQLArray(of: .text)
             for replica in write.replicas {

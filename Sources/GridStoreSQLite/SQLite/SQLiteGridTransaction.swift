@@ -182,11 +182,11 @@ final class SQLiteGridTransaction: GridStorageTransaction {
 
     func syncState(gridID: Int64) throws -> StoredSyncState? {
         try connection.fetchOne("""
-            SELECT revision, clock, versions, conflicts, replica, database_replica, version FROM sync_states WHERE grid_id = ?
+            SELECT revision, clock, versions, conflicts, replica, database_replica, version, sent FROM sync_states WHERE grid_id = ?
             """, [gridID]) { row in
             StoredSyncState(replica: row.string(at: 4), databaseReplica: row.string(at: 5), revision: Int64(row.int(at: 0)),
                             clock: Int64(row.int(at: 1)), versions: row.string(at: 2), conflicts: Int64(row.int(at: 3)),
-                            version: Int64(row.int(at: 6)))
+                            version: Int64(row.int(at: 6)), sent: row.isNull(at: 7) ? nil : Int64(row.int(at: 7)))
         }
     }
 
@@ -240,13 +240,13 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         }
         let state = write.state
         try connection.executeCached("""
-            INSERT INTO sync_states (grid_id, replica, database_replica, revision, clock, versions, conflicts, version)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO sync_states (grid_id, replica, database_replica, revision, clock, versions, conflicts, version, sent)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (grid_id) DO UPDATE SET replica = excluded.replica, database_replica = excluded.database_replica,
                 revision = excluded.revision, clock = excluded.clock, versions = excluded.versions, conflicts = excluded.conflicts,
-                version = excluded.version
+                version = excluded.version, sent = excluded.sent
             """, [gridID, state.replica, state.databaseReplica, state.revision, state.clock, state.versions, state.conflicts,
-                  state.version])
+                  state.version, state.sent.map { SQLiteValue.integer($0) } ?? .null])
         for replica in write.replicas {
             try connection.executeCached("INSERT INTO sync_replicas (grid_id, number, id) VALUES (?, ?, ?)",
                                          [gridID, replica.number, replica.id])
