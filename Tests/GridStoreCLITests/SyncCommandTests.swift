@@ -161,6 +161,30 @@ struct SyncCommandTests {
         let both = try run("a.sqlite", "sync", directory.file("b.sqlite"), "--create", "--dry-run")
         #expect(both.status == 64 && both.standardError.hasPrefix("Error: give --dry-run or --create, not both"))
     }
+
+    @Test("export of a grid that syncs carries each tile's sync id; a new device imports it and syncs as the same tiles")
+    func exportCarriesIdentity() throws {
+        #expect(try run("phone.sqlite", "toggle", "1", "-q").status == 0)
+        #expect(try run("phone.sqlite", "sync", directory.file("hub.sqlite"), "--create").status == 0)
+        #expect(try run("phone.sqlite", "insert", "0", "--size", "big", "-q").status == 0)
+        #expect(try run("phone.sqlite", "sync", directory.file("hub.sqlite")).status == 0)
+        let exported = try run("hub.sqlite", "export")
+        #expect(exported.status == 0 && exported.standardOutput.contains("\"sync\":{\"id\":"), "\(exported)")
+        try exported.standardOutput.write(toFile: directory.file("home.json"), atomically: true, encoding: .utf8)
+        #expect(try run("tablet.sqlite", "import", directory.file("home.json"), "-q").status == 0)
+        #expect(try run("tablet.sqlite", "toggle", "5", "-q").status == 0)
+        #expect(try run("tablet.sqlite", "sync", directory.file("hub.sqlite")).status == 0)
+        let hub = try run("hub.sqlite", "show", "--format", "json").standardOutput
+        #expect(try run("tablet.sqlite", "show", "--format", "json").standardOutput == hub)
+        #expect(hub.components(separatedBy: "\"index\":").count - 1 == 13, "\(hub)")
+        // A document whose ids do not fit is refused in one line, and no file is made.
+        let broken = exported.standardOutput.replacingOccurrences(of: "\"sync\":{\"id\":\"", with: "\"sync\":{\"id\":\"z")
+        try broken.write(toFile: directory.file("broken.json"), atomically: true, encoding: .utf8)
+        let refused = try run("laptop.sqlite", "import", directory.file("broken.json"))
+        #expect(refused.status != 0 && refused.standardError.split(separator: "\n").count == 1
+                && refused.standardError.contains("is not a sync id"), "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("laptop.sqlite")))
+    }
 }
 
 /// `gridstore sync-cursor`, `sync-export` and `sync-import`.

@@ -15,7 +15,10 @@ import GridLayout
 public enum GridDocument {
     /// A tile grid's document, ending with a newline; with `frames`, each item also gets its
     /// pixel `"frame"` and the document the `"contentSize"` and the `"metrics"` they were computed with.
-    private static func encodeTiles(_ snapshot: GridSnapshot, frames: GridFrames<DensePacking>?) -> String {
+    private static func encodeTiles(_ snapshot: GridSnapshot, frames: GridFrames<DensePacking>?,
+                                    syncIdentity identity: GridSyncIdentity? = nil) -> String {
+        // Written only when it is of the grid's revision (a change between the two reads leaves it out).
+        let identity = identity.flatMap { $0.revision == snapshot.revision && $0.items.map(\.count) == snapshot.layout.sections.map(\.count) ? $0 : nil }
         var text = "{\"grid\":\(JSONText.quoted(snapshot.name)),\"type\":\"\(snapshot.type?.rawValue ?? "custom")\","
         text += "\"columns\":\(snapshot.columns),\"direction\":\"\(snapshot.direction.rawValue)\","
         text += "\"revision\":\(snapshot.revision),\"defaultSize\":\"\(snapshot.defaultSize.rawValue)\",\n"
@@ -23,12 +26,15 @@ public enum GridDocument {
         text += " \"sections\":["
         for (index, section) in snapshot.layout.sections.enumerated() {
             if index > 0 { text += "," }
-            text += "{\"section\":\(index),\"extent\":\(section.extent),\"items\":["
+            text += "{\"section\":\(index),"
+            if let identity { text += "\"sync\":" + encodeSync(identity.sections[index]) + "," }
+            text += "\"extent\":\(section.extent),\"items\":["
             let keys = snapshot.itemKeys[index]
             for item in 0..<section.count {
                 let rect = section[item]
                 text += item == 0 ? "\n  " : ",\n  "
                 text += "{\"index\":\(item),"
+                if let identity { text += "\"sync\":" + encodeSync(identity.items[index][item]) + "," }
                 if !keys.isEmpty, let key = keys[item] { text += "\"key\":\(JSONText.quoted(key))," }
                 text += "\"size\":\"\(section.sizes[item].rawValue)\","
                 text += "\"x\":\(rect.x),\"y\":\(rect.y),\"w\":\(rect.width),\"h\":\(rect.height)"
@@ -48,6 +54,18 @@ public enum GridDocument {
     /// The document of `snapshot`, ending with a newline.
     public static func encode(_ snapshot: GridSnapshot) -> String {
         snapshot.kind == .honeycomb ? encodeHoneycomb(snapshot, viewport: nil) : encodeTiles(snapshot, frames: nil)
+    }
+
+    /// The document of `snapshot` with each section's and item's sync id and place
+    /// (`"sync":{"id":…,"order":…}`), from ``Grid/syncIdentity()``, of the same
+    /// revision as `snapshot` (else it is left out): what `gridstore export` writes for a grid that syncs, and
+    /// ``Grid/importDocument(_:operation:)`` takes up. Without an identity, as ``encode(_:)``.
+    public static func encode(_ snapshot: GridSnapshot, syncIdentity: GridSyncIdentity?) -> String {
+        snapshot.kind == .honeycomb ? encodeHoneycomb(snapshot, viewport: nil) : encodeTiles(snapshot, frames: nil, syncIdentity: syncIdentity)
+    }
+
+    private static func encodeSync(_ entry: GridSyncIdentity.Entry) -> String {
+        "{\"id\":\(JSONText.quoted(entry.id)),\"order\":\(JSONText.quoted(entry.order))}"
     }
 
     /// The document of `snapshot` with each item's pixel `"frame"`, the `"contentSize"` and the
@@ -136,12 +154,24 @@ public enum GridDocument {
         public var name: String?
         /// The settings and sizes, ready for ``Grid/replaceContent(_:)``.
         public var content: GridContent
+        /// The sections' and items' sync ids and places, when the document carries them (every
+        /// section and item does, or none).
+        public var syncIdentity: GridSyncIdentity?
+
+        public init(name: String?, content: GridContent, syncIdentity: GridSyncIdentity? = nil) {
+            self.name = name
+            self.content = content
+            self.syncIdentity = syncIdentity
+        }
 
         /// Checks the content as a grid (limits, columns, spans, a honeycomb's one section),
         /// as storing it would, without storing it.
         public func validate() throws(GridError) {
             _ = try content.validatedConfiguration()
             if let name { try GridLimits.validate(name: name) }
+            if let problem = syncIdentity?.problem(for: content) {
+                throw .sync(SyncError(.malformed, "the document's sync ids do not fit its grid: \(problem)"))
+            }
         }
     }
 
@@ -179,6 +209,8 @@ public enum GridDocument {
         var defaultSize = TileSize.small
         var sections: [[TileSize?]]?
         var keys: [[String?]] = []
+        /// Each section's `"sync"`, and each item's, as read.
+        var sync = SyncEntries()
         var totalItems = 0
         var layout = GridKind.tiles
         var elementWidth = 60.0, itemSpacing = 6.0
@@ -211,7 +243,7 @@ public enum GridDocument {
             var content = GridContent(columns: resolvedColumns, direction: direction, defaultSize: defaultSize,
                                       sections: sections.map { $0.map { $0 == defaultSize ? nil : $0 } })
             if keys.contains(where: { $0.contains { $0 != nil } }) { content.keys = keys }
-            return Decoded(name: name, content: content)
+            return Decoded(name: name, content: content, syncIdentity: try sync.identity())
         }
     }
 
@@ -223,7 +255,7 @@ public enum GridDocument {
         case "columns": fields.columns = try reader.readInteger()
         case "direction": fields.direction = try readChoice(&reader, key: key, choices: "vertical or horizontal")
         case "defaultSize": fields.defaultSize = try readSize(&reader, what: "\"defaultSize\"")
-        case "sections": fields.sections = try readSections(&reader, keys: &fields.keys, totalItems: &fields.totalItems)
+        case "sections": fields.sections = try readSections(&reader, keys: &fields.keys, sync: &fields.sync, totalItems: &fields.totalItems)
         case "layout": fields.layout = try readChoice(&reader, key: key, choices: "tiles or honeycomb")
         case "elementWidth": fields.elementWidth = try reader.readNumber()
         case "itemSpacing": fields.itemSpacing = try reader.readNumber()
@@ -247,16 +279,19 @@ public enum GridDocument {
         return parsed
     }
 
-    private static func readSections(_ reader: inout JSONReader, keys: inout [[String?]],
+    private static func readSections(_ reader: inout JSONReader, keys: inout [[String?]], sync: inout SyncEntries,
                                      totalItems: inout Int) throws(JSONError) -> [[TileSize?]] {
         var sections: [[TileSize?]] = []
         try reader.beginArray()
         while try reader.nextElement() {
             var items: [TileSize?]?
+            var sectionSync: GridSyncIdentity.Entry?
+            var itemSync: [GridSyncIdentity.Entry?] = []
             let start = reader.mark()
             try reader.beginObject()
             while let key = try reader.nextKey() {
                 switch key {
+                case "sync": sectionSync = try readSync(&reader)
                 case "section":
                     let valueStart = reader.mark()
                     let number = try reader.readInteger()
@@ -266,12 +301,14 @@ public enum GridDocument {
                     }
                 case "items":
                     var sectionKeys: [String?] = []
-                    items = try readItems(&reader, section: sections.count, keys: &sectionKeys, totalItems: &totalItems)
+                    items = try readItems(&reader, section: sections.count, keys: &sectionKeys, sync: &itemSync, totalItems: &totalItems)
                     keys.append(sectionKeys)
                 default: try reader.skipValue()
                 }
             }
             guard let items else { throw reader.error("section \(sections.count) has no \"items\" array", at: start) }
+            sync.sections.append(sectionSync)
+            sync.items.append(itemSync)
             sections.append(items)
             guard sections.count <= GridLimits.maximumSections else {
                 throw reader.error("a grid has at most \(GridLimits.maximumSections) sections", at: start)
@@ -280,7 +317,7 @@ public enum GridDocument {
         return sections
     }
 
-    private static func readItems(_ reader: inout JSONReader, section: Int, keys: inout [String?],
+    private static func readItems(_ reader: inout JSONReader, section: Int, keys: inout [String?], sync: inout [GridSyncIdentity.Entry?],
                                   totalItems: inout Int) throws(JSONError) -> [TileSize?] {
         var items: [TileSize?] = []
         try reader.beginArray()
@@ -288,6 +325,7 @@ public enum GridDocument {
             var index: Int?
             var size: TileSize?
             var itemKey: String?
+            var itemSync: GridSyncIdentity.Entry?
             let start = reader.mark()
             try reader.beginObject()
             while let key = try reader.nextKey() {
@@ -295,6 +333,7 @@ public enum GridDocument {
                 case "index": index = try reader.readInteger()
                 case "size": size = try readSize(&reader, what: "the size of item \(items.count) of section \(section)")
                 case "key": itemKey = try reader.readString()
+                case "sync": itemSync = try readSync(&reader)
                 default: try reader.skipValue()
                 }
             }
@@ -305,6 +344,7 @@ public enum GridDocument {
             }
             guard let size else { throw reader.error("item \(index) of section \(section) has no \"size\"", at: start) }
             if let itemKey { appendKey(itemKey, at: items.count, to: &keys) }
+            sync.append(itemSync)
             items.append(size)
             totalItems += 1
             guard totalItems <= GridLimits.maximumItems else {
@@ -313,6 +353,38 @@ public enum GridDocument {
         }
         if !keys.isEmpty, keys.count < items.count { keys.append(contentsOf: repeatElement(nil, count: items.count - keys.count)) }
         return items
+    }
+
+    /// A section's or an item's `"sync"`: `{"id":…,"order":…}`, checked when the whole document is read.
+    private static func readSync(_ reader: inout JSONReader) throws(JSONError) -> GridSyncIdentity.Entry {
+        let start = reader.mark()
+        var id: String?, order: String?
+        try reader.beginObject()
+        while let key = try reader.nextKey() {
+            switch key {
+            case "id": id = try reader.readString()
+            case "order": order = try reader.readString()
+            default: try reader.skipValue()
+            }
+        }
+        guard let id, let order else { throw reader.error("a \"sync\" object has an \"id\" and an \"order\"", at: start) }
+        return GridSyncIdentity.Entry(id: id, order: order)
+    }
+
+    /// The `"sync"` objects of a document's sections and items, as read.
+    private struct SyncEntries {
+        var sections: [GridSyncIdentity.Entry?] = []
+        var items: [[GridSyncIdentity.Entry?]] = []
+
+        /// The identity, when every section and item has one; `nil` when none has.
+        func identity() throws(GridDocumentError) -> GridSyncIdentity? {
+            let given = sections.filter { $0 != nil }.count + items.reduce(0) { $0 + $1.filter { $0 != nil }.count }
+            if given == 0 { return nil }
+            guard given == sections.count + items.reduce(0, { $0 + $1.count }) else {
+                throw .invalid("\"sync\" is given for some sections and items and not others: every one has it, or none")
+            }
+            return GridSyncIdentity(sections: sections.map { $0! }, items: items.map { $0.map { $0! } })
+        }
     }
 
     /// The items of a honeycomb document: only their count and order matter.

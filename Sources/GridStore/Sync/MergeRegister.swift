@@ -42,6 +42,12 @@ struct MergeRegister<Value: Equatable & Sendable>: Equatable, Sendable {
         return heads.dropFirst().filter { $0.value != winner.value }
     }
 
+    /// The conflicts a person is shown: those written by a change, not at ``HybridTime/origin``
+    /// (a grid's value as it was taken from a document, which any change replaces).
+    var shownConflicts: [Write] {
+        conflicts.filter { $0.stamp.time != .origin }
+    }
+
     /// Writes `value` at `stamp`, replacing every head: the writer has seen them all.
     mutating func write(_ value: Value, at stamp: SyncStamp) {
         heads = [Write(value: value, stamp: stamp)]

@@ -57,7 +57,7 @@ extension ReplicatedGrid {
             guard let winner = register.winner else { return }
             // Two replicas whose grids began apart placed their items differently before their
             // first sync: not a change either made, so not a conflict to show.
-            for loser in register.conflicts where !(field == .place && (winner.stamp.time == .origin || loser.stamp.time == .origin)) {
+            for loser in register.shownConflicts where !(field == .place && winner.stamp.time == .origin) {
                 let path = item.flatMap { paths[$0] }
                 let key = item.flatMap { path == nil ? nil : items[$0]?.key.value(or: nil) }
                 result.append(SyncConflict(field: field, item: path, key: key, kept: text(winner.value), keptBy: winner.stamp.replica,

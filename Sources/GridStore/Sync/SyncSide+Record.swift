@@ -93,7 +93,7 @@ extension SyncSide {
                 guard (try? items.load(try transaction.syncRegisters(gridID: gridID, kind: "item", entity: id.description),
                                        replicas: numbers, grid: name)) != nil,
                       let item = items.items[id], item.place.winner != nil, item.alive.value(or: true) else { return false }
-                overwritten += item.size.conflicts.count
+                overwritten += item.size.shownConflicts.count
             }
             items.items[id]!.size.write(size, at: stamp)
         }

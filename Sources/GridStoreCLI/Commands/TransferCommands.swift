@@ -6,12 +6,19 @@ struct ExportCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "export",
         abstract: "Write the grid as JSON to standard output (the format of show --format json).",
-        discussion: "gridstore import reads it back; positions in it are recomputed on import.")
+        discussion: """
+            gridstore import reads it back; positions in it are recomputed on import. For a grid that syncs, each
+            section and item carries its sync id and place ("sync"): imported into a database where the grid never
+            synced, the grid syncs with this one's peers as the same tiles.
+            """)
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {}
 
     func run(in context: CommandContext) throws {
-        context.console.write(GridDocument.encode(try context.existingSnapshot()))
+        let grid = try Grid(named: context.gridName, in: context.openExistingDatabase(), creatingWith: GridOptions())
+        // The identity names the revision it is of: a change between the two reads leaves it out.
+        let identity = try grid.syncIdentity()
+        context.console.write(GridDocument.encode(try grid.storedSnapshot(), syncIdentity: identity))
     }
 }
 
@@ -69,7 +76,7 @@ struct ImportCommand: GridStoreCommand {
             let database = try context.openDatabase()
             let count = decoded.content.sections.reduce(0) { $0 + $1.count }
             snapshot = try Grid(named: name, in: database, creatingWith: GridOptions())
-                .update(operation: "import \(count) items") { try $0.replaceContent(decoded.content) }
+                .importDocument(decoded, operation: "import \(count) items")
         } catch let error as GridError {
             throw CommandLineError.badInput("\(InputFile.displayName(source)) cannot be imported: \(error)")
         }
