@@ -70,6 +70,9 @@ final class PseudoTerminal {
         while process.isRunning && Date() < deadline {
             waitFor(seconds: 0.05) { _ in false }
         }
-        return process.isRunning ? nil : process.terminationStatus
+        if process.isRunning { return nil }
+        // What the program wrote just before it ended may still be in the terminal: read to its end.
+        waitFor(seconds: 0.2) { _ in false }
+        return process.terminationStatus
     }
 }

@@ -235,6 +235,7 @@ final class MemoryTransaction: GridStorageTransaction {
             grid.syncReplicas += write.replicas
             for register in write.registers { grid.syncRegisters[[register.kind, register.entity, register.field]] = register }
             for key in write.removed { grid.syncRegisters[[key.kind, key.entity, key.field]] = nil }
+            if write.replacingLog { grid.syncVersions = [] }
             if let log = write.log {
                 grid.syncVersions.removeAll { $0.version >= log.version || $0.version <= log.version - StoredSyncWrite.keptVersions }
                 grid.syncVersions.append(log)

@@ -106,6 +106,8 @@ package struct StoredSyncWrite: Sendable {
     package var log: StoredSyncVersion?
     /// Every chunk of the items' sync ids, replacing those stored; `nil` to leave them.
     package var itemIDs: [StoredSyncItemIDs]?
+    /// Whether every version entry stored is deleted before ``log`` is written.
+    package var replacingLog = false
     /// How many version entries are kept.
     package static let keptVersions: Int64 = 64
 

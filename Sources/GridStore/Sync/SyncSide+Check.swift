@@ -44,25 +44,92 @@ extension SyncSide {
         guard let row = try transaction.syncState(gridID: gridID) else { return ([], false) }
         let now = try transaction.clockMilliseconds()
         let limit = HybridTime(milliseconds: now + HybridClock.maximumDrift)
-        let ahead: (count: Int, latest: HybridTime)
+        let loaded: (state: ReplicatedGrid, layout: ReplicatedGrid.Layout, numbers: SyncReplicaNumbers)
         do {
-            ahead = try loadState(row, gridID: gridID, in: transaction, grid: name).0.values(stampedAfter: limit)
+            loaded = try loadState(row, gridID: gridID, in: transaction, grid: name)
         } catch {
             return (["its sync state cannot be read (\(error)); to take the grid again from a peer, drop it here and sync with the "
                      + "peer (changes made here since the last sync are lost)"], false)
         }
-        guard ahead.count > 0 else { return ([], false) }
+        var problems: [String] = []
+        var repaired = false
+        if try indexProblem(of: loaded, row: row, gridID: gridID, in: transaction, grid: name) {
+            problems.append("its sync index (the tiles' sync ids in order, the registers' versions, the versions log) is out of "
+                            + "step with its registers: a toggle could land on another tile, or an export leave changes out")
+            if repairing {
+                try rebuildIndex(of: loaded, row: row, gridID: gridID, in: transaction)
+                repaired = true
+            } else {
+                problems[problems.count - 1] += "; 'gridstore check --repair' rebuilds it"
+            }
+        }
+        let ahead = loaded.state.values(stampedAfter: limit)
+        guard ahead.count > 0 else { return (problems, repaired) }
         let minutes = (ahead.latest.milliseconds - now + 59_999) / 60_000
         let problem = "\(ahead.count) value(s) of its sync state are stamped up to \(minutes) minute(s) ahead of this database's "
             + "clock, by a device whose clock was fast: until then they win over changes made without seeing them"
-        guard repairing else { return ([problem + "; 'gridstore check --repair' writes them again at this database's time"], false) }
+        guard repairing else { return (problems + [problem + "; 'gridstore check --repair' writes them again at this database's time"], false) }
         var side = try prepare(name, in: transaction, database: database, minting: true)
         let stamp = SyncStamp(time: side.clock.tick(now: now), replica: side.replica)
         side.state.restamp(after: limit, at: stamp)
         side.state.versions.advance(side.replica, to: stamp.time)
         side.isChanged = true
         try side.store(in: transaction, database: database, origin: nil, sending: false)
-        return ([problem], true)
+        return (problems + [problem], true)
+    }
+
+    /// Whether what is derived from the registers is not as they are: the items' ids in order
+    /// (`sync_item_ids`), a register at a version after the state's, or an entry of the versions
+    /// log that does not bound every register at or before its version.
+    private static func indexProblem(of loaded: (state: ReplicatedGrid, layout: ReplicatedGrid.Layout, numbers: SyncReplicaNumbers),
+                                     row: StoredSyncState, gridID: Int64, in transaction: any GridStorageTransaction,
+                                     grid name: String) throws -> Bool {
+        // A chunk not stored is not wrong (a grid synced before schema 10 has its ids written at its next change).
+        for chunk in itemIDChunks(loaded.layout.itemIDs) {
+            if let stored = try transaction.syncItemIDs(gridID: gridID, section: chunk.section, firstItem: chunk.firstItem),
+               stored != chunk.ids {
+                return true
+            }
+        }
+        let rows = try transaction.syncRegisters(gridID: gridID, changedAfter: 0, limit: ReplicatedGrid.maximumRegisterRows + 1).registers
+        if rows.contains(where: { $0.version > row.version }) { return true }
+        let log = try transaction.syncVersionLog(gridID: gridID)
+        guard !log.isEmpty else { return false }
+        // What the registers at or before each version knew, version by version.
+        var entries: [(version: Int64, known: VersionVector)] = []
+        for entry in log.sorted(by: { $0.version < $1.version }) {
+            guard entry.version <= row.version, let known = SyncVersionsText.decode(entry.versions) else { return true }
+            entries.append((entry.version, known))
+        }
+        var next = 0
+        var seen = VersionVector()
+        for register in rows.sorted(by: { $0.version < $1.version }) {
+            while next < entries.count && entries[next].version < register.version {
+                guard seen.isCovered(by: entries[next].known) else { return true }
+                next += 1
+            }
+            var one = ReplicatedGrid()
+            try one.load([register], replicas: loaded.numbers, grid: name)
+            seen.formUnion(VersionVector(one.latestTimes()))
+        }
+        return entries[next...].contains { !seen.isCovered(by: $0.known) }
+    }
+
+    /// Writes what is derived from the registers again: every chunk of the items' ids, each
+    /// register's version at most the state's, and one entry of the versions log for the state's version.
+    private static func rebuildIndex(of loaded: (state: ReplicatedGrid, layout: ReplicatedGrid.Layout, numbers: SyncReplicaNumbers),
+                                     row: StoredSyncState, gridID: Int64, in transaction: any GridStorageTransaction) throws {
+        let rows = try transaction.syncRegisters(gridID: gridID, changedAfter: row.version, limit: ReplicatedGrid.maximumRegisterRows + 1)
+        var clamped = rows.registers
+        for index in clamped.indices { clamped[index].version = max(1, row.version) }
+        var state = row
+        state.version = max(1, row.version)
+        var write = StoredSyncWrite(state: state, replacing: false, replicas: [], registers: clamped, removed: [],
+                                    log: StoredSyncVersion(version: state.version,
+                                                           versions: SyncVersionsText.encode(VersionVector(loaded.state.latestTimes()))),
+                                    itemIDs: itemIDChunks(loaded.layout.itemIDs))
+        write.replacingLog = true
+        try transaction.writeSyncState(write, gridID: gridID)
     }
 }
 

@@ -14,7 +14,8 @@ extension SyncSide {
     /// when the state cannot be read (the sync then says so): a change never fails for its grid's sync state.
     static func recordChange(_ edits: [GridEdit], from old: GridSnapshot, to new: GridSnapshot, gridID: Int64, grid name: String,
                              in transaction: any GridStorageTransaction, database: GridDatabase) throws {
-        guard let row = try transaction.syncState(gridID: gridID), row.revision == Int64(old.revision), row.clock >= 0, row.version >= 0,
+        guard let row = try transaction.syncState(gridID: gridID), row.revision == Int64(old.revision), row.clock >= 0,
+              (0..<Int64.max - 1).contains(row.version),
               let replica = ReplicaID(row.replica), let versions = SyncVersionsText.decode(row.versions),
               let databaseReplica = ReplicaID(row.databaseReplica),
               try currentReplica(in: transaction, database: database, minting: false) == databaseReplica else { return }
@@ -25,7 +26,7 @@ extension SyncSide {
         var idsStored = true
         if old.kind == .tiles, let sizes = sizeEdits(edits) {
             let recorded = try recordSizes(sizes, state: row, replica: replica, versions: versions, clock: clock, now: now,
-                                           revision: new.revision, gridID: gridID, grid: name, in: transaction)
+                                           itemCounts: old.itemCounts, revision: new.revision, gridID: gridID, grid: name, in: transaction)
             if recorded == true { return }
             idsStored = recorded != nil
         }
@@ -60,30 +61,51 @@ extension SyncSide {
     }
 
     /// Records sizes set on items, reading the ids of the items at their places and their
-    /// registers, and writing their size registers and the state's row.
+    /// registers, and writing their size registers and the state's row. The stored ids are
+    /// checked as they are used: each chunk holds as many ids as the section has items there,
+    /// and each item's place falls between its neighbours', in the same section.
     ///
     /// - Returns: `true` when recorded; `false` when a row it needs is not as expected (the whole
-    ///   state is read then); `nil` when the items' ids are not stored (the whole state is read,
-    ///   and the ids written).
+    ///   state is read then); `nil` when the items' ids are not stored or not as the grid is (the
+    ///   whole state is read, and the ids written again).
     private static func recordSizes(_ sizes: [(GridIndexPath, TileSize?)], state row: StoredSyncState, replica: ReplicaID,
-                                    versions: VersionVector, clock: HybridClock, now: Int64, revision: Int, gridID: Int64,
-                                    grid name: String, in transaction: any GridStorageTransaction) throws -> Bool? {
+                                    versions: VersionVector, clock: HybridClock, now: Int64, itemCounts: [Int], revision: Int,
+                                    gridID: Int64, grid name: String, in transaction: any GridStorageTransaction) throws -> Bool? {
         var chunks: [[Int]: [UInt8]] = [:]
-        var ids: [SyncEntityID] = []
-        for (path, _) in sizes {
-            let first = path.item - path.item % StoredSyncItemIDs.chunkSize
-            if chunks[[path.section, first]] == nil {
-                guard let text = try transaction.syncItemIDs(gridID: gridID, section: path.section, firstItem: first) else { return nil }
-                chunks[[path.section, first]] = Array(text.utf8)
+        /// The id of the item at `item` of `section`; `nil` when the stored ids do not say.
+        func id(at item: Int, section: Int) throws -> SyncEntityID? {
+            let first = item - item % StoredSyncItemIDs.chunkSize
+            if chunks[[section, first]] == nil {
+                guard section < itemCounts.count,
+                      let text = try transaction.syncItemIDs(gridID: gridID, section: section, firstItem: first),
+                      text.utf8.count == min(StoredSyncItemIDs.chunkSize, itemCounts[section] - first) * 16 else { return nil }
+                chunks[[section, first]] = Array(text.utf8)
             }
-            let bytes = chunks[[path.section, first]]!, offset = (path.item - first) * 16
-            guard offset + 16 <= bytes.count, let id = SyncEntityID(String(decoding: bytes[offset..<offset + 16], as: UTF8.self)) else {
-                return nil
-            }
-            ids.append(id)
+            let bytes = chunks[[section, first]]!, offset = (item - first) * 16
+            guard offset >= 0, offset + 16 <= bytes.count else { return nil }
+            return SyncEntityID(String(decoding: bytes[offset..<offset + 16], as: UTF8.self))
         }
         let stored = try transaction.syncRegisters(gridID: gridID, changedAfter: .max, limit: SyncReplicaNumbers.maximumCount + 1)
         guard var numbers = try? SyncReplicaNumbers(stored: stored.replicas, grid: name) else { return false }
+        /// The item's winning place, read from its registers.
+        func place(of id: SyncEntityID) throws -> ReplicatedGrid.Place? {
+            var item = ReplicatedGrid()
+            guard (try? item.load(try transaction.syncRegisters(gridID: gridID, kind: "item", entity: id.description),
+                                  replicas: numbers, grid: name)) != nil else { return nil }
+            return item.items[id]?.place.winner?.value
+        }
+        var ids: [SyncEntityID] = []
+        for (path, _) in sizes {
+            guard let found = try id(at: path.item, section: path.section), let own = try place(of: found) else { return nil }
+            // Its neighbours in the stored ids sit before and after it, in its section.
+            for (neighbour, isBefore) in [(path.item - 1, true), (path.item + 1, false)]
+                where neighbour >= 0 && neighbour < itemCounts[path.section] {
+                guard let other = try id(at: neighbour, section: path.section), let theirs = try place(of: other),
+                      theirs.section == own.section,
+                      isBefore ? (theirs.order, other) < (own.order, found) : (own.order, found) < (theirs.order, other) else { return nil }
+            }
+            ids.append(found)
+        }
         var clock = clock
         let stamp = SyncStamp(time: clock.tick(now: now), replica: replica)
         var items = ReplicatedGrid()

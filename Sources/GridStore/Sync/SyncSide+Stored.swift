@@ -15,7 +15,7 @@ extension SyncSide {
     /// never synced): it is then made current by ``prepare(_:in:database:minting:peer:clockReference:)``.
     static func current(_ name: String, in transaction: any GridStorageTransaction) throws -> Current? {
         guard let header = try transaction.header(named: name)?.header(), let row = try transaction.syncState(gridID: header.id),
-              row.revision == Int64(header.revision), row.clock >= 0, row.version >= 0,
+              row.revision == Int64(header.revision), row.clock >= 0, (0..<Int64.max - 1).contains(row.version),
               let replica = ReplicaID(row.replica), let versions = SyncVersionsText.decode(row.versions),
               let stored = try transaction.replicaRow(), stored.id == row.databaseReplica else { return nil }
         let identity = try transaction.storageIdentity()
@@ -33,7 +33,8 @@ extension SyncSide {
         guard let current = try current(name, in: transaction), cursor[current.replica] <= current.sent else {
             return nil
         }
-        let log = try transaction.syncVersionLog(gridID: current.gridID)
+        // An entry past the state's version is not one gridstore wrote.
+        let log = try transaction.syncVersionLog(gridID: current.gridID).filter { $0.version <= current.row.version }
         let known = log.first { SyncVersionsText.decode($0.versions)?.isCovered(by: cursor) ?? false }?.version ?? 0
         let stored = try transaction.syncRegisters(gridID: current.gridID, changedAfter: known, limit: ReplicatedGrid.maximumRegisterRows + 1)
         var delta = ReplicatedGrid()

@@ -153,8 +153,8 @@ struct SyncSide {
     /// and the replicas they number.
     static func loadState(_ row: StoredSyncState, gridID: Int64, in transaction: any GridStorageTransaction,
                           grid: String) throws -> (ReplicatedGrid, ReplicatedGrid.Layout, SyncReplicaNumbers) {
-        guard row.revision >= 0, row.clock >= 0, row.version >= 0, let versions = SyncVersionsText.decode(row.versions) else {
-            throw GridError.corrupted("grid '\(grid)' has a sync state at revision \(row.revision) with clock \(row.clock)")
+        guard row.revision >= 0, row.clock >= 0, (0..<Int64.max - 1).contains(row.version), let versions = SyncVersionsText.decode(row.versions) else {
+            throw GridError.corrupted("grid '\(grid)' has a sync state at revision \(row.revision) with clock \(row.clock) and version \(row.version)")
         }
         let stored = try transaction.syncRegisters(gridID: gridID, changedAfter: 0, limit: ReplicatedGrid.maximumRegisterRows + 1)
         let numbers = try SyncReplicaNumbers(stored: stored.replicas, grid: grid)
@@ -178,7 +178,17 @@ struct SyncSide {
     /// the same change gives its items the same ids, so the two meet as one item, not two.
     private mutating func recordLocalChanges(since revision: Int, storedAs storedReplica: String,
                                              in transaction: any GridStorageTransaction, gridID: Int64) throws {
-        guard let snapshot = stored?.snapshot, snapshot.revision != revision else { return }
+        guard let snapshot = stored?.snapshot else { return }
+        if snapshot.revision == revision {
+            // Every change recorded itself; the registers still describe the grid as stored
+            // unless something wrote one without the other (a hand edit of the tiles' ids):
+            // the grid as the person sees it is what is recorded then.
+            if layout.content != snapshot.content {
+                try recordDifference(storedAs: storedReplica)
+                storedItemIDs = nil
+            }
+            return
+        }
         let count = snapshot.revision - revision
         let rows = revision < snapshot.revision && count <= GridHistory.maximumKeep
             ? try transaction.historyEntries(gridID: gridID, limit: count, deltas: true) : []

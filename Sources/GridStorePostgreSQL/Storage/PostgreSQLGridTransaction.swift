@@ -418,6 +418,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
                 WHERE grid_id = $1 AND kind = k AND entity = e AND field = f
                 """, parameters: [.text(id), kinds.parameter, entities.parameter, fields.parameter])
         }
+        if write.replacingLog { connection.enqueue("DELETE FROM sync_versions WHERE grid_id = $1", [id]) }
         if let log = write.log {
             connection.enqueue("""
                 INSERT INTO sync_versions (grid_id, version, versions) VALUES ($1, $2, $3)

@@ -261,6 +261,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
             try connection.executeCached("DELETE FROM sync_registers WHERE grid_id = ? AND kind = ? AND entity = ? AND field = ?",
                                          [gridID, key.kind, key.entity, key.field])
         }
+        if write.replacingLog { try connection.execute("DELETE FROM sync_versions WHERE grid_id = ?", [gridID]) }
         if let log = write.log {
             try connection.executeCached("INSERT OR REPLACE INTO sync_versions (grid_id, version, versions) VALUES (?, ?, ?)",
                                          [gridID, log.version, log.versions])
