@@ -115,6 +115,52 @@ enum SyncKillCheck {
         }
         print("sync: \(killed) syncs of two changed \(itemCount)-item grids (\(backend)) killed with SIGKILL (a sync takes "
               + "\(Int(duration * 1000)) ms); each side held its grid from before or after, and a sync made them equal")
+        changeKills(runner, a: a, b: b, backend: backend, document: document, report: report)
+    }
+
+    /// `kill -9` in the middle of an import into a grid that syncs, which writes the sync
+    /// registers it changes in its own transaction: the grid is as before or after, `check` finds
+    /// nothing wrong with it or its sync state, and a sync makes the two databases equal.
+    private static func changeKills(_ runner: ProcessRunner, a: String, b: String, backend: String, document: () -> [UInt8],
+                                    report: Report) {
+        var generator = SeededGenerator(seed: 45)
+        let started = Date()
+        let timed = runner.run(["--db", b, "--grid", "synced", "import", "-", "-q"], input: document(), timeLimit: 120)
+        let duration = Date().timeIntervalSince(started)
+        report.count(processes: 1, commands: 1)
+        guard timed.status == 0 else { return report.fail("sync (\(backend)): a timed import into the synced grid failed: \(timed.summary)") }
+        var killed = 0
+        for attempt in 1...kills {
+            let input = document()
+            guard let before = try? StoredGrid.read("synced", path: b) else { return report.fail("sync (\(backend)): \(b) cannot be read") }
+            let process = runner.start(["--db", b, "--grid", "synced", "import", "-", "-q"], input: input)
+            usleep(useconds_t(Double.random(in: 0.05...1.0, using: &generator) * duration * 1_000_000))
+            process.kill()
+            let result = process.wait(timeLimit: 60)
+            report.count(processes: 1, commands: 1, crashes: result.signal == SIGKILL ? 1 : 0)
+            if result.signal == SIGKILL { killed += 1 }
+            if let server = PostgreSQLLocation(b), !TransactionKillCheck.waitForOtherSessions(on: server) {
+                report.fail("sync (\(backend)): after killing import \(attempt) the killed client's session did not end")
+            }
+            guard let cut = try? StoredGrid.read("synced", path: b) else {
+                report.fail("sync (\(backend)): after killing import \(attempt) the grid cannot be read")
+                continue
+            }
+            report.check(cut.isConsistent && (cut == before || cut.revision == before.revision + 1),
+                         "sync (\(backend)): after killing import \(attempt) the grid is at revision \(cut.revision) (\(before.revision) before)")
+            let checked = runner.run(["--db", b, "check"])
+            report.count(processes: 1, commands: 1)
+            report.check(checked.status == 0, "sync (\(backend)): check after killing import \(attempt): \(checked.summary)")
+            let synced = runner.run(["--db", a, "sync", b], timeLimit: 120)
+            report.count(processes: 1, commands: 1)
+            guard synced.status == 0, let finalA = try? StoredGrid.read("synced", path: a), let finalB = try? StoredGrid.read("synced", path: b) else {
+                report.fail("sync (\(backend)): the sync after killing import \(attempt): \(synced.summary)")
+                continue
+            }
+            report.check(finalA.sameContent(as: finalB), "sync (\(backend)): after killing import \(attempt) and a sync the two differ")
+        }
+        print("sync: \(killed) imports into a synced \(itemCount)-item grid (\(backend)) killed with SIGKILL (an import takes "
+              + "\(Int(duration * 1000)) ms); each grid was whole, check found nothing, and a sync made the two equal")
     }
 }
 
