@@ -164,8 +164,13 @@ extension GridDatabase {
         guard here.stored != nil || there.before != nil else { throw GridError.gridNotFound(here.name) }
         // This side again: its changes since the first step recorded, then what the other sent.
         return try access(dryRun) { transaction in
-            var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun, clockReference: hereReference)
-            if dryRun { side.adopt(here) }
+            var side: SyncSide
+            if !dryRun, let reused = try here.reused(in: transaction, clockReference: hereReference) {
+                side = reused
+            } else {
+                side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun, clockReference: hereReference)
+                if dryRun { side.adopt(here) }
+            }
             let before = side.stored?.snapshot.revision
             let received = try side.merge(there.reply)
             let after = dryRun ? side.revisionAfterStoring

@@ -48,4 +48,18 @@ extension SyncSide {
         }
         return SyncBundle(grid: name, replica: current.replica, cursor: cursor, delta: delta.changes(since: cursor))
     }
+
+    /// This side, as the first step of a sync stored it, for the last step: when neither the
+    /// grid nor its sync state changed in between (another process's change), it is what
+    /// ``prepare(_:in:database:minting:peer:clockReference:)`` would read again, whole, and is
+    /// taken as it is, with this database's clock read again. `nil` otherwise.
+    func reused(in transaction: any GridStorageTransaction, clockReference: Int64?) throws -> SyncSide? {
+        guard let stored, !isChanged, let header = try transaction.header(named: name)?.header(), header.id == stored.id,
+              header.revision == stored.snapshot.revision, let row = try transaction.syncState(gridID: header.id),
+              row.version == version, row.revision == Int64(stored.snapshot.revision), row.replica == replica.description,
+              row.databaseReplica == databaseReplica.description else { return nil }
+        var side = self
+        side.now = max(try transaction.clockMilliseconds(), clockReference ?? .min)
+        return side
+    }
 }
