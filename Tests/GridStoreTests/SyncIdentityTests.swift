@@ -80,4 +80,22 @@ struct SyncIdentityTests {
             #expect((try? Grid(named: "default", in: database, creatingWith: nil).syncReplicaID()) == nil)
         }
     }
+
+    @Test("two devices that appended a tile at once give both one order key; the export of that grid imports, and syncs as the same tiles")
+    func tiedOrderKeys() throws {
+        let phone = try GridDatabase(path: directory.file("phone.sqlite")), tablet = try GridDatabase(path: directory.file("tablet.sqlite"))
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
+        _ = try phone.sync(with: tablet)
+        for (database, size) in [(phone, TileSize.big), (tablet, TileSize.middle)] {
+            try Grid(named: "default", in: database).update { try $0.insertItem(at: GridIndexPath(item: 12), size: size) }
+        }
+        _ = try phone.sync(with: tablet)
+        let grid = try Grid(named: "default", in: phone)
+        let identity = try #require(try grid.syncIdentity())
+        #expect(identity.items[0][12].order == identity.items[0][13].order)
+        let laptop = try GridDatabase(path: directory.file("laptop.sqlite"))
+        try Grid(named: "default", in: laptop).importDocument(try GridDocument.decode(GridDocument.encode(grid.storedSnapshot(), syncIdentity: identity)))
+        _ = try laptop.sync(with: phone)
+        #expect(try content(laptop) == content(phone) && content(laptop).sections[0].count == 14)
+    }
 }

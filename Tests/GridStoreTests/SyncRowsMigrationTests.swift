@@ -91,22 +91,26 @@ struct SyncRowsMigrationTests {
                 FROM current.sync_states WHERE grid_id = (SELECT id FROM current.grids WHERE name = ?)
                 """, [try oldStateText(view, name: name), name])
         }
-        // A state that is not one gridstore wrote is kept, and found damaged.
-        try connection.execute("""
-            INSERT INTO grids (id, name, columns, direction, default_size, revision, layout_kind) VALUES (99, 'damaged', 4, 'vertical', 'small', 0, 'tiles')
-            """)
-        try connection.execute("""
-            INSERT INTO sync_states (grid_id, replica, database_replica, revision, clock, versions, conflicts, state)
-            SELECT 99, replica, database_replica, 0, clock, versions, 0, '{"replicas":"not a list"' FROM sync_states LIMIT 1
-            """)
+        // States that are not ones gridstore wrote are kept, and found damaged.
+        for (id, name, state) in [(97, "damaged", #"{"replicas":"not a list""#),
+                                  (98, "damaged entity", #"{"replicas":["0123456789abcdef0123456789abcdef"],"options":{},"sections":{},"items":{"0000000000000001":"abc"}}"#),
+                                  (99, "damaged replica", #"{"replicas":[null],"options":{},"sections":{},"items":{}}"#)] {
+            try connection.execute("""
+                INSERT INTO grids (id, name, columns, direction, default_size, revision, layout_kind) VALUES (?, ?, 4, 'vertical', 'small', 0, 'tiles')
+                """, [id, name])
+            try connection.execute("""
+                INSERT INTO sync_states (grid_id, replica, database_replica, revision, clock, versions, conflicts, state)
+                SELECT ?, replica, database_replica, 0, clock, versions, 0, ? FROM sync_states LIMIT 1
+                """, [id, state])
+        }
         try connection.execute("DETACH DATABASE current")
 
         let migrated = try GridDatabase(path: old)
         #expect(migrated.migrationsAppliedOnOpen.map(\.version) == [9, 10, 11])
         try expectKept(before, names: names, in: migrated, tablet: tablet)
         let checks = try Grid.checkSyncStates(in: migrated)
-        #expect(checks.map(\.grid) == ["damaged", "home", "notes"] && checks[1...].allSatisfy(\.problems.isEmpty))
-        #expect(checks[0].problems.first?.contains("its sync state cannot be read") == true, "\(checks[0])")
+        #expect(checks.map(\.grid) == ["damaged", "damaged entity", "damaged replica", "home", "notes"] && checks[3...].allSatisfy(\.problems.isEmpty))
+        #expect(checks[..<3].allSatisfy { $0.problems.first?.contains("its sync state cannot be read") == true }, "\(checks)")
     }
 
     @Test("a PostgreSQL database at version 9 keeps every synced grid's replica, cursor, conflicts and registers, and syncs on as before",
@@ -115,6 +119,11 @@ struct SyncRowsMigrationTests {
         let (uri, tablet) = try syncedPair(.postgreSQL)
         let names = ["home", "notes"]
         let before = try names.map { try SyncView(GridDatabase(location: uri), $0) }
+        do {
+            let phone = try GridDatabase(location: uri)
+            try Grid(named: "odd", in: phone).toggle(at: GridIndexPath(item: 0))
+            _ = try phone.sync(with: tablet, grids: ["odd"])
+        }
         // Version 9, as gridstore left it: the sync state as one text, the rows gone.
         let connection = try PostgreSQLConnection(PostgreSQLLocation(uri)!)
         try connection.executeScript("""
@@ -126,10 +135,14 @@ struct SyncRowsMigrationTests {
             try connection.execute("UPDATE sync_states SET state = $1 WHERE grid_id = (SELECT id FROM grids WHERE name = $2)",
                                    [try oldStateText(view, name: name), name])
         }
+        try connection.execute("UPDATE sync_states SET state = $1 WHERE grid_id = (SELECT id FROM grids WHERE name = 'odd')",
+                               [#"{"replicas":[null],"options":{},"sections":{"0000000000000001":{}},"items":{"0000000000000002":"abc"}}"#])
         try connection.executeScript("ALTER TABLE sync_states ALTER COLUMN state SET NOT NULL")
         let migrated = try GridDatabase(location: uri)
         #expect(migrated.migrationsAppliedOnOpen.map(\.version) == [10, 11, 12])
         try expectKept(before, names: names, in: migrated, tablet: tablet)
+        let odd = try Grid.checkSyncStates(in: migrated, names: ["odd"])
+        #expect(odd.first?.problems.first?.contains("its sync state cannot be read") == true, "\(odd)")
     }
 
     /// Each grid reads as it did before the migration, a sync with the tablet moves nothing, and

@@ -57,7 +57,10 @@ BEGIN
         BEGIN
             state := stored.text::json;
             IF json_typeof(state -> 'replicas') IS DISTINCT FROM 'array' OR json_typeof(state -> 'options') IS DISTINCT FROM 'object'
-               OR json_typeof(state -> 'sections') IS DISTINCT FROM 'object' OR json_typeof(state -> 'items') IS DISTINCT FROM 'object' THEN
+               OR json_typeof(state -> 'sections') IS DISTINCT FROM 'object' OR json_typeof(state -> 'items') IS DISTINCT FROM 'object'
+               OR EXISTS (SELECT 1 FROM json_array_elements(state -> 'replicas') AS replica WHERE json_typeof(replica) <> 'string')
+               OR EXISTS (SELECT 1 FROM json_each(state -> 'sections') AS entity WHERE json_typeof(entity.value) <> 'object')
+               OR EXISTS (SELECT 1 FROM json_each(state -> 'items') AS entity WHERE json_typeof(entity.value) <> 'object') THEN
                 state := NULL;
             END IF;
         EXCEPTION WHEN others THEN
@@ -76,13 +79,9 @@ BEGIN
             SELECT stored.grid_id, 'grid', '', option.key, option.value::text, 1 FROM json_each(state -> 'options') AS option
             ON CONFLICT DO NOTHING;
         INSERT INTO sync_registers (grid_id, kind, entity, field, register, version)
-            SELECT stored.grid_id, entities.kind, entity.key,
-                   CASE json_typeof(entity.value) WHEN 'object' THEN field.key ELSE '' END,
-                   CASE json_typeof(entity.value) WHEN 'object' THEN field.value::text ELSE entity.value::text END, 1
+            SELECT stored.grid_id, entities.kind, entity.key, field.key, field.value::text, 1
             FROM (VALUES ('section', state -> 'sections'), ('item', state -> 'items')) AS entities (kind, value),
-                 json_each(entities.value) AS entity
-                 LEFT JOIN LATERAL json_each(CASE json_typeof(entity.value) WHEN 'object' THEN entity.value ELSE '{"": null}'::json END)
-                     AS field ON true
+                 json_each(entities.value) AS entity, json_each(entity.value) AS field
             ON CONFLICT DO NOTHING;
     END LOOP;
 END

@@ -65,7 +65,10 @@ INSERT INTO sync_states (grid_id, replica, database_replica, revision, clock, ve
 CREATE TEMPORARY TABLE sync_states_readable AS
     SELECT grid_id, state FROM sync_states_before_version_9
     WHERE json_valid(state) AND json_type(state, '$.replicas') = 'array' AND json_type(state, '$.options') = 'object'
-          AND json_type(state, '$.sections') = 'object' AND json_type(state, '$.items') = 'object';
+          AND json_type(state, '$.sections') = 'object' AND json_type(state, '$.items') = 'object'
+          AND NOT EXISTS (SELECT 1 FROM json_each(state, '$.replicas') WHERE type <> 'text')
+          AND NOT EXISTS (SELECT 1 FROM json_each(state, '$.sections') WHERE type <> 'object')
+          AND NOT EXISTS (SELECT 1 FROM json_each(state, '$.items') WHERE type <> 'object');
 
 INSERT OR IGNORE INTO sync_replicas (grid_id, number, id)
     SELECT grid_id, replica.key, replica.value FROM sync_states_readable, json_each(state, '$.replicas') AS replica;
@@ -74,11 +77,11 @@ INSERT OR IGNORE INTO sync_registers (grid_id, kind, entity, field, register, ve
     SELECT grid_id, 'grid', '', option.key, option.value, 1 FROM sync_states_readable, json_each(state, '$.options') AS option;
 
 INSERT OR IGNORE INTO sync_registers (grid_id, kind, entity, field, register, version)
-    SELECT grid_id, 'section', entity.key, coalesce(field.key, ''), coalesce(field.value, ''), 1
+    SELECT grid_id, 'section', entity.key, field.key, field.value, 1
     FROM sync_states_readable, json_each(state, '$.sections') AS entity, json_each(entity.value) AS field;
 
 INSERT OR IGNORE INTO sync_registers (grid_id, kind, entity, field, register, version)
-    SELECT grid_id, 'item', entity.key, coalesce(field.key, ''), coalesce(field.value, ''), 1
+    SELECT grid_id, 'item', entity.key, field.key, field.value, 1
     FROM sync_states_readable, json_each(state, '$.items') AS entity, json_each(entity.value) AS field;
 
 INSERT OR IGNORE INTO sync_registers (grid_id, kind, entity, field, register, version)

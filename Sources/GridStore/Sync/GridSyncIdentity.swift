@@ -34,7 +34,8 @@ public struct GridSyncIdentity: Sendable, Hashable {
 
     /// What is wrong with the identity for `content`, as a sentence; `nil` when nothing is: an
     /// entry for every section and item of a grid of tiles, each id and order key well formed,
-    /// no id twice, and the order keys of a section's items (and of the sections) ascending.
+    /// no id twice, and a section's items (and the sections) in the order of their keys, then
+    /// ids (two replicas that appended at once give two tiles one key).
     func problem(for content: GridContent) -> String? {
         guard content.honeycomb == nil else { return "a honeycomb's document carries no sync ids" }
         guard sections.count == content.sections.count, items.map(\.count) == content.sections.map(\.count) else {
@@ -42,13 +43,15 @@ public struct GridSyncIdentity: Sendable, Hashable {
         }
         var seen = Set<SyncEntityID>()
         for list in [sections] + items {
-            var previous: OrderKey?
+            var previous: (order: OrderKey, id: SyncEntityID)?
             for entry in list {
                 guard let id = SyncEntityID(entry.id) else { return "'\(SyncError.excerpt(entry.id))' is not a sync id (16 hexadecimal digits)" }
                 guard seen.insert(id).inserted else { return "sync id \(entry.id) is given twice" }
                 guard let order = OrderKey(entry.order) else { return "'\(SyncError.excerpt(entry.order))' is not an order key" }
-                if let previous, !(previous < order) { return "the order keys of a section's items must ascend ('\(entry.order)' after '\(previous)')" }
-                previous = order
+                if let previous, !(previous < (order, id)) {
+                    return "the order keys of a section's items must ascend, ties by id ('\(entry.order)' after '\(previous.order)')"
+                }
+                previous = (order, id)
             }
         }
         return nil

@@ -14,6 +14,16 @@ extension SyncSide {
     /// when the state cannot be read (the sync then says so): a change never fails for its grid's sync state.
     static func recordChange(_ edits: [GridEdit], from old: GridSnapshot, to new: GridSnapshot, gridID: Int64, grid name: String,
                              in transaction: any GridStorageTransaction, database: GridDatabase) throws {
+        do {
+            try record(edits, from: old, to: new, gridID: gridID, grid: name, in: transaction, database: database)
+        } catch let error as GridError {
+            // A state past gridstore's limits or damaged is the next sync's to report; the storage's failures are the change's.
+            if case .storage = error { throw error }
+        }
+    }
+
+    private static func record(_ edits: [GridEdit], from old: GridSnapshot, to new: GridSnapshot, gridID: Int64, grid name: String,
+                               in transaction: any GridStorageTransaction, database: GridDatabase) throws {
         guard let row = try transaction.syncState(gridID: gridID), row.revision == Int64(old.revision), row.clock >= 0,
               (0..<Int64.max - 1).contains(row.version),
               let replica = ReplicaID(row.replica), let versions = SyncVersionsText.decode(row.versions),
@@ -35,7 +45,8 @@ extension SyncSide {
         var side = SyncSide(name: name, replica: replica, databaseReplica: databaseReplica, stored: (gridID, new),
                             state: state, clock: clock, layout: layout, isChanged: true, now: now,
                             loaded: state, numbers: numbers, version: row.version, storedItemIDs: idsStored ? layout.itemIDs : nil,
-                            sent: row.sent.map(HybridTime.init(rawValue:)))
+                            // A state stored before `sent` had sent every write it recorded, at a sync.
+                            sent: row.sent.map(HybridTime.init(rawValue:)) ?? versions[replica])
         do {
             try side.record(edits, madeAt: now, ids: EntityIDGenerator(derivedFrom: "\(replica)\u{0}\(new.revision)\u{0}\(now)".utf8))
         } catch {
@@ -133,7 +144,8 @@ extension SyncSide {
         // latest entry still bounds every register at or before its version.
         let state = StoredSyncState(replica: row.replica, databaseReplica: row.databaseReplica, revision: Int64(revision),
                                     clock: clock.latest.rawValue, versions: SyncVersionsText.encode(known),
-                                    conflicts: max(0, row.conflicts - Int64(overwritten)), version: row.version + 1, sent: row.sent)
+                                    conflicts: max(0, row.conflicts - Int64(overwritten)), version: row.version + 1,
+                                    sent: row.sent ?? versions[replica].rawValue)
         try transaction.writeSyncState(StoredSyncWrite(state: state, replacing: false, replicas: numbers.takeAdded(), registers: registers,
                                                        removed: [], log: nil), gridID: gridID)
         return true
