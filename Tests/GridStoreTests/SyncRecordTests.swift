@@ -111,7 +111,7 @@ struct SyncRecordTests {
     }
 
     @Test("after every change of synced grids at random, each state is of its grid's revision, its counts and item ids what a whole read finds, and syncs converge",
-          arguments: Backend.all.flatMap { backend in (0..<(backend == .sqlite ? 10 : 3)).map { (backend, UInt64($0)) } })
+          arguments: Backend.all.flatMap { backend in (0..<(backend == .sqlite ? 6 : 2)).map { (backend, UInt64($0)) } })
     func randomChanges(backend: Backend, seed: UInt64) throws {
         var generator = SeededGenerator(seed: seed &+ 7_700)
         let comment: Comment = "seed \(seed) on \(backend) (replay with arguments: [(.\(backend), \(seed))])"
