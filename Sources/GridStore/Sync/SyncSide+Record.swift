@@ -98,13 +98,17 @@ extension SyncSide {
         }
         let stored = try transaction.syncRegisters(gridID: gridID, changedAfter: .max, limit: SyncReplicaNumbers.maximumCount + 1)
         guard var numbers = try? SyncReplicaNumbers(stored: stored.replicas, grid: name) else { return false }
-        /// The item's winning place, read from its registers.
-        func place(of id: SyncEntityID) throws -> ReplicatedGrid.Place? {
-            var item = ReplicatedGrid()
-            guard (try? item.load(try transaction.syncRegisters(gridID: gridID, kind: "item", entity: id.description),
+        /// The items read so far, each once.
+        var read = ReplicatedGrid()
+        /// The item's registers; `nil` when they cannot be read.
+        func item(_ id: SyncEntityID) throws -> ReplicatedGrid.Item? {
+            if let item = read.items[id] { return item }
+            guard (try? read.load(try transaction.syncRegisters(gridID: gridID, kind: "item", entity: id.description),
                                   replicas: numbers, grid: name)) != nil else { return nil }
-            return item.items[id]?.place.winner?.value
+            return read.items[id]
         }
+        /// The item's winning place, read from its registers.
+        func place(of id: SyncEntityID) throws -> ReplicatedGrid.Place? { try item(id)?.place.winner?.value }
         var ids: [SyncEntityID] = []
         for (path, _) in sizes {
             guard let found = try id(at: path.item, section: path.section), let own = try place(of: found) else { return nil }
@@ -123,9 +127,8 @@ extension SyncSide {
         var overwritten = 0
         for ((_, size), id) in zip(sizes, ids) {
             if items.items[id] == nil {
-                guard (try? items.load(try transaction.syncRegisters(gridID: gridID, kind: "item", entity: id.description),
-                                       replicas: numbers, grid: name)) != nil,
-                      let item = items.items[id], item.place.winner != nil, item.alive.value(or: true) else { return false }
+                guard let item = try item(id), item.place.winner != nil, item.alive.value(or: true) else { return false }
+                items.items[id] = item
                 overwritten += item.size.shownConflicts.count
             }
             items.items[id]!.size.write(size, at: stamp)
