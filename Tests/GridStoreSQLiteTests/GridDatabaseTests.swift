@@ -93,7 +93,7 @@ struct GridDatabaseTests {
         }
         #expect(objects == [
             "index sync_registers_by_version", "table grids", "table history", "table honeycomb_placements", "table honeycombs", "table item_keys", "table placement_chunks",
-            "table replica", "table schema_migrations", "table sections", "table size_chunks", "table sync_item_ids", "table sync_registers",
+            "table replica", "table schema_migrations", "table sections", "table size_chunks", "table sync_drops", "table sync_item_ids", "table sync_registers",
             "table sync_replicas", "table sync_states", "table sync_versions", "view item_sizes",
             "view placements",
         ])
@@ -308,7 +308,7 @@ struct UpgradeTests {
         let path = directory.file("six.sqlite")
         try Self.makeFile(at: 6, path: path, copying: current)
         let upgraded = try GridDatabase(path: path)
-        #expect(upgraded.migrationsAppliedOnOpen.map(\.version) == [7, 8, 9, 10, 11])
+        #expect(upgraded.migrationsAppliedOnOpen.map(\.version) == [7, 8, 9, 10, 11, 12])
         #expect(try lines(rows, in: upgraded) == expectedRows)
         let chunks = try lines("SELECT grid_id, section, first_item, sizes FROM size_chunks ORDER BY grid_id, section, first_item", in: upgraded)
         func dots(_ count: Int) -> String { String(repeating: ".", count: count) }
@@ -362,7 +362,7 @@ struct SchemaCheckExpectationTests {
         #expect(all.filter { $0.sql != nil }.map { "\($0.type) \($0.name)" }.sorted() == [
             "index sync_registers_by_version", "table grids", "table history", "table honeycomb_placements", "table honeycombs", "table item_keys",
             "table placement_chunks", "table replica", "table sections", "table size_chunks", "table sqlite_sequence",
-            "table sync_item_ids", "table sync_registers", "table sync_replicas", "table sync_states", "table sync_versions", "view item_sizes",
+            "table sync_drops", "table sync_item_ids", "table sync_registers", "table sync_replicas", "table sync_states", "table sync_versions", "view item_sizes",
             "view placements",
         ])
         #expect(try SQLiteSchemaCheck.objects(after: []).isEmpty)

@@ -66,14 +66,18 @@ public final class GridWriteTransaction: GridReadTransaction {
         return try update(try Grid(changing: name, in: database, creatingWith: options), operation: operation, body)
     }
 
-    /// Deletes the grid named `name` with everything it holds.
+    /// Deletes the grid named `name` with everything it holds, as ``Grid/drop(named:in:keepingOnPeers:)`` does.
     ///
+    /// - Parameter keepingOnPeers: Whether the drop stays here: a grid that took part in sync
+    ///   is then brought back by the next sync with a peer that has it.
     /// - Throws: ``GridError/gridNotFound(_:)`` when there is none.
-    public func drop(gridNamed name: String) throws(GridError) {
+    public func drop(gridNamed name: String, keepingOnPeers: Bool = false) throws(GridError) {
         check()
         let name = GridLimits.canonical(name)
         guard !gridsBeingChanged.contains(name) else { throw .reentrantCall }
-        let dropped = try GridError.catching { try recordingFailure { try storage.deleteGrid(named: name) } }
+        let dropped = try GridError.catching {
+            try recordingFailure { try SyncDrop.dropGrid(named: name, in: storage, recording: !keepingOnPeers).found }
+        }
         if !dropped { throw .gridNotFound(name) }
     }
 }

@@ -123,14 +123,24 @@ public final class Grid: Sendable {
         try GridError.catching { try database.storageRead { try $0.grids() } }
     }
 
-    /// Deletes the grid named `name` with its sections, sizes and placements.
+    /// Deletes the grid named `name` with its sections, sizes, placements and history.
     ///
+    /// A grid that took part in sync is dropped on its peers too: a sync drops it on each peer
+    /// whose grid holds no change this one did not know, and brings it back only from a peer
+    /// that changed it since (docs/sync.md, "Dropping a grid").
+    ///
+    /// - Parameter keepingOnPeers: Whether the drop stays here: the next sync with a peer that
+    ///   has the grid brings it back (to take a damaged grid again from a peer).
+    /// - Returns: Whether the drop is recorded for the grid's peers (the grid took part in sync).
     /// - Throws: ``GridError/gridNotFound(_:)`` when there is none.
-    public static func drop(named name: String, in database: GridDatabase) throws(GridError) {
+    @discardableResult
+    public static func drop(named name: String, in database: GridDatabase, keepingOnPeers: Bool = false) throws(GridError) -> Bool {
         let name = GridLimits.canonical(name)
-        try GridError.catching {
+        return try GridError.catching {
             try database.storageWrite { transaction in
-                if try !transaction.deleteGrid(named: name) { throw GridError.gridNotFound(name) }
+                let dropped = try SyncDrop.dropGrid(named: name, in: transaction, recording: !keepingOnPeers)
+                if !dropped.found { throw GridError.gridNotFound(name) }
+                return dropped.recorded
             }
         }
     }

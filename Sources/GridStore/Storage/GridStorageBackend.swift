@@ -173,6 +173,16 @@ package protocol GridStorageTransaction: AnyObject {
     /// entry `write` holds.
     func writeSyncState(_ write: StoredSyncWrite, gridID: Int64) throws
 
+    /// Every grid dropped after it took part in sync, at most `limit` of them (more is a
+    /// damaged database), each text cut after ``StoredSyncDrop/maximumVersionsBytes`` plus one byte.
+    func syncDrops(limit: Int) throws -> [StoredSyncDrop]
+
+    /// The drop recorded for the grid named `name`, its text cut as ``syncDrops(limit:)`` cuts it; `nil` when there is none.
+    func syncDrop(named name: String) throws -> StoredSyncDrop?
+
+    /// Records that the grid `drop` names was dropped, replacing what was recorded of its name.
+    func writeSyncDrop(_ drop: StoredSyncDrop) throws
+
     /// This database's wall clock, in milliseconds since 1970: the clock sync judges the stamps
     /// it receives by (a PostgreSQL server's own, not the client's). The process's by default.
     func clockMilliseconds() throws -> Int64
@@ -203,12 +213,16 @@ package struct StoredSyncSummary: Sendable {
     package var revision: Int64?
     /// The grid's sync state, without its registers; `nil` when it never synced.
     package var state: StoredSyncState?
+    /// The drop recorded for the grid's name; `nil` when there is none.
+    package var drop: StoredSyncDrop?
 
-    package init(replica: StoredReplicaRow, storageIdentity: String, revision: Int64?, state: StoredSyncState?) {
+    package init(replica: StoredReplicaRow, storageIdentity: String, revision: Int64?, state: StoredSyncState?,
+                 drop: StoredSyncDrop? = nil) {
         self.replica = replica
         self.storageIdentity = storageIdentity
         self.revision = revision
         self.state = state
+        self.drop = drop
     }
 }
 

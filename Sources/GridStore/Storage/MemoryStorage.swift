@@ -35,6 +35,8 @@ final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
         var grids: [String: Rows] = [:]
         var nextID: Int64 = 1
         var replica = StoredReplicaRow(id: ReplicaID.random().description, storageIdentity: "")
+        /// Grids dropped after they took part in sync, by name.
+        var syncDrops: [String: StoredSyncDrop] = [:]
     }
 
     private let gate = ConnectionGate()
@@ -194,7 +196,20 @@ final class MemoryTransaction: GridStorageTransaction {
 
     func syncSummary(named name: String) throws -> StoredSyncSummary? {
         let grid = contents.grids[name]
-        return StoredSyncSummary(replica: contents.replica, storageIdentity: "", revision: grid?.row.revision, state: grid?.syncState)
+        return StoredSyncSummary(replica: contents.replica, storageIdentity: "", revision: grid?.row.revision, state: grid?.syncState,
+                                 drop: contents.syncDrops[name])
+    }
+
+    func syncDrops(limit: Int) throws -> [StoredSyncDrop] {
+        Array(contents.syncDrops.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }.prefix(limit))
+    }
+
+    func syncDrop(named name: String) throws -> StoredSyncDrop? {
+        contents.syncDrops[name]
+    }
+
+    func writeSyncDrop(_ drop: StoredSyncDrop) throws {
+        contents.syncDrops[drop.name] = drop
     }
 
     func setReplicaRow(_ row: StoredReplicaRow) throws { contents.replica = row }

@@ -18,11 +18,28 @@ public struct GridSyncResult: Sendable, Equatable {
     /// ``GridDatabase/syncEach(with:grids:dryRun:allowingUnrelated:)``), merged as asked:
     /// ``revision``'s `before` is the layout to revert to.
     public var mergedUnrelated = false
+    /// What the sync did with a grid one side had dropped; `nil` when neither had.
+    public var drop: GridSyncDrop?
 
     public static func == (lhs: GridSyncResult, rhs: GridSyncResult) -> Bool {
         lhs.grid == rhs.grid && lhs.sent == rhs.sent && lhs.received == rhs.received && lhs.conflicts == rhs.conflicts
             && lhs.revision == rhs.revision && lhs.otherRevision == rhs.otherRevision && lhs.mergedUnrelated == rhs.mergedUnrelated
+            && lhs.drop == rhs.drop
     }
+}
+
+/// What a sync did with a grid that one side had dropped after it took part in sync
+/// (docs/sync.md, "Dropping a grid").
+public enum GridSyncDrop: String, Sendable, Equatable, Codable {
+    /// The other database had dropped the grid, and the grid here held no change the drop did
+    /// not know: it is dropped here too (or stays dropped, for a bundle).
+    case droppedHere = "here"
+    /// This database had dropped the grid, and the other's held no change the drop did not
+    /// know: it is dropped there too.
+    case droppedThere = "there"
+    /// One side had dropped the grid, and the other held changes made since: the grid is kept,
+    /// and is back where it was dropped.
+    case kept
 }
 
 /// How one grid's sync ended: synced, with what moved, or refused, with why.
@@ -108,24 +125,56 @@ extension GridDatabase {
             if let grids { return grids.map(GridLimits.canonical) }
             let here = try storageRead { try $0.listGrids().map(\.name) }
             let there = try other.storageRead { try $0.listGrids().map(\.name) }
-            return Array(Set(here + there)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            // A drop one side recorded reaches the other even where neither has the grid now.
+            let drops = try differingSyncDrops(with: other)
+            return Array(Set(here + there).union(drops)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
-        return names.map { name in
+        return names.compactMap { name in
             do throws(GridError) {
-                return .synced(try GridError.catching {
+                return try GridError.catching {
                     try syncGrid(name, with: other, dryRun: dryRun, allowingUnrelated: allowingUnrelated)
-                })
+                }.map(GridSyncOutcome.synced)
             } catch {
                 return .refused(grid: name, error: error)
             }
         }
     }
 
-    private func syncGrid(_ name: String, with other: GridDatabase, dryRun: Bool, allowingUnrelated: Bool) throws -> GridSyncResult {
-        // Two replicas that know the same changes, neither changed since it last synced: nothing to move.
-        let stored = try [self, other].map { database in
-            try database.storageReadStatement { try $0.syncSummary(named: GridLimits.canonical(name)) }
+    /// - Returns: `nil` when neither side has the grid, and none was dropped: a drop carried alone.
+    private func syncGrid(_ name: String, with other: GridDatabase, dryRun: Bool, allowingUnrelated: Bool) throws -> GridSyncResult? {
+        let summaries = {
+            try [self, other].map { database in
+                try database.storageReadStatement { try $0.syncSummary(named: GridLimits.canonical(name)) }
+            }
         }
+        var stored = try summaries()
+        // A grid dropped on one side: dropped on the other unless it changed since; else kept on both.
+        var drop: GridSyncDrop?
+        if let carried = try carrySyncDrop(of: GridLimits.canonical(name), with: other, stored: stored, dryRun: dryRun) {
+            let had = stored.map { $0?.revision != nil }
+            let kept = [had[0] && !carried.dropped[0], had[1] && !carried.dropped[1]]
+            if !kept[0] && !kept[1] || dryRun && carried.dropped.contains(true) {
+                guard carried.dropped.contains(true) else { return nil }
+                let revisions = stored.map { $0?.revision.map(Int.init) }
+                var result = GridSyncResult(grid: GridLimits.canonical(name), sent: 0,
+                                            otherRevision: (revisions[1], carried.dropped[1] ? nil : revisions[1]),
+                                            received: 0, revision: (revisions[0], carried.dropped[0] ? nil : revisions[0]), conflicts: 0)
+                result.drop = carried.dropped[0] ? .droppedHere : .droppedThere
+                return result
+            }
+            if carried.dropped[0] || carried.dropped[1] {
+                // Dropped on one side, and another grid of the name made since on the other.
+                drop = carried.dropped[0] ? .droppedHere : .droppedThere
+            } else if !kept[0] || !kept[1], let known = stored[kept[0] ? 0 : 1]?.state.flatMap({ SyncVersionsText.decode($0.versions) }),
+                      known.entries.keys.contains(where: { carried.drop.versions[$0] > .zero }) {
+                // The grid dropped, changed on the other side since: back where it was dropped.
+                drop = .kept
+            }
+            if carried.dropped.contains(true) || stored.contains(where: { $0?.drop.flatMap(SyncDrop.init) != carried.drop }) {
+                stored = try summaries()
+            }
+        }
+        // Two replicas that know the same changes, neither changed since it last synced: nothing to move.
         let quiet = SyncSide.summary(stored[0]), peer = SyncSide.summary(stored[1])
         if let quiet, let peer, !quiet.changed, !peer.changed, quiet.versions == peer.versions {
             return GridSyncResult(grid: GridLimits.canonical(name), sent: 0, otherRevision: (peer.revision, peer.revision), received: 0,
@@ -179,6 +228,7 @@ extension GridDatabase {
                                         received: received, revision: (before, after),
                                         conflicts: side.state.conflicts(in: side.layout).count)
             result.mergedUnrelated = unrelated != nil
+            result.drop = drop
             return result
         }
     }
@@ -217,7 +267,7 @@ extension GridDatabase {
 
     /// `body` in a write transaction, or in a read transaction for a dry run. A lock held past
     /// the wait limit names this database: a sync has two, and the user must know which is busy.
-    private func access<T>(_ dryRun: Bool, _ body: (any GridStorageTransaction) throws -> T) throws -> T {
+    func access<T>(_ dryRun: Bool, _ body: (any GridStorageTransaction) throws -> T) throws -> T {
         do {
             return dryRun ? try storageRead(body) : try storageWrite(body)
         } catch {

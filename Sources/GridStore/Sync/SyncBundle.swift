@@ -241,6 +241,20 @@ extension Grid {
         return try GridError.catching {
             try database.storageWrite { transaction in
                 var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true)
+                if side.stored == nil, let drop = try transaction.syncDrop(named: side.name).flatMap(SyncDrop.init) {
+                    // A bundle of a grid dropped here brings it back only with changes made since.
+                    if drop.covers(VersionVector(bundle.delta.latestTimes())) {
+                        var result = GridSyncResult(grid: side.name, sent: 0, otherRevision: (nil, nil), received: 0, revision: (nil, nil),
+                                                    conflicts: 0)
+                        result.drop = .droppedHere
+                        return result
+                    }
+                    guard bundle.cursor.entries.isEmpty else {
+                        throw GridError.sync(SyncError(.dropped, "grid '\(SyncError.excerpt(side.name))' was dropped here, and the sync bundle "
+                                                       + "holds changes made to it since, but not the whole grid: take a bundle since 'none' "
+                                                       + "to bring it back"))
+                    }
+                }
                 let before = side.stored?.snapshot.revision
                 let received = try side.merge(bundle)
                 let after = try side.store(in: transaction, database: database, origin: bundle.replica, sending: false)

@@ -23,6 +23,9 @@ public struct SyncError: Error, Codable, Sendable, Equatable, CustomStringConver
         /// The two grids never synced with each other and cannot be one grid (one a honeycomb
         /// and the other tiles, or four or more keys each with none in common); merged only when asked.
         case unrelated
+        /// The grid was dropped here, and the bundle holds changes made since, but not the whole
+        /// grid: a bundle since `none` brings it back (docs/sync.md, "Dropping a grid").
+        case dropped
     }
 
     /// The kind of refusal.

@@ -74,9 +74,18 @@ struct DropCommand: GridStoreCommand {
     static let spec = CommandSpec(
         name: "drop",
         abstract: "Delete a grid with its sections, sizes and placements.",
-        discussion: "The grid is named as the argument or with --grid, as every other command names it (both: the same name).",
+        discussion: """
+            The grid is named as the argument or with --grid, as every other command names it (both: the same name).
+            A grid that took part in sync is dropped on its peers too: a sync drops it on each peer whose grid holds no
+            change this one did not know, and brings it back only from a peer that changed it since (docs/sync.md).
+            --keep-on-peers drops it here alone: the next sync brings it back from a peer that has it.
+            """,
         arguments: [.init(name: "name", help: "The grid's name (or --grid).", isOptional: true)],
-        options: [QuietOption.option])
+        options: [keepOnPeers, QuietOption.option])
+
+    /// `--keep-on-peers`.
+    static let keepOnPeers = CommandSpec.Option(name: "keep-on-peers",
+                                                help: "Drop the grid here alone; the next sync brings it back from a peer.")
 
     let name: String
     let quiet: Bool
@@ -92,14 +101,19 @@ struct DropCommand: GridStoreCommand {
         case (nil, nil): throw .usage("missing <name> (or --grid): the grid to delete", command: Self.spec)
         }
         quiet = arguments.flag(QuietOption.option)
+        keepingOnPeers = arguments.flag(Self.keepOnPeers)
     }
+
+    let keepingOnPeers: Bool
 
     func run(in context: CommandContext) throws {
         let database = try context.openExistingDatabase()
         // A server's database without gridstore's tables has no grid to drop, and keeps no tables.
         if try !Grid.exists(named: name, in: database) { throw GridError.gridNotFound(GridLimits.canonical(name)) }
-        try Grid.drop(named: name, in: database)
+        let reachesPeers = try Grid.drop(named: name, in: database, keepingOnPeers: keepingOnPeers)
         context.noteCommitted("grid '\(name)' is dropped")
-        if !quiet { context.console.write("dropped grid '\(CommandLineOutput.printable(name))'\n") }
+        guard !quiet else { return }
+        context.console.write("dropped grid '\(CommandLineOutput.printable(name))'"
+                              + (reachesPeers ? "; the next sync drops it on its peers too\n" : "\n"))
     }
 }

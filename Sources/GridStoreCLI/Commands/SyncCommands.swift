@@ -89,7 +89,8 @@ struct SyncCommand: GridStoreCommand {
                     return "{\"grid\":\(JSONText.quoted(result.grid)),\"sent\":\(result.sent),\"received\":\(result.received),"
                         + "\"revision\":{\"before\":\(json(result.revision.before)),\"after\":\(json(result.revision.after))},"
                         + "\"otherRevision\":{\"before\":\(json(result.otherRevision.before)),\"after\":\(json(result.otherRevision.after))},"
-                        + "\"conflicts\":\(result.conflicts)" + (result.mergedUnrelated ? ",\"mergedUnrelated\":true}" : "}")
+                        + "\"conflicts\":\(result.conflicts)" + (result.mergedUnrelated ? ",\"mergedUnrelated\":true" : "")
+                        + (result.drop.map { ",\"drop\":\"\($0.rawValue)\"" } ?? "") + "}"
                 case .refused(let grid, _):
                     let message = refusals.first { $0.grid == grid }?.error.message ?? ""
                     return "{\"grid\":\(JSONText.quoted(grid)),\"error\":\(JSONText.quoted(message))}"
@@ -101,11 +102,25 @@ struct SyncCommand: GridStoreCommand {
             let verb = dryRunning ? (sent: "would send", received: "would receive") : (sent: "sent", received: "received")
             for result in results {
                 let name = CommandLineOutput.printable(result.grid)
+                let dropped = dryRunning ? "would be dropped" : "dropped"
+                if result.revision.after == nil, result.otherRevision.after == nil {
+                    // Dropped where it was left, and nowhere else.
+                    context.console.write(result.drop == .droppedHere
+                                          ? "grid '\(name)': \(dropped) here, as \(place) dropped it knowing every change made to it here\n"
+                                          : "grid '\(name)': \(dropped) in \(place), as it was dropped here knowing every change made to it there\n")
+                    continue
+                }
                 var line = "grid '\(name)': \(verb.sent) \(result.sent) change(s) to \(place)\(revisions(result.otherRevision)), "
                     + "\(verb.received) \(result.received)\(revisions(result.revision))"
                 if result.conflicts > 0 {
                     line += "; \(result.conflicts) conflict(s), see gridstore\(context.databaseOption)"
                         + " --grid \(ShellWord.quoted(result.grid)) conflicts"
+                }
+                switch result.drop {
+                case .kept?: line += "; it was dropped on one side and changed on the other since: kept on both"
+                case .droppedHere?: line += "; the grid of that name here was \(dropped) first, as \(place) dropped it"
+                case .droppedThere?: line += "; the grid of that name in \(place) was \(dropped) first, as it was dropped here"
+                case nil: break
                 }
                 if result.mergedUnrelated, let before = result.revision.before, !dryRunning {
                     line += "; merged with an unrelated grid: 'gridstore\(context.databaseOption) --grid \(ShellWord.quoted(result.grid)) "
@@ -335,6 +350,8 @@ struct SyncImportCommand: GridStoreCommand {
         default: ""
         }
         context.console.write("grid '\(CommandLineOutput.printable(result.grid))': took \(result.received) change(s)\(revision)"
-                              + (result.conflicts > 0 ? "; \(result.conflicts) conflict(s)" : "") + "\n")
+                              + (result.conflicts > 0 ? "; \(result.conflicts) conflict(s)" : "")
+                              + (result.drop == .droppedHere ? "; it was dropped here, and the bundle holds no change made since: "
+                                 + "it stays dropped" : "") + "\n")
     }
 }

@@ -283,17 +283,39 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         let rows = try connection.execute("""
             SELECT replica.id, replica.storage_identity, \(Self.identity), grids.revision, sync_states.revision,
                    sync_states.clock, sync_states.versions, sync_states.conflicts, sync_states.replica, sync_states.database_replica,
-                   sync_states.version
+                   sync_states.version, sync_drops.name, left(sync_drops.versions, $2), sync_drops.dropped_at
             FROM replica LEFT JOIN grids ON grids.name = $1 LEFT JOIN sync_states ON sync_states.grid_id = grids.id
+                 LEFT JOIN sync_drops ON sync_drops.name = $1
             WHERE replica.only_row = 1
-            """, [name])
+            """, [name, String(StoredSyncDrop.maximumVersionsBytes + 1)])
         guard rows.count == 1 else { return nil }
         return StoredSyncSummary(
             replica: StoredReplicaRow(id: rows.string(0, 0), storageIdentity: rows.string(0, 1)), storageIdentity: rows.string(0, 2),
             revision: rows.isNull(0, 3) ? nil : rows.int(0, 3),
             state: rows.isNull(0, 4) ? nil : StoredSyncState(replica: rows.string(0, 8), databaseReplica: rows.string(0, 9),
                                                              revision: rows.int(0, 4), clock: rows.int(0, 5), versions: rows.string(0, 6),
-                                                             conflicts: rows.int(0, 7), version: rows.int(0, 10)))
+                                                             conflicts: rows.int(0, 7), version: rows.int(0, 10)),
+            drop: rows.isNull(0, 11) ? nil : StoredSyncDrop(name: rows.string(0, 11), versions: rows.string(0, 12), droppedAt: rows.int(0, 13)))
+    }
+
+    func syncDrops(limit: Int) throws -> [StoredSyncDrop] {
+        let rows = try connection.execute("SELECT name, left(versions, $1), dropped_at FROM sync_drops ORDER BY name LIMIT $2",
+                                          [String(StoredSyncDrop.maximumVersionsBytes + 1), String(limit)])
+        return (0..<rows.count).map { StoredSyncDrop(name: rows.string($0, 0), versions: rows.string($0, 1), droppedAt: rows.int($0, 2)) }
+    }
+
+    func syncDrop(named name: String) throws -> StoredSyncDrop? {
+        let rows = try connection.execute("SELECT name, left(versions, $2), dropped_at FROM sync_drops WHERE name = $1",
+                                          [name, String(StoredSyncDrop.maximumVersionsBytes + 1)])
+        guard rows.count == 1 else { return nil }
+        return StoredSyncDrop(name: rows.string(0, 0), versions: rows.string(0, 1), droppedAt: rows.int(0, 2))
+    }
+
+    func writeSyncDrop(_ drop: StoredSyncDrop) throws {
+        connection.enqueue("""
+            INSERT INTO sync_drops (name, versions, dropped_at) VALUES ($1, $2, $3)
+            ON CONFLICT (name) DO UPDATE SET versions = excluded.versions, dropped_at = excluded.dropped_at
+            """, [drop.name, drop.versions, String(drop.droppedAt)])
     }
 
     func setReplicaRow(_ row: StoredReplicaRow) throws {

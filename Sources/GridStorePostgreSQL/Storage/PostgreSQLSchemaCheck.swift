@@ -22,7 +22,7 @@ enum PostgreSQLSchemaCheck {
     static let gridStoreRelations = [
         "grids", "sections", "item_sizes", "size_chunks", "placement_chunks", "placements", "honeycombs", "honeycomb_placements",
         "item_keys", "history", "schema_migrations", "replica", "sync_states", "sync_replicas", "sync_registers", "sync_versions",
-        "sync_item_ids",
+        "sync_item_ids", "sync_drops",
     ]
 
     /// Throws unless nothing gridstore did not create is attached to its tables (and, when
@@ -199,6 +199,9 @@ enum PostgreSQLSchemaCheck {
         "column sync_replicas.grid_id bigint",
         "column sync_replicas.id text",
         "column sync_replicas.number integer",
+        "column sync_drops.dropped_at bigint",
+        "column sync_drops.name text",
+        "column sync_drops.versions text",
         "column sync_item_ids.first_item integer",
         "column sync_item_ids.grid_id bigint",
         "column sync_item_ids.ids text",
@@ -276,6 +279,10 @@ enum PostgreSQLSchemaCheck {
         "constraint sync_replicas CHECK ((number >= 0))",
         "constraint sync_replicas FOREIGN KEY (grid_id) REFERENCES grids(id) ON DELETE CASCADE",
         "constraint sync_replicas PRIMARY KEY (grid_id, number)",
+        "constraint sync_drops CHECK (((char_length(name) >= 1) AND (char_length(name) <= 255)))",
+        "constraint sync_drops CHECK (((char_length(versions) >= 1) AND (char_length(versions) <= 530000)))",
+        "constraint sync_drops CHECK ((dropped_at >= 0))",
+        "constraint sync_drops PRIMARY KEY (name)",
         "constraint sync_item_ids CHECK ((section >= 0))",
         "constraint sync_item_ids CHECK (((first_item >= 0) AND ((first_item % 256) = 0)))",
         "constraint sync_item_ids FOREIGN KEY (grid_id) REFERENCES grids(id) ON DELETE CASCADE",
@@ -301,6 +308,7 @@ enum PostgreSQLSchemaCheck {
         "index sync_registers USING btree (grid_id, version)",
         "index sync_replicas UNIQUE USING btree (grid_id, number)",
         "index sync_versions UNIQUE USING btree (grid_id, version)",
+        "index sync_drops UNIQUE USING btree (name)",
         "index sync_item_ids UNIQUE USING btree (grid_id, section, first_item)",
     ]
 }

@@ -170,7 +170,29 @@ final class SQLiteGridTransaction: GridStorageTransaction {
                                                              versions: row.string(at: 3), conflicts: Int64(row.int(at: 4)),
                                                              version: Int64(row.int(at: 7))))
         }
-        return StoredSyncSummary(replica: replica, storageIdentity: try storageIdentity(), revision: grid?.revision, state: grid?.state)
+        return StoredSyncSummary(replica: replica, storageIdentity: try storageIdentity(), revision: grid?.revision, state: grid?.state,
+                                 drop: try syncDrop(named: name))
+    }
+
+    func syncDrops(limit: Int) throws -> [StoredSyncDrop] {
+        try connection.fetchAll("SELECT name, substr(versions, 1, ?), dropped_at FROM sync_drops ORDER BY name LIMIT ?",
+                                [StoredSyncDrop.maximumVersionsBytes + 1, limit]) {
+            StoredSyncDrop(name: $0.string(at: 0), versions: $0.string(at: 1), droppedAt: Int64($0.int(at: 2)))
+        }
+    }
+
+    func syncDrop(named name: String) throws -> StoredSyncDrop? {
+        try connection.fetchOne("SELECT name, substr(versions, 1, ?), dropped_at FROM sync_drops WHERE name = ?",
+                                [StoredSyncDrop.maximumVersionsBytes + 1, name]) {
+            StoredSyncDrop(name: $0.string(at: 0), versions: $0.string(at: 1), droppedAt: Int64($0.int(at: 2)))
+        }
+    }
+
+    func writeSyncDrop(_ drop: StoredSyncDrop) throws {
+        try connection.executeCached("""
+            INSERT INTO sync_drops (name, versions, dropped_at) VALUES (?, ?, ?)
+            ON CONFLICT (name) DO UPDATE SET versions = excluded.versions, dropped_at = excluded.dropped_at
+            """, [drop.name, drop.versions, drop.droppedAt])
     }
 
     func setReplicaRow(_ row: StoredReplicaRow) throws {

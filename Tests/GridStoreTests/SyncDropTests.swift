@@ -1,0 +1,171 @@
+import GridLayout
+import Testing
+import TestSupport
+@testable import GridStore
+@testable import GridStoreSQLite
+
+/// A grid dropped after it synced is dropped on its peers, through any hub, and comes back only
+/// from a peer that changed it since (docs/sync.md, "Dropping a grid").
+@Suite("Sync of dropped grids")
+struct SyncDropTests {
+    let directory = TemporaryDirectory()
+
+    /// A phone and a tablet synced through a hub on `backend`, each with `default` and `old`.
+    func devices(_ backend: Backend, prefix: String = "") throws -> (phone: GridDatabase, tablet: GridDatabase, hub: GridDatabase) {
+        let hub = try GridDatabase(location: try backend.database(in: directory, name: prefix + "hub.sqlite"))
+        let phone = try GridDatabase(path: directory.file(prefix + "phone.sqlite"))
+        let tablet = try GridDatabase(path: directory.file(prefix + "tablet.sqlite"))
+        try Grid.create(named: "old", in: phone, content: GridContent(columns: 4, sections: [Array(repeating: .small, count: 5)]))
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
+        _ = try phone.sync(with: hub)
+        _ = try tablet.sync(with: hub)
+        #expect(try names(tablet) == ["default", "old"])
+        return (phone, tablet, hub)
+    }
+
+    func names(_ database: GridDatabase) throws -> [String] {
+        try Grid.list(in: database).map(\.name)
+    }
+
+    func content(_ database: GridDatabase, _ name: String = "old") throws -> GridContent {
+        try Grid(named: name, in: database, creatingWith: nil).storedSnapshot().content
+    }
+
+    func result(_ results: [GridSyncResult], _ name: String = "old") throws -> GridSyncResult {
+        try #require(results.first { $0.grid == name })
+    }
+
+    @Test("a grid dropped on one device is dropped on the hub and on every other device, and stays dropped", arguments: Backend.all)
+    func dropReachesEveryPeer(backend: Backend) throws {
+        let (phone, tablet, hub) = try devices(backend)
+        #expect(try Grid.drop(named: "old", in: phone))
+        #expect(try result(phone.sync(with: hub)).drop == .droppedThere)
+        #expect(try names(hub) == ["default"])
+        let reached = try result(tablet.sync(with: hub))
+        #expect(reached.drop == .droppedHere && reached.revision.after == nil, "\(reached)")
+        #expect(try names(tablet) == ["default"])
+        for (device, peer) in [(phone, hub), (tablet, hub), (phone, tablet)] {
+            let again = try device.sync(with: peer)
+            #expect(again.map(\.grid) == ["default"] && again.allSatisfy { $0.sent == 0 && $0.received == 0 }, "\(again)")
+        }
+        #expect(try names(phone) == ["default"])
+    }
+
+    @Test("a change made to the grid on another device without seeing the drop keeps it: it comes back where it was dropped, with that change",
+          arguments: Backend.all)
+    func changeSinceKeepsIt(backend: Backend) throws {
+        let (phone, tablet, hub) = try devices(backend)
+        try Grid.drop(named: "old", in: phone)
+        try Grid(named: "old", in: tablet).toggle(at: GridIndexPath(item: 3))
+        _ = try tablet.sync(with: hub)
+        let back = try result(phone.sync(with: hub))
+        #expect(back.drop == .kept && back.revision.before == nil && back.revision.after != nil, "\(back)")
+        #expect(try content(phone) == content(tablet) && content(phone).sections[0][3] == .middle)
+        _ = try tablet.sync(with: hub)
+        #expect(try content(tablet) == content(hub))
+        // The drop on the other order: the phone syncs first, and the hub's grid is dropped; the
+        // tablet's change, made without seeing the drop, brings it back everywhere.
+        let (phone2, tablet2, hub2) = try devices(backend, prefix: "second-")
+        try Grid.drop(named: "old", in: phone2)
+        try Grid(named: "old", in: tablet2).toggle(at: GridIndexPath(item: 2))
+        #expect(try result(phone2.sync(with: hub2)).drop == .droppedThere)
+        #expect(try result(tablet2.sync(with: hub2)).drop == .kept)
+        #expect(try result(phone2.sync(with: hub2)).drop == .kept)
+        #expect(try content(phone2) == content(tablet2) && content(hub2) == content(tablet2) && content(phone2).sections[0][2] == .middle)
+    }
+
+    @Test("a grid made again under the dropped name is another grid: it replaces the old one on every peer, nothing of the old mixed in",
+          arguments: Backend.all)
+    func madeAgainIsAnotherGrid(backend: Backend) throws {
+        let (phone, tablet, hub) = try devices(backend)
+        try Grid.drop(named: "old", in: phone)
+        try Grid.create(named: "old", in: phone, content: GridContent(columns: 6, sections: [[.small, .small]]))
+        try Grid(named: "old", in: phone).setSize(.big, at: GridIndexPath(item: 1))
+        let made = try content(phone)
+        let first = try result(phone.sync(with: hub))
+        #expect(first.drop == .droppedThere && first.otherRevision.after != nil, "\(first)")
+        #expect(try content(hub) == made)
+        #expect(try result(tablet.sync(with: hub)).drop == .droppedHere)
+        #expect(try content(tablet) == made && content(phone) == made)
+        #expect(try phone.sync(with: hub).allSatisfy { $0.sent == 0 && $0.received == 0 && $0.drop == nil })
+    }
+
+    @Test("dropped here alone (keepingOnPeers): the next sync brings the grid back as the peer has it", arguments: Backend.all)
+    func keptOnPeers(backend: Backend) throws {
+        let (phone, _, hub) = try devices(backend)
+        let before = try content(hub)
+        #expect(try !Grid.drop(named: "old", in: phone, keepingOnPeers: true))
+        let back = try result(phone.sync(with: hub))
+        #expect(back.drop == nil && back.revision.after != nil)
+        #expect(try content(phone) == before && names(hub) == ["default", "old"])
+    }
+
+    @Test("a grid that never synced is never dropped by another database's drop of its name: it comes over instead")
+    func neverSyncedIsKept() throws {
+        let (phone, _, hub) = try devices(.sqlite)
+        try Grid.drop(named: "old", in: phone)
+        let other = try GridDatabase(path: directory.file("other.sqlite"))
+        try Grid.create(named: "old", in: other, content: GridContent(columns: 4, sections: [[.big, .small, .small]]))
+        let made = try content(other)
+        let results = try other.sync(with: phone)
+        #expect(try result(results).drop == nil && content(phone) == made)
+        _ = try phone.sync(with: hub)
+        #expect(try content(hub) == made)
+    }
+
+    @Test("bundles: one holding no change made since the drop leaves the grid dropped; a partial one with changes since is refused in one line; a whole one with changes since brings it back")
+    func bundles() throws {
+        let (phone, tablet, _) = try devices(.sqlite)
+        let whole = try Grid(named: "old", in: tablet).syncBundle(since: .empty).encoded()
+        try Grid.drop(named: "old", in: phone)
+        let stays = try Grid(named: "old", in: phone).applySyncBundle(whole)
+        #expect(stays.drop == .droppedHere && stays.received == 0 && stays.revision.after == nil)
+        #expect(try names(phone) == ["default"])
+
+        let cursor = try Grid(named: "old", in: tablet).syncCursor()
+        try Grid(named: "old", in: tablet).toggle(at: GridIndexPath(item: 4))
+        let partial = try Grid(named: "old", in: tablet).syncBundle(since: cursor).encoded()
+        #expect(throws: GridError.sync(SyncError(.dropped, "grid 'old' was dropped here, and the sync bundle holds changes made to it since, "
+                                                 + "but not the whole grid: take a bundle since 'none' to bring it back"))) {
+            try Grid(named: "old", in: phone).applySyncBundle(partial)
+        }
+        #expect(try names(phone) == ["default"])
+        let changed = try Grid(named: "old", in: tablet).syncBundle(since: .empty).encoded()
+        let back = try Grid(named: "old", in: phone).applySyncBundle(changed)
+        #expect(back.drop == nil && back.revision.after != nil)
+        #expect(try content(phone) == content(tablet))
+    }
+
+    @Test("a dry run says where the grid would be dropped and writes nothing on either side")
+    func dryRun() throws {
+        let (phone, tablet, _) = try devices(.sqlite)
+        try Grid.drop(named: "old", in: phone)
+        let said = try result(phone.sync(with: tablet, dryRun: true))
+        #expect(said.drop == .droppedThere && said.otherRevision.after == nil)
+        #expect(try names(tablet) == ["default", "old"])
+        let connection = try SQLiteConnection(path: directory.file("tablet.sqlite"))
+        #expect(try connection.fetchOne("SELECT count(*) FROM sync_drops") { $0.int(at: 0) } == 0)
+    }
+
+    @Test("a drop row not in the shape gridstore writes drops nothing: the grid comes back", arguments: [
+        "UPDATE sync_drops SET versions = 'not versions'",
+        "UPDATE sync_drops SET versions = '0123456789abcdef0123456789abcdef:0'",
+        "UPDATE sync_drops SET versions = '0123456789abcdef0123456789abcdef:1,0123456789abcdef0123456789abcdef:2'",
+    ])
+    func oddRow(edit: String) throws {
+        let (phone, tablet, _) = try devices(.sqlite)
+        let before = try content(tablet)
+        try Grid.drop(named: "old", in: phone)
+        try SQLiteConnection(path: directory.file("phone.sqlite")).execute(edit)
+        let results = try phone.sync(with: tablet)
+        #expect(try result(results).drop == nil && content(phone) == before)
+    }
+
+    @Test("a transaction's drop records the drop as Grid.drop does")
+    func transactionDrop() throws {
+        let (phone, _, hub) = try devices(.sqlite)
+        try phone.write { try $0.drop(gridNamed: "old") }
+        #expect(try result(phone.sync(with: hub)).drop == .droppedThere)
+        #expect(try names(hub) == ["default"])
+    }
+}
