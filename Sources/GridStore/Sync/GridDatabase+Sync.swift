@@ -114,10 +114,13 @@ extension GridDatabase {
     ///     cannot be one grid: one a honeycomb and the other tiles, or each with four or more
     ///     keyed items and no key in common. Without it such a grid is refused (``SyncError/Kind/unrelated``), as
     ///     git refuses to merge unrelated histories.
+    ///   - willSync: Called with each grid's name, its index and the count of grids, before its
+    ///     sync begins (for a progress report).
     /// - Throws: ``GridError/sync(_:)`` when the databases are one; an error listing the grids
     ///   of either database.
     public func syncEach(with other: GridDatabase, grids: [String]? = nil, dryRun: Bool = false,
-                         allowingUnrelated: Bool = false) throws(GridError) -> [GridSyncOutcome] {
+                         allowingUnrelated: Bool = false,
+                         willSync: (_ grid: String, _ index: Int, _ count: Int) -> Void = { _, _, _ in }) throws(GridError) -> [GridSyncOutcome] {
         let names: [String] = try GridError.catching {
             if try isSameDatabase(as: other) {
                 throw GridError.sync(SyncError(.sameDatabase, "\(location) and \(other.location) are one database; sync needs two"))
@@ -129,7 +132,8 @@ extension GridDatabase {
             let drops = try differingSyncDrops(with: other)
             return Array(Set(here + there).union(drops)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
-        return names.compactMap { name in
+        return names.enumerated().compactMap { index, name in
+            willSync(name, index, names.count)
             do throws(GridError) {
                 return try GridError.catching {
                     try syncGrid(name, with: other, dryRun: dryRun, allowingUnrelated: allowingUnrelated)

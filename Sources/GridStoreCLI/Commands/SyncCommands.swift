@@ -60,15 +60,30 @@ struct SyncCommand: GridStoreCommand {
             }
             // The other first: one that cannot be reached leaves no file made for this side.
             let creatingOther = try other.server == nil && !other.exists()
+            let here = try context.databaseArgument()
+            let creatingHere = try here.server == nil && !here.exists()
+            // Stopped (Ctrl-C), it removes a file it made: a new device is made whole or not at all.
+            let made = (creatingOther ? [other.location] : []) + (creatingHere ? [here.location] : [])
+            InterruptCleanup.arm(removing: made, message: "sync interrupted" + made.map {
+                "; '\(CommandLineOutput.printable($0))', which it made, is removed"
+            }.joined() + "; each grid is as before or after its sync on each side, and syncing again completes it")
             peer = try other.open()
             database = try context.openDatabase()
             if creatingOther { context.noteCreatedDatabase(at: other.location, namedBy: "<other-db>") }
         }
+        defer { InterruptCleanup.disarm() }
         if let name = context.explicitGridName, try !Grid.exists(named: name, in: database), try !Grid.exists(named: name, in: peer) {
             throw context.missingGrid(name)
         }
-        let outcomes = try database.syncEach(with: peer, grids: context.explicitGridName.map { [$0] }, dryRun: dryRunning,
-                                             allowingUnrelated: allowingUnrelated)
+        let progress = ProgressLine("syncing with \(CommandLineOutput.printable(peer.location))")
+        let outcomes: [GridSyncOutcome]
+        do {
+            defer { progress.finish() }
+            outcomes = try database.syncEach(with: peer, grids: context.explicitGridName.map { [$0] }, dryRun: dryRunning,
+                                             allowingUnrelated: allowingUnrelated) { name, index, count in
+                progress.step("grid '\(CommandLineOutput.printable(name))'" + (count > 1 ? " (\(index + 1) of \(count))" : ""))
+            }
+        }
         let results = outcomes.compactMap { outcome -> GridSyncResult? in
             if case .synced(let result) = outcome { return result }
             return nil
