@@ -108,10 +108,10 @@ struct SyncClockTests {
         #expect(try CommandRunner.shell("sqlite3 \(directory.file("hub.sqlite")) \"UPDATE sync_registers SET register = 'garbage'\"").status == 0)
         let damaged = try run("hub.sqlite", ["check", "--repair"])
         #expect(damaged.status == 1 && damaged.standardOutput.contains("grid 'default': its sync state cannot be read (")
-                && damaged.standardOutput.contains("to take the grid again from a peer, drop it here alone ('gridstore drop --keep-on-peers') "
-                                                   + "and sync with the peer"), "\(damaged)")
+                && damaged.standardOutput.contains("to take the grid again from a peer, drop it here alone ('gridstore drop default "
+                                                   + "--keep-on-peers', on this database) and sync with the peer"), "\(damaged)")
         // Followed, the advice brings the grid back from the peer, and the peer keeps it.
-        #expect(try run("hub.sqlite", ["drop", "default", "--keep-on-peers"]).standardOutput == "dropped grid 'default'\n")
+        #expect(try run("hub.sqlite", ["drop", "default", "--keep-on-peers"]).status == 0)
         #expect(try sync("fast.sqlite", with: "hub.sqlite").status == 0)
         #expect(try run("hub.sqlite", ["check"]).status == 0 && run("hub.sqlite", ["get", "2"]).standardOutput == "big\n")
         #expect(try run("fast.sqlite", ["get", "2"]).standardOutput == "big\n")

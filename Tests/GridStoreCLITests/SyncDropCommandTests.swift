@@ -17,8 +17,8 @@ struct SyncDropCommandTests {
         let dropped = try run("phone.sqlite", "drop", "old")
         #expect(dropped.status == 0 && dropped.standardOutput == "dropped grid 'old'; the next sync drops it on its peers too\n", "\(dropped)")
         let dry = try run("phone.sqlite", "sync", directory.file("tablet.sqlite"), "--dry-run")
-        #expect(dry.standardOutput == "grid 'old': would be dropped in \(directory.file("tablet.sqlite")), as it was dropped here knowing "
-                + "every change made to it there\n", "\(dry)")
+        #expect(dry.standardOutput == "grid 'old': would be dropped in \(directory.file("tablet.sqlite")), as a drop of it knew every "
+                + "change it held\n", "\(dry)")
         let synced = try run("phone.sqlite", "sync", directory.file("tablet.sqlite"), "--format", "json")
         let json = try JSONSerialization.jsonObject(with: Data(synced.standardOutput.utf8)) as? [String: Any]
         let grid = (json?["grids"] as? [[String: Any]])?.first
@@ -28,7 +28,7 @@ struct SyncDropCommandTests {
         #expect(try run("tablet.sqlite", "--grid", "old", "init", "--items", "2", "-q").status == 0)
         #expect(try run("tablet.sqlite", "sync", directory.file("phone.sqlite")).status == 0)
         let alone = try run("phone.sqlite", "drop", "old", "--keep-on-peers")
-        #expect(alone.standardOutput == "dropped grid 'old'\n")
+        #expect(alone.standardOutput == "dropped grid 'old' here alone; the next sync brings it back from a peer that has it\n")
         let back = try run("phone.sqlite", "sync", directory.file("tablet.sqlite"))
         #expect(back.standardOutput.hasPrefix("grid 'old': sent 0 change(s) to ") && back.standardOutput.contains("(a new grid at revision"))
         #expect(try run("phone.sqlite", "grids", "--names").standardOutput == "old\n")

@@ -94,7 +94,7 @@ struct SyncDropTests {
     func keptOnPeers(backend: Backend) throws {
         let (phone, _, hub) = try devices(backend)
         let before = try content(hub)
-        #expect(try !Grid.drop(named: "old", in: phone, keepingOnPeers: true))
+        #expect(try Grid.drop(named: "old", in: phone, keepingOnPeers: true))
         let back = try result(phone.sync(with: hub))
         #expect(back.drop == nil && back.revision.after != nil)
         #expect(try content(phone) == before && names(hub) == ["default", "old"])
@@ -132,7 +132,7 @@ struct SyncDropTests {
         #expect(try names(phone) == ["default"])
         let changed = try Grid(named: "old", in: tablet).syncBundle(since: .empty).encoded()
         let back = try Grid(named: "old", in: phone).applySyncBundle(changed)
-        #expect(back.drop == nil && back.revision.after != nil)
+        #expect(back.drop == .kept && back.revision.after != nil)
         #expect(try content(phone) == content(tablet))
     }
 
@@ -159,6 +159,72 @@ struct SyncDropTests {
         try SQLiteConnection(path: directory.file("phone.sqlite")).execute(edit)
         let results = try phone.sync(with: tablet)
         #expect(try result(results).drop == nil && content(phone) == before)
+    }
+
+    @Test("drop rows no grid matches, that cannot be read, or that name no grid gridstore allows, stop no sync and are carried only when readable",
+          arguments: [
+        "INSERT INTO sync_drops VALUES ('ghost', 'garbage', 0)",
+        "INSERT INTO sync_drops VALUES (cast(x'6f6cff64' AS TEXT), '0123456789abcdef0123456789abcdef:5', 0)",
+        "INSERT INTO sync_drops VALUES ('caf' || char(101, 769), '0123456789abcdef0123456789abcdef:5', 0)",
+        "INSERT INTO sync_drops VALUES ('gone', '0123456789abcdef0123456789abcdef:5', 0)",
+    ])
+    func rowsWithoutGrids(edit: String) throws {
+        let (phone, tablet, _) = try devices(.sqlite)
+        try SQLiteConnection(path: directory.file("phone.sqlite")).execute(edit)
+        for (one, other) in [(phone, tablet), (tablet, phone)] {
+            let outcomes = try one.syncEach(with: other)
+            #expect(outcomes.map(\.grid) == ["default", "old"], "\(outcomes)")
+            #expect(outcomes.allSatisfy { if case .synced = $0 { true } else { false } })
+        }
+        let carried = try SQLiteConnection(path: directory.file("tablet.sqlite")).fetchAll("SELECT name FROM sync_drops") { $0.string(at: 0) }
+        #expect(carried == (edit.contains("'gone'") ? ["gone"] : []))
+    }
+
+    @Test("a grid copied back after its drop is restored: every peer takes it back, the hub that holds the drop too", arguments: Backend.all)
+    func copiedBack(backend: Backend) throws {
+        let (phone, tablet, hub) = try devices(backend)
+        let backup = try GridDatabase(path: directory.file("backup.sqlite"))
+        try Grid.copy(from: phone, to: backup)
+        try Grid.drop(named: "old", in: phone)
+        _ = try phone.sync(with: hub)
+        _ = try tablet.sync(with: hub)
+        #expect(try names(hub) == ["default"] && names(tablet) == ["default"])
+        try Grid.copy(from: backup, to: phone, names: ["old"])
+        let back = try result(phone.sync(with: hub))
+        #expect(back.drop == .kept && back.otherRevision.after != nil, "\(back)")
+        #expect(try result(tablet.sync(with: hub)).drop == .kept)
+        #expect(try content(tablet) == content(backup) && content(hub) == content(backup))
+    }
+
+    @Test("a copy of every grid carries the drops, so a database moved elsewhere drops the same grids on its peers", arguments: Backend.all)
+    func copyCarriesDrops(backend: Backend) throws {
+        let (phone, tablet, _) = try devices(.sqlite)
+        try Grid.drop(named: "old", in: phone)
+        let moved = try GridDatabase(location: try backend.database(in: directory, name: "moved.sqlite"))
+        try Grid.copy(from: phone, to: moved)
+        #expect(try result(moved.sync(with: tablet)).drop == .droppedThere)
+        #expect(try names(tablet) == ["default"])
+    }
+
+    @Test("a peer that holds the grid as it was at the drop merges with the grid that came back, keeping its history and settings; a device that never had the grid sees no drop")
+    func revivedMergesWithCovered() throws {
+        let (phone, tablet, hub) = try devices(.sqlite)
+        // The tablet changes the direction and keeps its history; the phone sees it, then drops the grid.
+        try Grid(named: "old", in: tablet).update { try $0.setDirection(.horizontal) }
+        _ = try tablet.sync(with: phone)
+        let history = try Grid(named: "old", in: tablet).history().count
+        try Grid.drop(named: "old", in: phone)
+        // The hub changes it without seeing the drop: the phone takes it back.
+        try Grid(named: "old", in: hub).toggle(at: GridIndexPath(item: 4))
+        #expect(try result(phone.sync(with: hub)).drop == .kept)
+        // The tablet's grid, which the drop knew whole, merges with the one that came back.
+        let merged = try result(tablet.sync(with: phone))
+        #expect(merged.drop == nil && merged.revision.before != nil, "\(merged)")
+        #expect(try Grid(named: "old", in: tablet).history().count > history)
+        #expect(try content(tablet) == content(phone) && content(tablet).sections[0][4] == .middle)
+        #expect(try Grid(named: "old", in: tablet).storedSnapshot().direction == .horizontal)
+        let fresh = try GridDatabase(path: directory.file("fresh.sqlite"))
+        #expect(try result(phone.sync(with: fresh)).drop == nil)
     }
 
     @Test("a transaction's drop records the drop as Grid.drop does")

@@ -8,7 +8,10 @@ extension Grid {
     /// their times, actors and edits) and its retention, so `undo`, `snapshot(at:)` and
     /// `revert(to:)` work on the copy as on the original; without `history`, the copies start
     /// with none. A grid that syncs keeps its sync state, so the copy syncs with the original's
-    /// peers item by item, as a replica of its own.
+    /// peers item by item, as a replica of its own, and a drop of its name recorded in `target`
+    /// is forgotten (a grid copied back after a drop is restored, not dropped again); a copy of
+    /// every grid also carries the drops `source` recorded, so moving a database drops the same
+    /// grids on its peers (docs/sync.md, "Dropping a grid").
     ///
     /// ```swift
     /// let file = try GridDatabase(path: "grids.sqlite")
@@ -53,13 +56,13 @@ extension Grid {
         if oneDatabase {
             throw GridError.limitExceeded("\(source.location) and \(target.location) are one database; a copy needs two")
         }
-        let grids = try source.storageRead { transaction -> [Copied] in
+        let (grids, drops) = try source.storageRead { transaction -> ([Copied], [SyncDrop.Named]) in
             let summaries = try transaction.grids()
             // Keyed by bytes: two names Swift's `==` finds equal (NFC and NFD forms written by an
             // older gridstore) are two grids, each with its own time.
             let updatedAt = Dictionary(summaries.map { (Array($0.name.utf8), $0.updatedAt) }, uniquingKeysWith: { first, _ in first })
             let wanted = names?.map(GridLimits.canonical) ?? summaries.map(\.name)
-            return try wanted.map { name in
+            let copies = try wanted.map { name in
                 // A name written by hand that no grid may have would be copied into a grid no
                 // call can open.
                 try GridLimits.validate(name: name)
@@ -82,6 +85,7 @@ extension Grid {
                 }
                 return copied
             }
+            return (copies, names == nil ? try SyncDrop.all(in: transaction) : [])
         }
         let copied = Set(grids.map(\.snapshot.name))
         return try target.storageWrite { transaction -> [GridSummary] in
@@ -100,11 +104,16 @@ extension Grid {
                 }
                 if GridHistoryEntry.isTimestamp(grid.updatedAt) { try transaction.setUpdatedAt(grid.updatedAt, gridID: id) }
                 if let state = grid.syncState {
+                    let dropped = try transaction.syncDrop(named: snapshot.name) != nil
+                    try transaction.deleteSyncDrop(named: snapshot.name)
                     try transaction.writeSyncState(StoredSyncWrite(state: state, replacing: true, replicas: grid.syncRegisters.replicas,
                                                                    registers: grid.syncRegisters.registers, removed: [], log: grid.syncLog),
                                                    gridID: id)
+                    // Copied back after a drop: a restore, made after the drop, which its peers take.
+                    if dropped { try SyncDrop.markRestored(snapshot.name, in: transaction, database: target) }
                 }
             }
+            for drop in drops { try SyncDrop.record(drop.drop, named: drop.name, in: transaction) }
             return try transaction.grids().filter { copied.contains($0.name) }
         }
     }

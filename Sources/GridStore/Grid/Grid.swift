@@ -131,7 +131,8 @@ public final class Grid: Sendable {
     ///
     /// - Parameter keepingOnPeers: Whether the drop stays here: the next sync with a peer that
     ///   has the grid brings it back (to take a damaged grid again from a peer).
-    /// - Returns: Whether the drop is recorded for the grid's peers (the grid took part in sync).
+    /// - Returns: Whether the grid took part in sync: its drop reaches its peers, or with
+    ///   `keepingOnPeers` the next sync brings it back.
     /// - Throws: ``GridError/gridNotFound(_:)`` when there is none.
     @discardableResult
     public static func drop(named name: String, in database: GridDatabase, keepingOnPeers: Bool = false) throws(GridError) -> Bool {
@@ -140,7 +141,7 @@ public final class Grid: Sendable {
             try database.storageWrite { transaction in
                 let dropped = try SyncDrop.dropGrid(named: name, in: transaction, recording: !keepingOnPeers)
                 if !dropped.found { throw GridError.gridNotFound(name) }
-                return dropped.recorded
+                return dropped.synced
             }
         }
     }

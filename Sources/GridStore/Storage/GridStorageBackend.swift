@@ -183,6 +183,9 @@ package protocol GridStorageTransaction: AnyObject {
     /// Records that the grid `drop` names was dropped, replacing what was recorded of its name.
     func writeSyncDrop(_ drop: StoredSyncDrop) throws
 
+    /// Forgets the drop recorded for the grid named `name`, if any.
+    func deleteSyncDrop(named name: String) throws
+
     /// This database's wall clock, in milliseconds since 1970: the clock sync judges the stamps
     /// it receives by (a PostgreSQL server's own, not the client's). The process's by default.
     func clockMilliseconds() throws -> Int64

@@ -212,6 +212,10 @@ final class MemoryTransaction: GridStorageTransaction {
         contents.syncDrops[drop.name] = drop
     }
 
+    func deleteSyncDrop(named name: String) throws {
+        contents.syncDrops[name] = nil
+    }
+
     func setReplicaRow(_ row: StoredReplicaRow) throws { contents.replica = row }
 
     func syncState(gridID: Int64) throws -> StoredSyncState? {

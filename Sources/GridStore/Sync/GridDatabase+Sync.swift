@@ -129,8 +129,13 @@ extension GridDatabase {
             let here = try storageRead { try $0.listGrids().map(\.name) }
             let there = try other.storageRead { try $0.listGrids().map(\.name) }
             // A drop one side recorded reaches the other even where neither has the grid now.
-            let drops = try differingSyncDrops(with: other)
-            return Array(Set(here + there).union(drops)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let grids = Set(here + there)
+            if !dryRun {
+                let rows = try syncDropRows(with: other)
+                let differing = Set(rows[0].keys).union(rows[1].keys).filter { rows[0][$0] != rows[1][$0] && !grids.contains($0) }
+                try carrySyncDrops(named: differing, rows: rows, with: other)
+            }
+            return grids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
         return names.enumerated().compactMap { index, name in
             willSync(name, index, names.count)
@@ -169,9 +174,9 @@ extension GridDatabase {
             if carried.dropped[0] || carried.dropped[1] {
                 // Dropped on one side, and another grid of the name made since on the other.
                 drop = carried.dropped[0] ? .droppedHere : .droppedThere
-            } else if !kept[0] || !kept[1], let known = stored[kept[0] ? 0 : 1]?.state.flatMap({ SyncVersionsText.decode($0.versions) }),
-                      known.entries.keys.contains(where: { carried.drop.versions[$0] > .zero }) {
-                // The grid dropped, changed on the other side since: back where it was dropped.
+            } else if let lacking = [0, 1].first(where: { !had[$0] && stored[$0]?.drop.flatMap(SyncDrop.init) != nil }),
+                      carried.revived[1 - lacking] {
+                // Dropped on one side, changed on the other since: back where it was dropped.
                 drop = .kept
             }
             if carried.dropped.contains(true) || stored.contains(where: { $0?.drop.flatMap(SyncDrop.init) != carried.drop }) {

@@ -241,7 +241,8 @@ extension Grid {
         return try GridError.catching {
             try database.storageWrite { transaction in
                 var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true)
-                if side.stored == nil, let drop = try transaction.syncDrop(named: side.name).flatMap(SyncDrop.init) {
+                let dropped = side.stored == nil ? try transaction.syncDrop(named: side.name).flatMap(SyncDrop.init) : nil
+                if let drop = dropped {
                     // A bundle of a grid dropped here brings it back only with changes made since.
                     if drop.covers(VersionVector(bundle.delta.latestTimes())) {
                         var result = GridSyncResult(grid: side.name, sent: 0, otherRevision: (nil, nil), received: 0, revision: (nil, nil),
@@ -258,8 +259,11 @@ extension Grid {
                 let before = side.stored?.snapshot.revision
                 let received = try side.merge(bundle)
                 let after = try side.store(in: transaction, database: database, origin: bundle.replica, sending: false)
-                return GridSyncResult(grid: side.name, sent: 0, otherRevision: (nil, nil), received: received,
-                                      revision: (before, after), conflicts: side.state.conflicts(in: side.layout).count)
+                var result = GridSyncResult(grid: side.name, sent: 0, otherRevision: (nil, nil), received: received,
+                                            revision: (before, after), conflicts: side.state.conflicts(in: side.layout).count)
+                // A grid dropped here, changed by the sender since: back.
+                if dropped != nil, after != nil { result.drop = .kept }
+                return result
             }
         }
     }

@@ -17,9 +17,13 @@ struct SyncDrop: Equatable {
     }
 
     /// The drop as stored; `nil` for a row gridstore did not write, which drops nothing (a grid
-    /// is never lost to a damaged row: it comes back, and the drop can be made again).
+    /// is never lost to a damaged row: it comes back, and the drop can be made again), a name no
+    /// grid may have included, or one not stored as gridstore writes names (in NFC, valid UTF-8:
+    /// a byte no character has reads as U+FFFD).
     init?(_ stored: StoredSyncDrop) {
-        guard stored.versions.utf8.count <= StoredSyncDrop.maximumVersionsBytes, stored.droppedAt >= 0,
+        guard (try? GridLimits.validate(name: stored.name)) != nil, GridLimits.canonical(stored.name).utf8.elementsEqual(stored.name.utf8),
+              !stored.name.unicodeScalars.contains("\u{FFFD}"),
+              stored.versions.utf8.count <= StoredSyncDrop.maximumVersionsBytes, stored.droppedAt >= 0,
               let versions = SyncVersionsText.decode(stored.versions), !versions.entries.isEmpty else { return nil }
         self.init(versions: versions, droppedAt: stored.droppedAt)
     }
@@ -43,6 +47,13 @@ struct SyncDrop: Equatable {
         }
     }
 
+    /// `name` as a shell word in a message's advice: in single quotes unless it needs none.
+    static func quoted(_ name: String) -> String {
+        let plain = !name.isEmpty && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
+                                                                                         || "-_.".unicodeScalars.contains($0)) }
+        return plain ? name : "'" + SyncError.excerpt(name).split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+
     /// The row for the grid named `name`.
     func stored(named name: String) -> StoredSyncDrop {
         StoredSyncDrop(name: name, versions: SyncVersionsText.encode(versions), droppedAt: droppedAt)
@@ -51,16 +62,40 @@ struct SyncDrop: Equatable {
     /// Deletes the grid named `name` in `transaction`, and when it took part in sync and
     /// `recording`, records the drop, so that a sync drops it on its peers too.
     ///
-    /// - Returns: Whether there was such a grid, and whether its drop was recorded.
+    /// - Returns: Whether there was such a grid, and whether it took part in sync.
     static func dropGrid(named name: String, in transaction: any GridStorageTransaction,
-                         recording: Bool) throws -> (found: Bool, recorded: Bool) {
-        var recorded = false
-        if recording, let header = try transaction.header(named: name)?.header(), let state = try transaction.syncState(gridID: header.id),
-           let known = SyncVersionsText.decode(state.versions), !known.entries.isEmpty {
-            try record(SyncDrop(versions: known, droppedAt: try transaction.clockMilliseconds()), named: name, in: transaction)
-            recorded = true
+                         recording: Bool) throws -> (found: Bool, synced: Bool) {
+        var synced = false
+        if let header = try transaction.header(named: name)?.header(), let state = try transaction.syncState(gridID: header.id) {
+            synced = true
+            if recording, let known = SyncVersionsText.decode(state.versions), !known.entries.isEmpty {
+                try record(SyncDrop(versions: known, droppedAt: try transaction.clockMilliseconds()), named: name, in: transaction)
+            }
         }
-        return (try transaction.deleteGrid(named: name), recorded)
+        return (try transaction.deleteGrid(named: name), synced)
+    }
+
+    /// A drop as recorded, with the name of its grid.
+    struct Named {
+        let name: String
+        let drop: SyncDrop
+    }
+
+    /// Every drop `transaction` records that gridstore can read (one it cannot drops nothing).
+    static func all(in transaction: any GridStorageTransaction) throws -> [Named] {
+        try transaction.syncDrops(limit: GridDatabase.maximumSyncDrops).compactMap { stored in
+            SyncDrop(stored).map { Named(name: stored.name, drop: $0) }
+        }
+    }
+
+    /// Makes the grid `name`, put back after a drop of it, a change made after the drop: its
+    /// replica (a new one, on a database it was copied to) knows a time no drop knows, so no
+    /// drop covers it and its peers take it back.
+    static func markRestored(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase) throws {
+        var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true)
+        side.state.versions.advance(side.replica, to: side.clock.tick(now: side.now))
+        side.isChanged = true
+        try side.store(in: transaction, database: database, origin: nil, sending: false)
     }
 
     /// Records `drop` for the grid named `name`, with any drop already recorded under the name.

@@ -49,7 +49,8 @@ extension SyncSide {
             loaded = try loadState(row, gridID: gridID, in: transaction, grid: name)
         } catch {
             return (["its sync state cannot be read (\(error)); to take the grid again from a peer, drop it here alone "
-                     + "('gridstore drop --keep-on-peers') and sync with the peer (changes made here since the last sync are lost)"], false)
+                     + "('gridstore drop \(SyncDrop.quoted(name)) --keep-on-peers', on this database) and sync with the peer (changes made "
+                     + "here since the last sync are lost)"], false)
         }
         var problems: [String] = []
         var repaired = false

@@ -110,10 +110,11 @@ struct DropCommand: GridStoreCommand {
         let database = try context.openExistingDatabase()
         // A server's database without gridstore's tables has no grid to drop, and keeps no tables.
         if try !Grid.exists(named: name, in: database) { throw GridError.gridNotFound(GridLimits.canonical(name)) }
-        let reachesPeers = try Grid.drop(named: name, in: database, keepingOnPeers: keepingOnPeers)
+        let synced = try Grid.drop(named: name, in: database, keepingOnPeers: keepingOnPeers)
         context.noteCommitted("grid '\(name)' is dropped")
         guard !quiet else { return }
-        context.console.write("dropped grid '\(CommandLineOutput.printable(name))'"
-                              + (reachesPeers ? "; the next sync drops it on its peers too\n" : "\n"))
+        let peers = !synced ? "" : keepingOnPeers ? " here alone; the next sync brings it back from a peer that has it"
+            : "; the next sync drops it on its peers too"
+        context.console.write("dropped grid '\(CommandLineOutput.printable(name))'\(peers)\n")
     }
 }

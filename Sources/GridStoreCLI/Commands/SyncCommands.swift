@@ -118,11 +118,14 @@ struct SyncCommand: GridStoreCommand {
             for result in results {
                 let name = CommandLineOutput.printable(result.grid)
                 let dropped = dryRunning ? "would be dropped" : "dropped"
-                if result.revision.after == nil, result.otherRevision.after == nil {
-                    // Dropped where it was left, and nowhere else.
-                    context.console.write(result.drop == .droppedHere
-                                          ? "grid '\(name)': \(dropped) here, as \(place) dropped it knowing every change made to it here\n"
-                                          : "grid '\(name)': \(dropped) in \(place), as it was dropped here knowing every change made to it there\n")
+                let whereDropped = result.drop == .droppedHere ? "here" : "in \(place)"
+                if result.drop == .droppedHere || result.drop == .droppedThere,
+                   result.revision.after == nil && result.otherRevision.after == nil || dryRunning {
+                    // Dropped where it was left; in a dry run, the line says what the sync would do after.
+                    let other = result.drop == .droppedHere ? result.otherRevision.after : result.revision.after
+                    let takes = other == nil ? "" : ", and the grid of that name \(result.drop == .droppedHere ? "in \(place)" : "here") "
+                        + "would take its place"
+                    context.console.write("grid '\(name)': \(dropped) \(whereDropped), as a drop of it knew every change it held\(takes)\n")
                     continue
                 }
                 var line = "grid '\(name)': \(verb.sent) \(result.sent) change(s) to \(place)\(revisions(result.otherRevision)), "
@@ -133,8 +136,8 @@ struct SyncCommand: GridStoreCommand {
                 }
                 switch result.drop {
                 case .kept?: line += "; it was dropped on one side and changed on the other since: kept on both"
-                case .droppedHere?: line += "; the grid of that name here was \(dropped) first, as \(place) dropped it"
-                case .droppedThere?: line += "; the grid of that name in \(place) was \(dropped) first, as it was dropped here"
+                case .droppedHere?, .droppedThere?:
+                    line += "; the grid of that name \(whereDropped) was dropped first, as a drop of it knew every change it held"
                 case nil: break
                 }
                 if result.mergedUnrelated, let before = result.revision.before, !dryRunning {
@@ -367,6 +370,8 @@ struct SyncImportCommand: GridStoreCommand {
         context.console.write("grid '\(CommandLineOutput.printable(result.grid))': took \(result.received) change(s)\(revision)"
                               + (result.conflicts > 0 ? "; \(result.conflicts) conflict(s)" : "")
                               + (result.drop == .droppedHere ? "; it was dropped here, and the bundle holds no change made since: "
-                                 + "it stays dropped" : "") + "\n")
+                                 + "it stays dropped" : "")
+                              + (result.drop == .kept ? "; it was dropped here, and the bundle brings changes made since: it is back" : "")
+                              + "\n")
     }
 }

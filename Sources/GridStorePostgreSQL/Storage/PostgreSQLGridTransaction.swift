@@ -318,6 +318,10 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             """, [drop.name, drop.versions, String(drop.droppedAt)])
     }
 
+    func deleteSyncDrop(named name: String) throws {
+        connection.enqueue("DELETE FROM sync_drops WHERE name = $1", [name])
+    }
+
     func setReplicaRow(_ row: StoredReplicaRow) throws {
         connection.enqueue("""
             INSERT INTO replica (only_row, id, storage_identity) VALUES (1, $1, $2)

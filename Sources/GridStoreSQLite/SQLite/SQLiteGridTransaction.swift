@@ -195,6 +195,10 @@ final class SQLiteGridTransaction: GridStorageTransaction {
             """, [drop.name, drop.versions, drop.droppedAt])
     }
 
+    func deleteSyncDrop(named name: String) throws {
+        try connection.executeCached("DELETE FROM sync_drops WHERE name = ?", [name])
+    }
+
     func setReplicaRow(_ row: StoredReplicaRow) throws {
         try connection.execute("""
             INSERT INTO replica (only_row, id, file_identity) VALUES (1, ?, ?)
