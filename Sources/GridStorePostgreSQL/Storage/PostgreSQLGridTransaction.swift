@@ -469,9 +469,9 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         return true
     }
 
-    /// Tells every listening observer, at commit, that a grid changed (see ``PostgreSQLChangeSignal``).
+    /// Has every listening observer told, after the commit, that a grid changed (see ``PostgreSQLChangeSignal``).
     private func notifyObservers() {
-        connection.enqueue("SELECT pg_notify('\(PostgreSQLChangeSignal.channel)', '')")
+        connection.signalsChangeAfterCommit = true
     }
 
     func insertGrid(named name: String, _ changes: GridChangeSet) throws -> Int64 {
