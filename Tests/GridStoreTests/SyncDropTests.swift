@@ -227,6 +227,23 @@ struct SyncDropTests {
         #expect(try result(phone.sync(with: fresh)).drop == nil)
     }
 
+    @Test("check finds a drop row gridstore did not write, of a grid here or not, and --repair deletes it; a row it wrote is no problem")
+    func checkFindsOddRows() throws {
+        let (phone, _, _) = try devices(.sqlite)
+        try Grid.drop(named: "old", in: phone)
+        #expect(try Grid.checkSyncStates(in: phone).allSatisfy(\.problems.isEmpty))
+        let connection = try SQLiteConnection(path: directory.file("phone.sqlite"))
+        try connection.execute("INSERT INTO sync_drops VALUES ('ghost', 'garbage', 0), ('default', 'not versions', 0)")
+        let found = try Grid.checkSyncStates(in: phone)
+        #expect(found.filter { !$0.problems.isEmpty }.map(\.grid).sorted() == ["default", "ghost"], "\(found)")
+        #expect(found.allSatisfy { !$0.repaired && $0.problems.allSatisfy { $0.contains("sync_drops") } })
+        let mended = try Grid.checkSyncStates(in: phone, repairing: true)
+        let unmended = mended.filter { !$0.problems.isEmpty && !$0.repaired }
+        #expect(unmended.isEmpty, "\(mended)")
+        #expect(try connection.fetchAll("SELECT name FROM sync_drops") { $0.string(at: 0) } == ["old"])
+        #expect(try Grid.checkSyncStates(in: phone).allSatisfy(\.problems.isEmpty))
+    }
+
     @Test("a transaction's drop records the drop as Grid.drop does")
     func transactionDrop() throws {
         let (phone, _, hub) = try devices(.sqlite)

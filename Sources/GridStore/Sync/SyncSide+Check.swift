@@ -15,16 +15,33 @@ extension Grid {
     /// changes made without seeing them until this database's clock catches up; mended by
     /// writing them again, unchanged, at this database's time, which every replica takes.
     ///
+    /// A drop recorded for a grid (`sync_drops`) that cannot be read is a problem of that grid's
+    /// name too, mended by deleting the row: it dropped nothing on any peer.
+    ///
     /// - Parameter names: The grids to check; `nil` for all. A grid that never synced has no problem.
     public static func checkSyncStates(in database: GridDatabase, names: [String]? = nil,
                                        repairing: Bool = false) throws(GridError) -> [SyncStateCheck] {
         let body = { (transaction: any GridStorageTransaction) throws -> [SyncStateCheck] in
             let wanted = try names?.map(GridLimits.canonical) ?? transaction.grids().map(\.name)
-            return try wanted.map { name in
+            var checks = try wanted.map { name in
                 guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
                 let found = try SyncSide.check(name, gridID: header.id, in: transaction, database: database, repairing: repairing)
                 return SyncStateCheck(grid: name, problems: found.problems, repaired: found.repaired)
             }
+            let drops = try names == nil ? transaction.syncDrops(limit: GridDatabase.maximumSyncDrops)
+                : wanted.compactMap { try transaction.syncDrop(named: $0) }
+            for drop in drops where SyncDrop(drop) == nil {
+                let problem = "the drop recorded for it (sync_drops) is not one gridstore wrote, so it drops it on no peer"
+                    + (repairing ? "" : "; 'gridstore check --repair' deletes the row")
+                if repairing { try transaction.deleteSyncDrop(named: drop.name) }
+                if let index = checks.firstIndex(where: { $0.grid.utf8.elementsEqual(drop.name.utf8) }) {
+                    checks[index] = SyncStateCheck(grid: drop.name, problems: checks[index].problems + [problem],
+                                                   repaired: checks[index].problems.isEmpty ? repairing : checks[index].repaired)
+                } else {
+                    checks.append(SyncStateCheck(grid: drop.name, problems: [problem], repaired: repairing))
+                }
+            }
+            return checks
         }
         return try GridError.catching { try repairing ? database.storageWrite(body) : database.storageRead(body) }
     }
