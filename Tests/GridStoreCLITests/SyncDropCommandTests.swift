@@ -34,6 +34,15 @@ struct SyncDropCommandTests {
         #expect(try run("phone.sqlite", "grids", "--names").standardOutput == "old\n")
     }
 
+    @Test("a sync refused before it synced anything (this side is not a database) leaves no file it made for the other side")
+    func refusedLeavesNoFile() throws {
+        try Data(repeating: 0x6a, count: 100).write(to: URL(fileURLWithPath: directory.file("notadb.txt")))
+        let refused = try run("notadb.txt", "sync", directory.file("new.sqlite"), "--create")
+        #expect(refused.status != 0 && refused.standardError.split(separator: "\n").count == 1, "\(refused)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("new.sqlite") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
     @Test("Ctrl-C during a sync that makes a new device: one line, exit 130, the new file removed, the other database whole; syncing again completes it")
     func interruptedSync() throws {
         #expect(try run("big.sqlite", "init", "--items", "50000", "-q").status == 0)

@@ -110,8 +110,9 @@ struct CloseTests {
                 try transaction.update(grid) { try $0.toggle(at: GridIndexPath(item: 2)) }
                 started.signal()
                 Thread.sleep(forTimeInterval: 0.3)
+                // The transaction's body ends here; close() returns only after it commits.
+                finished.withLock { $0 = true }
             }
-            finished.withLock { $0 = true }
         }
         started.wait()
         try database.close()

@@ -186,6 +186,10 @@ package protocol GridStorageTransaction: AnyObject {
     /// Forgets the drop recorded for the grid named `name`, if any.
     func deleteSyncDrop(named name: String) throws
 
+    /// Forgets every drop recorded but those of the grids named `names` (each as gridstore
+    /// writes names): a row whose name cannot be read back to delete it by name goes too.
+    func deleteSyncDrops(keeping names: [String]) throws
+
     /// This database's wall clock, in milliseconds since 1970: the clock sync judges the stamps
     /// it receives by (a PostgreSQL server's own, not the client's). The process's by default.
     func clockMilliseconds() throws -> Int64

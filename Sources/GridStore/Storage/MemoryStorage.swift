@@ -216,6 +216,11 @@ final class MemoryTransaction: GridStorageTransaction {
         contents.syncDrops[name] = nil
     }
 
+    func deleteSyncDrops(keeping names: [String]) throws {
+        let kept = Set(names.map { Array($0.utf8) })
+        contents.syncDrops = contents.syncDrops.filter { kept.contains(Array($0.key.utf8)) }
+    }
+
     func setReplicaRow(_ row: StoredReplicaRow) throws { contents.replica = row }
 
     func syncState(gridID: Int64) throws -> StoredSyncState? {

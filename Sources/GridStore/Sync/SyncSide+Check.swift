@@ -28,16 +28,29 @@ extension Grid {
                 let found = try SyncSide.check(name, gridID: header.id, in: transaction, database: database, repairing: repairing)
                 return SyncStateCheck(grid: name, problems: found.problems, repaired: found.repaired)
             }
-            let drops = try names == nil ? transaction.syncDrops(limit: GridDatabase.maximumSyncDrops)
+            let every = names == nil
+            let drops = try every ? transaction.syncDrops(limit: GridDatabase.maximumSyncDrops + 1)
                 : wanted.compactMap { try transaction.syncDrop(named: $0) }
-            for drop in drops where SyncDrop(drop) == nil {
+            let odd = drops.filter { SyncDrop($0) == nil }
+            guard !odd.isEmpty else { return checks }
+            // Every row read, so the rows kept are named: a name that is not valid UTF-8 cannot be deleted by name.
+            let byName = every && drops.count <= GridDatabase.maximumSyncDrops
+            if repairing {
+                if byName {
+                    try transaction.deleteSyncDrops(keeping: drops.filter { SyncDrop($0) != nil }.map(\.name))
+                } else {
+                    for drop in odd { try transaction.deleteSyncDrop(named: drop.name) }
+                }
+            }
+            var index = Dictionary(checks.enumerated().map { (Array($0.element.grid.utf8), $0.offset) }, uniquingKeysWith: { first, _ in first })
+            for drop in odd {
                 let problem = "the drop recorded for it (sync_drops) is not one gridstore wrote, so it drops it on no peer"
                     + (repairing ? "" : "; 'gridstore check --repair' deletes the row")
-                if repairing { try transaction.deleteSyncDrop(named: drop.name) }
-                if let index = checks.firstIndex(where: { $0.grid.utf8.elementsEqual(drop.name.utf8) }) {
-                    checks[index] = SyncStateCheck(grid: drop.name, problems: checks[index].problems + [problem],
-                                                   repaired: checks[index].problems.isEmpty ? repairing : checks[index].repaired)
+                if let at = index[Array(drop.name.utf8)] {
+                    checks[at] = SyncStateCheck(grid: drop.name, problems: checks[at].problems + [problem],
+                                                repaired: checks[at].problems.isEmpty ? repairing : checks[at].repaired)
                 } else {
+                    index[Array(drop.name.utf8)] = checks.count
                     checks.append(SyncStateCheck(grid: drop.name, problems: [problem], repaired: repairing))
                 }
             }

@@ -51,6 +51,7 @@ struct SyncCommand: GridStoreCommand {
             }
             database = try Self.openUnmigrated(context.databaseArgument())
             peer = try Self.openUnmigrated(other)
+            InterruptCleanup.arm(removing: [], message: "sync --dry-run interrupted; nothing was written")
         } else {
             // Seeding a new device is asked for: a mistyped name makes no file and copies nothing into one.
             for (argument, naming) in [(try context.databaseArgument(), context.databaseNaming), (other, "<other-db>")]
@@ -67,12 +68,23 @@ struct SyncCommand: GridStoreCommand {
             InterruptCleanup.arm(removing: made, message: "sync interrupted" + made.map {
                 "; '\(CommandLineOutput.printable($0))', which it made, is removed"
             }.joined() + "; each grid is as before or after its sync on each side, and syncing again completes it")
-            peer = try other.open()
-            database = try context.openDatabase()
+            do {
+                peer = try other.open()
+                database = try context.openDatabase()
+                if let name = context.explicitGridName, try !Grid.exists(named: name, in: database), try !Grid.exists(named: name, in: peer) {
+                    throw context.missingGrid(name)
+                }
+            } catch {
+                // Refused before it synced anything: no file is left of the new device.
+                InterruptCleanup.disarm()
+                InterruptCleanup.remove(made)
+                throw error
+            }
             if creatingOther { context.noteCreatedDatabase(at: other.location, namedBy: "<other-db>") }
         }
         defer { InterruptCleanup.disarm() }
-        if let name = context.explicitGridName, try !Grid.exists(named: name, in: database), try !Grid.exists(named: name, in: peer) {
+        if dryRunning, let name = context.explicitGridName, try !Grid.exists(named: name, in: database),
+           try !Grid.exists(named: name, in: peer) {
             throw context.missingGrid(name)
         }
         let progress = ProgressLine("syncing with \(CommandLineOutput.printable(peer.location))")

@@ -36,27 +36,33 @@ final class ProgressLine: Sendable {
 
     /// Ends the report, clearing the line if it was shown.
     func finish() {
-        let shown = state.withLock { state -> Bool in
+        state.withLock { state in
             state.finished = true
-            return state.shown
+            // Under the lock: no redraw can follow the clearing.
+            if state.shown { Self.write("\r\u{1B}[K") }
         }
-        if shown { Self.write("\r\u{1B}[K") }
     }
 
     private func redrawUntilFinished() async {
         var last = ""
         while true {
             try? await Task.sleep(for: .milliseconds(250))
-            let line: String? = state.withLock { state in
-                if state.finished { return nil }
+            let running: Bool = state.withLock { state in
+                if state.finished { return false }
                 let elapsed = ContinuousClock.now - state.started
-                guard elapsed >= .milliseconds(Self.delayMilliseconds) else { return "" }
+                guard elapsed >= .milliseconds(Self.delayMilliseconds) else { return true }
                 state.shown = true
-                return "\r\u{1B}[K\(title): \(state.step)… \(elapsed.components.seconds) s"
+                // Cut to the terminal's width, with room for a `^C` the terminal echoes: a line
+                // that wrapped could not be cleared whole.
+                let width = max(Platform.terminalSize()?.columns ?? 80, 6)
+                var text = "\(title): \(state.step)… \(elapsed.components.seconds) s"
+                if text.count > width - 3 { text = String(text.prefix(width - 4)) + "…" }
+                let line = "\r\u{1B}[K" + text
+                if line != last { Self.write(line) }
+                last = line
+                return true
             }
-            guard let line else { return }
-            if !line.isEmpty && line != last { Self.write(line) }
-            last = line
+            guard running else { return }
         }
     }
 

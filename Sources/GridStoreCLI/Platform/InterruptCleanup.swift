@@ -12,6 +12,8 @@ nonisolated(unsafe) private var interruptPaths: UnsafeMutablePointer<UnsafeMutab
 nonisolated(unsafe) private var interruptPathCount = 0
 nonisolated(unsafe) private var interruptMessage: UnsafeMutablePointer<CChar>?
 nonisolated(unsafe) private var interruptMessageLength = 0
+/// The handlers the signals had before ``InterruptCleanup/arm(removing:message:)``, put back by ``InterruptCleanup/disarm()``.
+nonisolated(unsafe) private var previousHandlers: [(signal: Int32, handler: sighandler_t?)] = []
 
 /// A long command stopped by Ctrl-C (SIGINT), SIGTERM or SIGHUP: it says so in one line, removes
 /// the database files it made (with SQLite's `-wal`, `-shm` and `-journal` beside them), and
@@ -19,23 +21,26 @@ nonisolated(unsafe) private var interruptMessageLength = 0
 /// short is rolled back by the database, as after a crash.
 enum InterruptCleanup {
     /// Arms the handler: on a stop signal, removes the files at `paths` (files this command made),
-    /// writes `message` and a line break on standard error, and exits.
+    /// writes `message` and a line break on standard error (on a terminal, over a progress line),
+    /// and exits. A signal the process was started ignoring (`nohup`, a background job) stays ignored.
     static func arm(removing paths: [String], message: String) {
         disarm()
         let files = paths.flatMap { [$0, $0 + "-wal", $0 + "-shm", $0 + "-journal"] }
         let list = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: max(files.count, 1))
         for (index, file) in files.enumerated() { list[index] = strdup(file) }
-        let line = "gridstore: " + message + "\n"
+        let line = (Platform.isTerminal(.standardError) ? "\r\u{1B}[K" : "") + "gridstore: " + message + "\n"
         interruptPaths = list
         interruptPathCount = files.count
         interruptMessage = strdup(line)
         interruptMessageLength = line.utf8.count
         for stop in [SIGINT, SIGTERM, SIGHUP] {
-            signal(stop) { received in
+            let previous = signal(stop) { received in
                 for index in 0..<interruptPathCount { if let path = interruptPaths?[index] { unlink(path) } }
                 if let interruptMessage { _ = write(STDERR_FILENO, interruptMessage, interruptMessageLength) }
                 _exit(128 + received)
             }
+            previousHandlers.append((stop, previous))
+            if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { signal(stop, SIG_IGN) }
         }
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
@@ -43,9 +48,18 @@ enum InterruptCleanup {
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     }
 
-    /// Puts the default handlers back and frees what the handler held.
+    /// Removes the database files at `paths`, with SQLite's files beside them: files a command made
+    /// before it failed.
+    static func remove(_ paths: [String]) {
+        for path in paths {
+            for file in [path, path + "-wal", path + "-shm", path + "-journal"] { unlink(file) }
+        }
+    }
+
+    /// Puts the handlers from before back and frees what the handler held.
     static func disarm() {
-        for stop in [SIGINT, SIGTERM, SIGHUP] { signal(stop, SIG_DFL) }
+        for (stop, handler) in previousHandlers { signal(stop, handler) }
+        previousHandlers = []
         guard let list = interruptPaths else { return }
         for index in 0..<interruptPathCount { free(list[index]) }
         list.deallocate()

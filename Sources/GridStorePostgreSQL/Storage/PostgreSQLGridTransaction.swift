@@ -322,6 +322,12 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         connection.enqueue("DELETE FROM sync_drops WHERE name = $1", [name])
     }
 
+    func deleteSyncDrops(keeping names: [String]) throws {
+        var kept = PostgreSQLArray(of: .text)
+        for name in names { kept.append(text: name.utf8) }
+        connection.enqueue("DELETE FROM sync_drops WHERE NOT (name = ANY($1::text[]))", parameters: [kept.parameter])
+    }
+
     func setReplicaRow(_ row: StoredReplicaRow) throws {
         connection.enqueue("""
             INSERT INTO replica (only_row, id, storage_identity) VALUES (1, $1, $2)

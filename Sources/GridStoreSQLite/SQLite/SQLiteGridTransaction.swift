@@ -199,6 +199,11 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         try connection.executeCached("DELETE FROM sync_drops WHERE name = ?", [name])
     }
 
+    func deleteSyncDrops(keeping names: [String]) throws {
+        try connection.execute("DELETE FROM sync_drops WHERE name NOT IN (SELECT value FROM json_each(?))",
+                               ["[" + names.map(JSONText.quoted).joined(separator: ",") + "]"])
+    }
+
     func setReplicaRow(_ row: StoredReplicaRow) throws {
         try connection.execute("""
             INSERT INTO replica (only_row, id, file_identity) VALUES (1, ?, ?)
