@@ -188,12 +188,18 @@ struct ScriptingTests {
         let document = directory.file("big.json")
         #expect(try CommandRunner.shell("$GRIDSTORE --db '\(database)' --grid big export > '\(document)'").status == 0)
         let onTerminal = try CommandRunner.shell("""
-            script -qec "$GRIDSTORE --db '\(database)' --grid copy import '\(document)'" /dev/null
+            script -qec "stty rows 10 cols 400; $GRIDSTORE --db '\(database)' --grid copy import '\(document)'" /dev/null
             """)
         #expect(onTerminal.standardOutput.contains("importing \(document): "))
         #expect(onTerminal.standardOutput.contains("\r\u{1B}[Kimported 400000 item(s)"))
         let piped = try gridstore("--grid", "copy2", "import", document)
         #expect(piped.standardError.isEmpty)
+        // On a narrow terminal the line is cut to its width, so it never wraps and is cleared whole.
+        let narrow = try CommandRunner.shell("""
+            script -qec "stty rows 10 cols 40; $GRIDSTORE --db '\(database)' --grid copy3 import '\(document)'" /dev/null
+            """)
+        let lines = narrow.standardOutput.components(separatedBy: "\r\u{1B}[K").filter { $0.hasPrefix("importing ") }
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.count <= 37 && $0.hasSuffix("…") }, "\(lines)")
     }
 
     @Test("labels are colored by size on a terminal, as the SVG colors the tiles, and not with NO_COLOR")
