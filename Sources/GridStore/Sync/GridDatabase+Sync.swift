@@ -126,12 +126,18 @@ extension GridDatabase {
                 throw GridError.sync(SyncError(.sameDatabase, "\(location) and \(other.location) are one database; sync needs two"))
             }
             if let grids { return grids.map(GridLimits.canonical) }
-            let here = try storageRead { try $0.listGrids().map(\.name) }
-            let there = try other.storageRead { try $0.listGrids().map(\.name) }
+            // Each side's grids and recorded drops, in one read.
+            let listed = try [self, other].map { database in
+                try database.storageRead { transaction in
+                    (grids: try transaction.listGrids().map(\.name),
+                     drops: Dictionary(try transaction.syncDrops(limit: Self.maximumSyncDrops).map { ($0.name, $0) },
+                                       uniquingKeysWith: { first, _ in first }))
+                }
+            }
+            let grids = Set(listed[0].grids + listed[1].grids)
             // A drop one side recorded reaches the other even where neither has the grid now.
-            let grids = Set(here + there)
             if !dryRun {
-                let rows = try syncDropRows(with: other)
+                let rows = listed.map(\.drops)
                 let differing = Set(rows[0].keys).union(rows[1].keys).filter { rows[0][$0] != rows[1][$0] && !grids.contains($0) }
                 try carrySyncDrops(named: differing, rows: rows, with: other)
             }

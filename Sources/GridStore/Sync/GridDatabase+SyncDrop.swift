@@ -2,16 +2,6 @@ extension GridDatabase {
     /// The most grids dropped after they synced that a sync of every grid reads from one database.
     static let maximumSyncDrops = 100_000
 
-    /// The drops this database and `other` record, by name, as stored.
-    func syncDropRows(with other: GridDatabase) throws -> [[String: StoredSyncDrop]] {
-        try [self, other].map { database in
-            try database.storageRead { transaction in
-                Dictionary(try transaction.syncDrops(limit: Self.maximumSyncDrops).map { ($0.name, $0) },
-                           uniquingKeysWith: { first, _ in first })
-            }
-        }
-    }
-
     /// Carries the drops of grids that neither side has now, each side in one transaction: both
     /// end recording every drop either could read, so a drop passes through a database that
     /// never had the grid. A row that cannot be read is left where it is, and carried nowhere.

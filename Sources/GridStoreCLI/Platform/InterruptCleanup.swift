@@ -25,7 +25,7 @@ enum InterruptCleanup {
     /// and exits. A signal the process was started ignoring (`nohup`, a background job) stays ignored.
     static func arm(removing paths: [String], message: String) {
         disarm()
-        let files = paths.flatMap { [$0, $0 + "-wal", $0 + "-shm", $0 + "-journal"] }
+        let files = databaseFiles(paths)
         let list = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: max(files.count, 1))
         for (index, file) in files.enumerated() { list[index] = strdup(file) }
         let line = (Platform.isTerminal(.standardError) ? "\r\u{1B}[K" : "") + "gridstore: " + message + "\n"
@@ -51,9 +51,12 @@ enum InterruptCleanup {
     /// Removes the database files at `paths`, with SQLite's files beside them: files a command made
     /// before it failed.
     static func remove(_ paths: [String]) {
-        for path in paths {
-            for file in [path, path + "-wal", path + "-shm", path + "-journal"] { unlink(file) }
-        }
+        for file in databaseFiles(paths) { unlink(file) }
+    }
+
+    /// Each database file at `paths`, and SQLite's files beside it.
+    private static func databaseFiles(_ paths: [String]) -> [String] {
+        paths.flatMap { [$0, $0 + "-wal", $0 + "-shm", $0 + "-journal"] }
     }
 
     /// Puts the handlers from before back and frees what the handler held.
