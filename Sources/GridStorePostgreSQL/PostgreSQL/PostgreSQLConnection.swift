@@ -106,7 +106,6 @@ package final class PostgreSQLConnection {
         libpq.finish(handle)
         handle = fresh
         abandoned = false
-        awaitsUnanswered = false
         preparedNames.removeAll()
         queued.removeAll()
         try configure()
@@ -316,10 +315,6 @@ package final class PostgreSQLConnection {
 
     // MARK: Notifications
 
-    /// Whether the transaction running on this connection changed a grid, so that observers are
-    /// to be told once it has committed.
-    package var signalsChangeAfterCommit = false
-
     /// Waits at most `milliseconds` for a notification on a channel this connection listens
     /// to (`LISTEN`), outside any statement.
     ///
@@ -447,37 +442,7 @@ package final class PostgreSQLConnection {
         if !queued.isEmpty { _ = try execute(batch: []) }
         guard !abandoned else { throw abandonedError() }
         roundTrips += 1
-        try readUnanswered()
         return try answer(sent: libpq.sendQuery(handle, sql))
-    }
-
-    /// Whether a script was sent by ``send(unanswered:)`` whose answer is not read yet.
-    private var awaitsUnanswered = false
-
-    /// Sends a script of statements without waiting for its answer, which is read, and any error
-    /// in it dropped, before the connection's next request: for work whose outcome nothing
-    /// waits on (a signal to observers). Nothing is sent while another such script's answer is
-    /// unread, or after the connection failed.
-    package func send(unanswered sql: String) {
-        guard !abandoned, !awaitsUnanswered, queued.isEmpty, libpq.status(handle) == CONNECTION_OK,
-              libpq.sendQuery(handle, sql) == 1 else { return }
-        statementsSent += 1
-        awaitsUnanswered = true
-        _ = try? sendAll(until: GridStore.Platform.monotonicMilliseconds() + answerDeadlineMilliseconds)
-    }
-
-    /// Reads the answer of a script ``send(unanswered:)`` sent, if one is unread.
-    ///
-    /// - Throws: Only when the connection failed: the script's own error is dropped.
-    private func readUnanswered() throws(PostgreSQLError) {
-        guard awaitsUnanswered else { return }
-        awaitsUnanswered = false
-        var deadline = GridStore.Platform.monotonicMilliseconds() + answerDeadlineMilliseconds
-        var dropped: PostgreSQLError?
-        while let result = try nextResult(until: deadline) {
-            _ = try keep(result, failure: &dropped)
-            deadline = GridStore.Platform.monotonicMilliseconds() + answerDeadlineMilliseconds
-        }
     }
 
     /// Sends `statements` in libpq's pipeline mode, each preceded by its `Parse` the first time
@@ -490,7 +455,6 @@ package final class PostgreSQLConnection {
         guard !statements.isEmpty else { return [] }
         roundTrips += 1
         statementsSent += statements.count
-        try readUnanswered()
         guard libpq.enterPipelineMode(handle) == 1 else { throw connectionError() }
         // What each answer belongs to: a new prepared name (its Parse), or a statement.
         var expected: [String?] = []

@@ -475,9 +475,9 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         return true
     }
 
-    /// Has every listening observer told, after the commit, that a grid changed (see ``PostgreSQLChangeSignal``).
+    /// Tells every listening observer, at commit, that a grid changed (see ``PostgreSQLChangeSignal``).
     private func notifyObservers() {
-        connection.signalsChangeAfterCommit = true
+        connection.enqueue("SELECT pg_notify('\(PostgreSQLChangeSignal.channel)', '')")
     }
 
     func insertGrid(named name: String, _ changes: GridChangeSet) throws -> Int64 {

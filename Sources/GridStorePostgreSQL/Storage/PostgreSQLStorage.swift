@@ -210,7 +210,6 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
     /// statement, and the body's writes with `COMMIT`.
     private func transaction<T>(_ connection: PostgreSQLConnection, begin: String, _ body: () throws -> T) throws -> T {
         let result: T
-        connection.signalsChangeAfterCommit = false
         do {
             connection.begin(begin)
             result = try body()
@@ -242,7 +241,6 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
                                   message: "the connection was lost while committing, so the change may or may not "
                                       + "have been applied: \(error.message)", server: error.server)
         }
-        if connection.signalsChangeAfterCommit { signalChange(on: connection) }
         // A COMMIT whose wait for the synchronous standby was cancelled (its statement_timeout
         // passed) succeeds with a warning: the change is on this server only.
         if let warning = connection.takeNotices().first(where: { $0.contains("synchronous replication") }) {
@@ -251,25 +249,6 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
                                   server: connection.server)
         }
         return result
-    }
-
-    /// Tells every observer listening on the server that a grid changed, in a transaction of
-    /// its own after the change's, whose commit does not wait for the disk.
-    ///
-    /// PostgreSQL orders the commits of notifying transactions with one lock for the whole
-    /// cluster, held until each commit is on disk: a notification inside each change made every
-    /// change wait for every other's disk write (pgbench -N fell from 5,736 to 3,021
-    /// transactions a second with one added). Here the change commits as any write does, and
-    /// only the signal's short transaction takes the lock; its answer is read at the
-    /// connection's next use. Behind a pooler in transaction mode observers poll and nothing is
-    /// sent. A signal that fails is dropped: the change is committed, and observers see it at
-    /// their next look, within a second.
-    private func signalChange(on connection: PostgreSQLConnection) {
-        connection.signalsChangeAfterCommit = false
-        guard pool.location.poolMode == .session else { return }
-        // Sent without waiting: the change is acknowledged as soon as it is committed.
-        connection.send(unanswered: "BEGIN; SET LOCAL synchronous_commit TO off; "
-                                    + "SELECT pg_notify('\(PostgreSQLChangeSignal.channel)', ''); COMMIT")
     }
 
     /// Sleeps a random 1 ms to 2^attempt ms (at most 100 ms), so retrying writers spread out.
