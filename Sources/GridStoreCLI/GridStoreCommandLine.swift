@@ -13,7 +13,7 @@ public enum GridStoreCommandLine {
         SectionsCommand.self, KeysCommand.self, ResetCommand.self, UndoCommand.self, RedoCommand.self, HistoryCommand.self,
         RevertCommand.self, EditCommand.self, GridsCommand.self, DropCommand.self,
         ExportCommand.self, ImportCommand.self, ImportDefaultsCommand.self, CopyCommand.self,
-        SyncCommand.self, ConflictsCommand.self, SyncCursorCommand.self, SyncExportCommand.self, SyncImportCommand.self, SyncShowCommand.self,
+        SyncCommand.self, NameCommand.self, ConflictsCommand.self, SyncCursorCommand.self, SyncExportCommand.self, SyncImportCommand.self, SyncShowCommand.self,
         CheckCommand.self, MigrateCommand.self, CompletionsCommand.self,
     ]
 

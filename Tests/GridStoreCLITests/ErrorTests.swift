@@ -51,7 +51,7 @@ struct ErrorTests {
         (["toggle", "1", "--colour"], "Error: unknown option '--colour'; the usage below lists the options 'toggle' accepts",
          "Usage: gridstore toggle (<index> | --key <KEY>) [--section <S>]\n" + String(repeating: " ", count: 24) + "[--format <text|json>] [--quiet]", "See 'gridstore toggle --help'."),
         (["frobnicate"], "Error: unknown command 'frobnicate'; give one of init, toggle, set, get, show, type, columns, "
-            + "direction, items, insert, delete, move, swap, sections, keys, reset, undo, redo, history, revert, edit, grids, drop, export, import, import-defaults, copy, sync, conflicts, sync-cursor, sync-export, sync-import, sync-show, check, migrate, completions",
+            + "direction, items, insert, delete, move, swap, sections, keys, reset, undo, redo, history, revert, edit, grids, drop, export, import, import-defaults, copy, sync, name, conflicts, sync-cursor, sync-export, sync-import, sync-show, check, migrate, completions",
          "Usage: gridstore [--db <path>] [--grid <name>] <command> [<arguments>]", "See 'gridstore --help'."),
         (["--format", "json", "show"], "Error: unknown command 'json': --format is an option of the command; give it after the "
             + "command, as in 'gridstore show --format json'",

@@ -15,6 +15,7 @@ struct SyncCommandTests {
     func syncAndConflicts() throws {
         #expect(try run("phone.sqlite", "toggle", "3", "-q").status == 0)
         #expect(try run("tablet.sqlite", "insert", "0", "--size", "big", "--key", "mail", "-q").status == 0)
+        #expect(try run("tablet.sqlite", "name", "Anna's iPad").standardOutput == "this database goes by 'Anna's iPad' on its peers\n")
         let first = try run("phone.sqlite", "sync", directory.file("tablet.sqlite"))
         #expect(first.status == 0 && first.standardError.isEmpty)
         #expect(first.standardOutput == "grid 'default': sent 1 change(s) to \(directory.file("tablet.sqlite")) (revision 1 → 2), "
@@ -35,10 +36,10 @@ struct SyncCommandTests {
         #expect(listed.status == 0 && listed.standardOutput.hasPrefix("size of item 5 of section 0: ")
                 && listed.standardOutput.split(separator: "\n").count == 1)
         #expect(try run("phone.sqlite", "conflicts", "--format", "json").standardOutput.contains("\"field\":\"size\",\"section\":0,\"item\":5"))
-        // The history names the merge, and undo does not take it back.
-        #expect(try run("phone.sqlite", "history", "--limit", "1").standardOutput.contains("sync from replica "))
+        // The history names the merge and the database it came from, and undo does not take it back.
+        #expect(try run("phone.sqlite", "history", "--limit", "1").standardOutput.contains("sync from Anna's iPad (replica "))
         let undo = try run("phone.sqlite", "undo")
-        #expect(undo.status == 64 && undo.standardError.hasPrefix("Error: there is nothing to undo: the sync at revision 4 (sync from replica ")
+        #expect(undo.status == 64 && undo.standardError.hasPrefix("Error: there is nothing to undo: the sync at revision 4 (sync from Anna's iPad (replica ")
                 && undo.standardError.contains(") stops undo, which never takes back a sync nor goes past one; 'gridstore --db "
                                                + "\(directory.file("phone.sqlite")) --grid default revert --to N' makes the grid as it was at revision N again"),
                 "\(undo.standardError)")

@@ -106,14 +106,14 @@ struct SyncBundleFormatTests {
         let empty = #"{"gridstore-sync":1,"grid":"g","replica":"\#(sender)","replicas":["\#(sender)"],"cursor":[],"versions":[],"#
             + #""items":{"0000000000000001":{}}}"#
         #expect(refusal(Array(empty.utf8))?.contains("item 0000000000000001 carries nothing") == true)
-        // A stamp no write uses; a section flagged 0 that no place names.
+        // A stamp no write uses; a section flagged 0 that no place names (each bundle ends with no names).
         var writer = ByteWriter()
         writer.raw(BinaryBundle.magic); writer.varint(2); writer.text("g")
         writer.varint(1); writer.fixed64(3); writer.fixed64(4); writer.varint(0)
         writer.varint(0); writer.varint(0)
         let header = writer.bytes
-        #expect(refusal(header + [1, 0, 5, 0, 0, 0])?.contains("a stamp in the table is no write's") == true)
-        #expect(refusal(header + [0, 0, 1, 9, 0, 0])?.contains("carries nothing and no place names it") == true)
+        #expect(refusal(header + [1, 0, 5, 0, 0, 0, 0])?.contains("a stamp in the table is no write's") == true)
+        #expect(refusal(header + [0, 0, 1, 9, 0, 0, 0])?.contains("carries nothing and no place names it") == true)
         // The grid a wrong-grid refusal names is quoted as one shell word.
         #expect(SyncError.wrongGrid("x'; rm -rf ~; '", expected: "default").message.contains(#"give --grid 'x'\''; rm -rf ~; '\''' to"#))
     }

@@ -22,6 +22,7 @@ struct SyncDatabaseTests {
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 3))
         try Grid(named: "default", in: tablet).update { try $0.insertItem(at: GridIndexPath(item: 0), size: .big, key: "mail") }
         try Grid(named: "notes", in: tablet).toggle(at: GridIndexPath(item: 1))
+        try tablet.setReplicaName("Anna's iPad")
         let results = try phone.sync(with: tablet)
         #expect(results.map(\.grid) == ["default", "notes"])
         #expect(try content(phone) == content(tablet) && content(phone, "notes") == content(tablet, "notes"))
@@ -34,10 +35,10 @@ struct SyncDatabaseTests {
         let again = try tablet.sync(with: phone)
         #expect(again.allSatisfy { $0.sent == 0 && $0.received == 0 && $0.conflicts == 0 })
         #expect(try (Grid(named: "default", in: phone).currentRevision(), Grid(named: "default", in: tablet).currentRevision()) == revisions)
-        // The merge is a history entry of its own kind, naming the replica, and undo does not take it back.
+        // The merge is a history entry of its own kind, naming the replica and its database's name, and undo does not take it back.
         let history = try Grid(named: "default", in: phone).history()
         let tabletID = try #require(try Grid(named: "default", in: tablet).syncReplicaID())
-        #expect(history.first?.kind == .merge && history.first?.operation == "sync from replica \(tabletID)")
+        #expect(history.first?.kind == .merge && history.first?.operation == "sync from Anna's iPad (replica \(tabletID))")
         #expect(throws: GridError.nothingToUndo(requested: 1, available: 0)) { try Grid(named: "default", in: phone).undo() }
     }
 

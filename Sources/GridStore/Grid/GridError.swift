@@ -27,6 +27,8 @@ public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConverti
     case notTiles(operation: String, grid: String?)
     /// The text cannot be an item's key.
     case invalidKey(String, reason: String)
+    /// The text cannot name a database as its peers show it (``GridDatabase/setReplicaName(_:)``).
+    case invalidReplicaName(String, reason: String)
     /// No item of the grid has this key.
     case keyNotFound(String, grid: String)
     /// The key is given to two items; a key names one item of its grid.
@@ -87,6 +89,8 @@ public enum GridError: Codable, Error, Sendable, Equatable, CustomStringConverti
         case .notTiles(let operation, let grid):
             let name = grid.map { "'\($0)'" } ?? "the grid"
             return "\(name) is a honeycomb: its items have no sizes and it has one section, so it cannot \(operation)"
+        case .invalidReplicaName(let name, let reason):
+            return "'\(name)' cannot name a database: \(reason)"
         case .invalidKey(let key, let reason):
             return "'\(key)' cannot be an item's key: \(reason)"
         case .keyNotFound(let key, let grid):

@@ -28,6 +28,20 @@ public enum GridLimits {
         }
     }
 
+    /// The longest name of a database as its peers show it (``GridDatabase/setReplicaName(_:)``), in Unicode scalars.
+    public static let maximumReplicaNameLength = 64
+
+    /// Throws unless `name` can name a database as its peers show it: 1 to 64 characters, not
+    /// only spaces, no control characters.
+    public static func validate(replicaName name: String) throws(GridError) {
+        if let problem = problem(with: name, noun: "name", maximum: maximumReplicaNameLength, masksControls: true) {
+            throw .invalidReplicaName(problem.shown, reason: problem.reason)
+        }
+        if name.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
+            throw .invalidReplicaName(name, reason: "a name has at least one character other than spaces")
+        }
+    }
+
     /// Throws unless `name` can name a grid: 1 to 255 characters, no control characters.
     public static func validate(name: String) throws(GridError) {
         if let problem = problem(with: name, noun: "name", maximum: maximumNameLength, masksControls: false) {

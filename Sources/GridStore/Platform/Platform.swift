@@ -49,6 +49,14 @@ package enum Platform {
         return (String(cString: login), UInt32(id))
     }
 
+    /// The machine's host name (`gethostname`); `nil` when it has none, or it is not UTF-8.
+    package static func hostName() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return bytes.isEmpty ? nil : String(validating: bytes, as: UTF8.self)
+    }
+
     /// The process's id.
     package static var processID: Int32 { getpid() }
 

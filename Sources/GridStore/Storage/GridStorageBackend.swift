@@ -151,11 +151,15 @@ package protocol GridStorageTransaction: AnyObject {
     /// identity of the storage it was minted for.
     func setReplicaRow(_ row: StoredReplicaRow) throws
 
+    /// Sets the name the database goes by as a replica (``StoredReplicaRow/name``); `nil` for none.
+    func setReplicaName(_ name: String?) throws
+
     /// The grid's sync state without its registers; `nil` when the grid never took part in a sync.
     func syncState(gridID: Int64) throws -> StoredSyncState?
 
     /// The replicas the grid's registers number, and its registers changed after `version`
-    /// (every one for 0): at most `limit` of each (more is a damaged state), a register's text
+    /// (every one for 0) with every replica's name (kind `replica`), whenever it changed: at
+    /// most `limit` of each (more is a damaged state), a register's text
     /// cut after ``StoredSyncRegisters/maximumRegisterBytes`` plus one byte.
     func syncRegisters(gridID: Int64, changedAfter version: Int64, limit: Int) throws -> StoredSyncRegisters
 
@@ -205,10 +209,14 @@ package struct StoredReplicaRow: Sendable, Equatable {
     package var id: String
     /// The ``GridStorageBackend/storageIdentity`` the id was minted for; empty until it is recorded.
     package var storageIdentity: String
+    /// The name a person gave the database (``GridDatabase/setReplicaName(_:)``); `nil` until
+    /// one is given or the database first syncs. Not written by ``GridStorageTransaction/setReplicaRow(_:)``.
+    package var name: String?
 
-    package init(id: String, storageIdentity: String) {
+    package init(id: String, storageIdentity: String, name: String? = nil) {
         self.id = id
         self.storageIdentity = storageIdentity
+        self.name = name
     }
 }
 

@@ -221,7 +221,13 @@ final class MemoryTransaction: GridStorageTransaction {
         contents.syncDrops = contents.syncDrops.filter { kept.contains(Array($0.key.utf8)) }
     }
 
-    func setReplicaRow(_ row: StoredReplicaRow) throws { contents.replica = row }
+    func setReplicaRow(_ row: StoredReplicaRow) throws {
+        let name = contents.replica.name
+        contents.replica = row
+        contents.replica.name = name
+    }
+
+    func setReplicaName(_ name: String?) throws { contents.replica.name = name }
 
     func syncState(gridID: Int64) throws -> StoredSyncState? {
         try rows(gridID).syncState
@@ -230,7 +236,7 @@ final class MemoryTransaction: GridStorageTransaction {
     func syncRegisters(gridID: Int64, changedAfter version: Int64, limit: Int) throws -> StoredSyncRegisters {
         let grid = try rows(gridID)
         return StoredSyncRegisters(replicas: Array(grid.syncReplicas.prefix(limit)),
-                                   registers: Array(grid.syncRegisters.values.lazy.filter { $0.version > version }.prefix(limit)))
+                                   registers: Array(grid.syncRegisters.values.lazy.filter { $0.version > version || $0.kind == "replica" }.prefix(limit)))
     }
 
     func syncRegisters(gridID: Int64, kind: String, entity: String) throws -> [StoredSyncRegister] {

@@ -24,6 +24,9 @@ extension ReplicatedGrid {
         visit(&options.columns); visit(&options.direction); visit(&options.defaultSize); visit(&options.honeycomb)
         for id in sections.keys { visit(&sections[id]!.order); visit(&sections[id]!.alive) }
         for id in items.keys { visit(&items[id]!.place); visit(&items[id]!.size); visit(&items[id]!.key); visit(&items[id]!.alive) }
+        // A name is its replica's own: one `old` wrote after `time` never left, and the new
+        // replica writes its own.
+        if let name = names[old], name.latestTime > time { names[old] = nil }
         let latest = versions[old]
         guard latest > time else { return }
         var entries = versions.entries

@@ -19,10 +19,12 @@ extension ReplicatedGrid {
             let changed = Item(place: pick(item.place), size: pick(item.size), key: pick(item.key), alive: pick(item.alive))
             if changed != Item() { delta.items[id] = changed }
         }
+        for (replica, name) in names where name.isChanged(since: cursor) { delta.names[replica] = name }
         return delta
     }
 
-    /// How many registers hold a write: in a delta, the changes it carries.
+    /// How many registers hold a write: in a delta, the changes it carries. The replicas'
+    /// names are labels, not changes of the grid, and are not counted.
     var registerCount: Int {
         func count<Value>(_ register: MergeRegister<Value>) -> Int { register.context.isEmpty ? 0 : 1 }
         var total = count(options.columns) + count(options.direction) + count(options.defaultSize) + count(options.honeycomb)
@@ -67,6 +69,10 @@ extension ReplicatedGrid {
             merge(&item.alive, incoming.alive)
             items[id] = item
         }
+        for (replica, incoming) in delta.names {
+            // A name is a label: a new one changes the state, not the grid.
+            if names[replica, default: MergeRegister()].merge(incoming) { changed.registers += 1 }
+        }
         if cursor.isCovered(by: versions) { versions.formUnion(delta.versions) }
         return changed
     }
@@ -89,7 +95,8 @@ extension ReplicatedGrid {
         func holdsWrite<Value>(_ register: MergeRegister<Value>) -> Bool { register.context.isEmpty || register.winner != nil }
         guard holdsWrite(options.columns), holdsWrite(options.direction), holdsWrite(options.defaultSize), holdsWrite(options.honeycomb),
               sections.values.allSatisfy({ holdsWrite($0.alive) }),
-              items.values.allSatisfy({ holdsWrite($0.size) && holdsWrite($0.key) && holdsWrite($0.alive) }) else {
+              items.values.allSatisfy({ holdsWrite($0.size) && holdsWrite($0.key) && holdsWrite($0.alive) }),
+              names.values.allSatisfy(holdsWrite) else {
             throw GridError.corrupted("a value has seen writes but holds none")
         }
         let layout = layout()
@@ -109,6 +116,7 @@ extension ReplicatedGrid {
         }
         var known = latestTimes()
         if let replica { known[replica] = known[replica] ?? .zero }
+        for named in names.keys where known[named] == nil { known[named] = .zero }
         let replicas = known.count
         guard replicas <= SyncBundle.maximumReplicas else {
             throw .sync(SyncError(.tooLarge, "grid '\(grid)' would know changes of \(NumberText.count(replicas)) replicas, past the "

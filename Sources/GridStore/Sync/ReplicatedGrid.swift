@@ -43,6 +43,9 @@ struct ReplicatedGrid: Equatable, Sendable {
     var options = Options()
     var sections: [SyncEntityID: Section] = [:]
     var items: [SyncEntityID: Item] = [:]
+    /// The name each replica's database goes by (``GridDatabase/replicaName()``), written by that
+    /// replica alone: a label shown with its changes, never a change of the grid.
+    var names: [ReplicaID: MergeRegister<String>] = [:]
     /// What this replica knows of every replica's changes (its cursor, when a peer asks what it lacks).
     var versions = VersionVector()
 
@@ -87,6 +90,12 @@ struct ReplicatedGrid: Equatable, Sendable {
         }
         versions.advance(replica, to: changedAt)
     }
+
+    /// The name `replica`'s database went by when it last wrote it; `nil` when it gave none.
+    func name(of replica: ReplicaID) -> String? { names[replica]?.winner?.value }
+
+    /// `Anna's iPad (replica 1f…)`, or `replica 1f…` for a replica whose database gave no name.
+    func replicaLabel(_ replica: ReplicaID) -> String { name(of: replica).map { "\($0) (replica \(replica))" } ?? "replica \(replica)" }
 
     var isHoneycomb: Bool { options.honeycomb.value(or: nil) != nil }
 

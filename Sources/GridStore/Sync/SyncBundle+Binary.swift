@@ -79,6 +79,7 @@ private struct BinaryBundleEncoder {
             collect(item.place); collect(item.size); collect(item.key); collect(item.alive)
             for head in item.place.heads { sectionIDs.insert(head.value.section) }
         }
+        for name in delta.names.values { collect(name) }
 
         out.raw(BinaryBundle.magic)
         out.varint(2)
@@ -166,6 +167,16 @@ private struct BinaryBundleEncoder {
                 out.raw(key.utf8)
             }
             register(item.alive) { $0.byte($1 ? 1 : 0) }
+        }
+
+        // Names: each a replica's index, its name and the stamp of its one write, by index.
+        let names = delta.names.compactMap { replica, name in name.winner.map { (index: replicaIndex[replica]!, write: $0) } }
+            .sorted { $0.index < $1.index }
+        out.varint(names.count)
+        for name in names {
+            out.varint(name.index)
+            out.text(name.write.value)
+            out.varint(stampIndex[name.write.stamp]!)
         }
         return out.bytes
     }

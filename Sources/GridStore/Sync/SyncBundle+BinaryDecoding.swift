@@ -135,6 +135,20 @@ struct BinaryBundleDecoder {
             item.alive = try register(flags, 3, Self.boolean)
             delta.items[id] = item
         }
+
+        let nameCount = try input.count("the replicas' names", bytesEach: 3)
+        var previousIndex = -1
+        for _ in 0..<nameCount {
+            let index = try input.integer(atMost: replicas.count - 1, "a replica's index")
+            guard index > previousIndex else { throw input.failure("the replicas' names are not in the order of the replicas") }
+            previousIndex = index
+            let start = input.offset
+            let name = try input.text(atMost: 4 * GridLimits.maximumReplicaNameLength, "a replica's name")
+            if let problem = SyncError.problem(replicaName: name) { throw ByteReader.Failure(message: problem, offset: start) }
+            let stamp = try stamp()
+            guard stamp.replica == replicas[index] else { throw input.failure("replica \(replicas[index])'s name is one write, by that replica") }
+            delta.names[replicas[index]] = MergeRegister(heads: [.init(value: name, stamp: stamp)], context: [])
+        }
         guard input.isAtEnd else { throw input.failure("\(input.remaining) bytes follow the bundle's end") }
         // As the encoder writes them: a section only named is named by a place, and every stamp is a write's.
         if let section = onlyNamed.min() { throw input.failure("section \(sectionIDs[section]) carries nothing and no place names it") }

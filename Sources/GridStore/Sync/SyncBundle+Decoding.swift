@@ -103,6 +103,16 @@ struct BundleReader {
                     guard item != ReplicatedGrid.Item() else { throw reader.error("item \(id) carries nothing") }
                     delta.items[id] = item
                 }
+            case "names":
+                try reader.beginObject()
+                while let id = try reader.nextKey() {
+                    guard let replica = ReplicaID(id) else {
+                        throw reader.error("'\(SyncError.excerpt(id))' is not a replica id (32 lowercase hexadecimal digits)")
+                    }
+                    guard replicas.contains(replica) else { throw reader.error("replica \(replica) is not in \"replicas\"") }
+                    guard delta.names[replica] == nil else { throw reader.error("replica \(replica) is named twice") }
+                    delta.names[replica] = try name(of: replica)
+                }
             default: throw reader.error("unknown field \(JSONText.quoted(SyncError.excerpt(key)))")
             }
         }
@@ -263,6 +273,20 @@ struct BundleReader {
         case "a": item.alive = try register { try $0.reader.readBoolean() }
         default: throw reader.error("unknown item field \(JSONText.quoted(SyncError.excerpt(key)))")
         }
+    }
+
+    /// The register of `replica`'s name: one write, by `replica` itself, of a name a database
+    /// may have (``GridLimits/validate(replicaName:)``).
+    mutating func name(of replica: ReplicaID) throws -> MergeRegister<String> {
+        let register = try register { reader throws in
+            let name = try reader.reader.readString()
+            if let problem = SyncError.problem(replicaName: name) { throw reader.reader.error(problem) }
+            return name
+        }
+        guard register.heads.count == 1, register.context.count == 1, register.heads[0].stamp.replica == replica else {
+            throw reader.error("replica \(replica)'s name is one write, by that replica")
+        }
+        return register
     }
 
     private mutating func orderKey() throws(JSONError) -> OrderKey {

@@ -45,6 +45,7 @@ public struct SyncBundle: Sendable {
     /// and each register's writers. Both formats name a replica by its index here.
     var replicaTable: [ReplicaID] {
         var replicas = Set<ReplicaID>([replica])
+        replicas.formUnion(delta.names.keys)
         replicas.formUnion(cursor.entries.keys)
         replicas.formUnion(delta.versions.entries.keys)
         replicas.formUnion(delta.latestTimes().keys)
@@ -94,7 +95,14 @@ public struct SyncBundle: Sendable {
             option("a", item.alive, RegisterJSON.alive)
             writer.raw("}")
         }
-        writer.raw("}}\n")
+        writer.raw("}")
+        if !delta.names.isEmpty {
+            writer.raw(",\"names\":{")
+            separator = ""
+            for replica in delta.names.keys.sorted() { option(replica.description, delta.names[replica]!, RegisterJSON.name) }
+            writer.raw("}")
+        }
+        writer.raw("}\n")
         return writer.text
     }
 
@@ -111,6 +119,7 @@ enum RegisterJSON {
     static func place(_ place: ReplicatedGrid.Place) -> String { "[\"\(place.section)\",\"\(place.order)\"]" }
     static func size(_ size: TileSize?) -> String { size.map { "\"\($0.rawValue)\"" } ?? "null" }
     static func key(_ key: String?) -> String { key.map(JSONText.quoted) ?? "null" }
+    static func name(_ name: String) -> String { JSONText.quoted(name) }
 
     private static func honeycombText(_ honeycomb: HoneycombConfiguration) -> String {
         "{\"elementWidth\":\(NumberText.exact(honeycomb.elementWidth)),\"itemSpacing\":\(NumberText.exact(honeycomb.itemSpacing)),"

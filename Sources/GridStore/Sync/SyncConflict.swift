@@ -29,18 +29,22 @@ public struct SyncConflict: Sendable, Hashable, CustomStringConvertible {
     public let item: GridIndexPath?
     /// The item's key now, if it has one.
     public let key: String?
-    /// The value kept, and the replica that wrote it.
+    /// The value kept, the replica that wrote it, and the name its database goes by
+    /// (``GridDatabase/replicaName()``; `nil` when it gave none).
     public let kept: String
     public let keptBy: ReplicaID
-    /// The value overwritten, and the replica that wrote it.
+    public let keptByName: String?
+    /// The value overwritten, the replica that wrote it, and the name its database goes by.
     public let overwritten: String
     public let overwrittenBy: ReplicaID
+    public let overwrittenByName: String?
 
-    /// `size of item 3 (mail): big by replica 1f…, overwrote middle by replica 9a…`.
+    /// `size of item 3 of section 0 (mail): big by Anna's iPad (replica 1f…) overwrote middle by replica 9a…`.
     public var description: String {
         let subject = item.map { "\(field.rawValue) of item \($0.item) of section \($0.section)\(key.map { " (\($0))" } ?? "")" }
             ?? field.rawValue
-        return "\(subject): \(kept) by replica \(keptBy) overwrote \(overwritten) by replica \(overwrittenBy)"
+        func writer(_ replica: ReplicaID, _ name: String?) -> String { name.map { "\($0) (replica \(replica))" } ?? "replica \(replica)" }
+        return "\(subject): \(kept) by \(writer(keptBy, keptByName)) overwrote \(overwritten) by \(writer(overwrittenBy, overwrittenByName))"
     }
 }
 
@@ -61,7 +65,8 @@ extension ReplicatedGrid {
                 let path = item.flatMap { paths[$0] }
                 let key = item.flatMap { path == nil ? nil : items[$0]?.key.value(or: nil) }
                 result.append(SyncConflict(field: field, item: path, key: key, kept: text(winner.value), keptBy: winner.stamp.replica,
-                                           overwritten: text(loser.value), overwrittenBy: loser.stamp.replica))
+                                           keptByName: name(of: winner.stamp.replica), overwritten: text(loser.value),
+                                           overwrittenBy: loser.stamp.replica, overwrittenByName: name(of: loser.stamp.replica)))
             }
         }
         add(.columns, options.columns) { "\($0)" }

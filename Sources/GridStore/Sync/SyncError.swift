@@ -55,6 +55,13 @@ public struct SyncError: Error, Codable, Sendable, Equatable, CustomStringConver
         return nil
     }
 
+    static func problem(replicaName name: String) -> String? {
+        do { try GridLimits.validate(replicaName: name) } catch {
+            if case .invalidReplicaName(_, let reason) = error { return "a database's name '\(excerpt(name))' is refused: \(reason)" }
+        }
+        return GridLimits.canonical(name).utf8.elementsEqual(name.utf8) ? nil : "a database's name is not in its canonical form (NFC)"
+    }
+
     static func problem(key: String) -> String? {
         do { try GridLimits.validate(key: key) } catch {
             if case .invalidKey(_, let reason) = error { return "an item's key '\(excerpt(key))' is refused: \(reason)" }

@@ -47,6 +47,35 @@ struct SyncSide {
     ///     device whose clock is behind the server's judges what it receives by the server's.
     static func prepare(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase,
                         minting: Bool, peer: VersionVector? = nil, clockReference: Int64? = nil) throws -> SyncSide {
+        try prepareState(name, in: transaction, database: database, minting: minting, peer: peer, clockReference: clockReference)
+    }
+
+    /// The name the database goes by (``GridDatabase/replicaName()``): the one stored, else the
+    /// machine's host name, stored when `storing`, so the database keeps the name of the machine
+    /// that first synced it (a hub synced by several servers takes none of theirs in turn);
+    /// `nil` when neither can be one.
+    static func databaseName(in transaction: any GridStorageTransaction, storing: Bool) throws -> String? {
+        if let stored = try transaction.replicaRow()?.name { return SyncError.problem(replicaName: stored) == nil ? stored : nil }
+        guard let host = Platform.hostName().map({ String($0.prefix(GridLimits.maximumReplicaNameLength)) }).map(GridLimits.canonical),
+              SyncError.problem(replicaName: host) == nil else { return nil }
+        if storing { try transaction.setReplicaName(host) }
+        return host
+    }
+
+    /// Writes `databaseName` as the name this replica goes by, when its register holds another.
+    ///
+    /// A label, not a change: its stamp moves the replica's clock, not its version, so what a
+    /// peer or a drop knows of the grid's changes stays as it was. A bundle carries the name to a
+    /// peer whose cursor is behind the stamp, until the replica's next change passes it.
+    mutating func write(name databaseName: String) {
+        guard state.names[replica]?.winner?.value != databaseName else { return }
+        let stamp = SyncStamp(time: clock.tick(now: now), replica: replica)
+        state.names[replica] = MergeRegister(heads: [.init(value: databaseName, stamp: stamp)], context: [])
+        isChanged = true
+    }
+
+    private static func prepareState(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase,
+                                     minting: Bool, peer: VersionVector?, clockReference: Int64?) throws -> SyncSide {
         let databaseReplica = try currentReplica(in: transaction, database: database, minting: minting)
         let grid = try Grid(changing: name, in: database, creatingWith: nil)
         let now = max(try transaction.clockMilliseconds(), clockReference ?? .min)
@@ -244,6 +273,7 @@ struct SyncSide {
     mutating func merge(_ bundle: SyncBundle) throws(GridError) -> Int {
         guard bundle.grid == name else { throw .sync(.wrongGrid(bundle.grid, expected: name)) }
         let latest = bundle.delta.latestTimes()
+        // A name's stamp is not judged: it orders the names a replica gave itself, and moves no clock.
         if let own = latest[bundle.replica], HybridClock.isTooFarAhead(own, now: now) {
             let minutes = (own.milliseconds - now) / 60_000
             throw .sync(SyncError(.clockAhead, "the sync bundle holds changes its sender, replica \(bundle.replica), stamped \(minutes) "
@@ -288,6 +318,13 @@ struct SyncSide {
     @discardableResult
     mutating func store(in transaction: any GridStorageTransaction, database: GridDatabase, origin: ReplicaID?,
                         sending: Bool) throws -> Int? {
+        // The database's name leaves with the first of this replica's changes to leave after it
+        // was given: written here, not when the side is made, so it is never a change a drop
+        // made elsewhere did not know of, unless it was given since.
+        if sending, stored != nil || !state.items.isEmpty || !state.sections.isEmpty,
+           let databaseName = try Self.databaseName(in: transaction, storing: true) {
+            write(name: databaseName)
+        }
         if sending, sent != state.versions[replica] {
             sent = state.versions[replica]
             isChanged = true
@@ -299,7 +336,7 @@ struct SyncSide {
             if layout.content != snapshot.content {
                 let grid = try Grid(changing: name, in: database, creatingWith: nil)
                 var seen: GridSnapshot?
-                let record = HistoryRecord(kind: .merge, operation: "sync from \(origin.map { "replica \($0)" } ?? "a bundle")")
+                let record = HistoryRecord(kind: .merge, operation: "sync from \(origin.map { state.replicaLabel($0) } ?? "a bundle")")
                 let target = layout.content
                 (id, stored!.snapshot) = try grid.change(in: transaction, record: record, caching: false, seen: &seen) { editor, _, _ in
                     try SyncSide.edit(&editor, to: target)
@@ -411,10 +448,11 @@ extension ReplicatedGrid {
                 return true
             }
         }
-        return false
+        return delta.names.contains { forged($0.value, names[$0.key]) }
     }
 
-    /// For each replica, the latest time of its writes in the registers and the versions.
+    /// For each replica, the latest time of its writes in the registers and the versions: what
+    /// it knows of the grid's changes. The replicas' names are labels, not changes, and are left out.
     func latestTimes() -> [ReplicaID: HybridTime] {
         var latest = versions.entries
         func collect<Value>(_ register: MergeRegister<Value>) {

@@ -46,8 +46,9 @@ struct SyncReplicaNumbers {
 }
 
 extension ReplicatedGrid {
-    /// The most register rows a stored state holds: four for each item and section, and the options.
-    static let maximumRegisterRows = 4 * SyncBundle.maximumEntities + 4
+    /// The most register rows a stored state holds: four for each item and section, the
+    /// options, and a name for each replica numbered.
+    static let maximumRegisterRows = 4 * SyncBundle.maximumEntities + 4 + SyncReplicaNumbers.maximumCount
 
     /// Adds the stored registers `rows`, each checked as a bundle's register is.
     ///
@@ -75,6 +76,9 @@ extension ReplicatedGrid {
                     var item = items[id] ?? Item()
                     try reader.itemField(row.field, into: &item)
                     items[id] = item
+                case "replica" where row.field == "name":
+                    guard let id = ReplicaID(row.entity) else { throw SyncError(.malformed, "its entity is not a replica id") }
+                    names[id] = try reader.name(of: id)
                 default:
                     throw SyncError(.malformed, "it is of no kind gridstore writes")
                 }
@@ -126,6 +130,10 @@ extension ReplicatedGrid {
             visit("item", id.description, "s", new?.size, old?.size, RegisterJSON.size)
             visit("item", id.description, "k", new?.key, old?.key, RegisterJSON.key)
             visit("item", id.description, "a", new?.alive, old?.alive, RegisterJSON.alive)
+        }
+        for (replica, name) in names { visit("replica", replica.description, "name", name, stored?.names[replica], RegisterJSON.name) }
+        for (replica, name) in stored?.names ?? [:] where names[replica] == nil {
+            visit("replica", replica.description, "name", nil, name, RegisterJSON.name)
         }
         for (id, section) in sections { visit(section: id, section, stored?.sections[id]) }
         for (id, item) in items { visit(item: id, item, stored?.items[id]) }

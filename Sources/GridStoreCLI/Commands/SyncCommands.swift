@@ -201,10 +201,11 @@ struct ConflictsCommand: GridStoreCommand {
         abstract: "List the values concurrent changes on other replicas overwrote, kept since the last sync.",
         discussion: """
             When two databases changed one thing without seeing each other's change (a size, a place, a key, an
-            option), the later change wins on both and the other is listed here, with the replica that made each,
-            until a database that has seen both changes it again. With --format json: {"grid":"default",
-            "conflicts":[{"field":"size","section":0,"item":3,"key":null,"kept":"big","keptBy":"…",
-            "overwritten":"middle","overwrittenBy":"…"}]}.
+            option), the later change wins on both and the other is listed here, with the replica that made each
+            and the name its database goes by (gridstore name), until a database that has seen both changes it
+            again. With --format json: {"grid":"default","conflicts":[{"field":"size","section":0,"item":3,
+            "key":null,"kept":"big","keptBy":"…","keptByName":"Anna's iPad","overwritten":"middle",
+            "overwrittenBy":"…","overwrittenByName":null}]}.
             """,
         options: [ValueFormat.option])
 
@@ -222,8 +223,9 @@ struct ConflictsCommand: GridStoreCommand {
                 "{\"field\":\"\(conflict.field.rawValue)\",\"section\":\(conflict.item.map { String($0.section) } ?? "null"),"
                     + "\"item\":\(conflict.item.map { String($0.item) } ?? "null"),"
                     + "\"key\":\(conflict.key.map(JSONText.quoted) ?? "null"),\"kept\":\(JSONText.quoted(conflict.kept)),"
-                    + "\"keptBy\":\"\(conflict.keptBy)\",\"overwritten\":\(JSONText.quoted(conflict.overwritten)),"
-                    + "\"overwrittenBy\":\"\(conflict.overwrittenBy)\"}"
+                    + "\"keptBy\":\"\(conflict.keptBy)\",\"keptByName\":\(conflict.keptByName.map(JSONText.quoted) ?? "null"),"
+                    + "\"overwritten\":\(JSONText.quoted(conflict.overwritten)),\"overwrittenBy\":\"\(conflict.overwrittenBy)\","
+                    + "\"overwrittenByName\":\(conflict.overwrittenByName.map(JSONText.quoted) ?? "null")}"
             }
             context.console.write("{\"grid\":\(JSONText.quoted(grid.name)),\"conflicts\":[" + items.joined(separator: ",\n ") + "]}\n")
             return

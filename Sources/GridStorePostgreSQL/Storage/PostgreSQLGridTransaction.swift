@@ -266,8 +266,10 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         """
 
     func replicaRow() throws -> StoredReplicaRow? {
-        let rows = try connection.execute("SELECT id, storage_identity FROM replica WHERE only_row = 1")
-        return rows.count == 1 ? StoredReplicaRow(id: rows.string(0, 0), storageIdentity: rows.string(0, 1)) : nil
+        let rows = try connection.execute("SELECT id, storage_identity, left(name, $1) FROM replica WHERE only_row = 1",
+                                          [String(GridLimits.maximumReplicaNameLength + 1)])
+        return rows.count == 1 ? StoredReplicaRow(id: rows.string(0, 0), storageIdentity: rows.string(0, 1),
+                                                  name: rows.isNull(0, 2) ? nil : rows.string(0, 2)) : nil
     }
 
     /// The server's clock: every device syncing with the server is judged by this one clock.
@@ -335,6 +337,10 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             """, [row.id, row.storageIdentity])
     }
 
+    func setReplicaName(_ name: String?) throws {
+        connection.enqueue("UPDATE replica SET name = $1 WHERE only_row = 1", [name])
+    }
+
     func syncState(gridID: Int64) throws -> StoredSyncState? {
         let rows = try connection.execute(
             "SELECT revision, clock, versions, conflicts, replica, database_replica, version, sent FROM sync_states WHERE grid_id = $1",
@@ -348,8 +354,9 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     func syncRegisters(gridID: Int64, changedAfter version: Int64, limit: Int) throws -> StoredSyncRegisters {
         let results = try connection.execute(batch: [
             ("SELECT number, left(id, 40) FROM sync_replicas WHERE grid_id = $1 ORDER BY number LIMIT $2", [String(gridID), String(limit)]),
-            ("SELECT kind, left(entity, 40), left(field, 40), left(register, $4), version FROM sync_registers "
-                + "WHERE grid_id = $1 AND version > $2 LIMIT $3",
+            ("(SELECT kind, left(entity, 40), left(field, 40), left(register, $4), version FROM sync_registers "
+                + "WHERE grid_id = $1 AND version > $2) UNION ALL (SELECT kind, left(entity, 40), left(field, 40), left(register, $4), "
+                + "version FROM sync_registers WHERE grid_id = $1 AND kind = 'replica' AND version <= $2) LIMIT $3",
              [String(gridID), String(version), String(limit), String(StoredSyncRegisters.maximumRegisterBytes + 1)]),
         ])
         let replicas = results[0], registers = results[1]

@@ -148,8 +148,9 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     }
 
     func replicaRow() throws -> StoredReplicaRow? {
-        try connection.fetchOne("SELECT id, file_identity FROM replica WHERE only_row = 1") {
-            StoredReplicaRow(id: $0.string(at: 0), storageIdentity: $0.string(at: 1))
+        try connection.fetchOne("SELECT id, file_identity, substr(name, 1, ?) FROM replica WHERE only_row = 1",
+                                [GridLimits.maximumReplicaNameLength + 1]) {
+            StoredReplicaRow(id: $0.string(at: 0), storageIdentity: $0.string(at: 1), name: $0.isNull(at: 2) ? nil : $0.string(at: 2))
         }
     }
 
@@ -211,6 +212,10 @@ final class SQLiteGridTransaction: GridStorageTransaction {
             """, [row.id, row.storageIdentity])
     }
 
+    func setReplicaName(_ name: String?) throws {
+        try connection.execute("UPDATE replica SET name = ? WHERE only_row = 1", [name])
+    }
+
     func syncState(gridID: Int64) throws -> StoredSyncState? {
         try connection.fetchOne("""
             SELECT revision, clock, versions, conflicts, replica, database_replica, version, sent FROM sync_states WHERE grid_id = ?
@@ -227,8 +232,11 @@ final class SQLiteGridTransaction: GridStorageTransaction {
             StoredSyncReplica(number: Int64($0.int(at: 0)), id: $0.string(at: 1))
         }
         let registers = try connection.fetchAll("""
-            SELECT kind, entity, field, substr(register, 1, ?), version FROM sync_registers
-            WHERE grid_id = ? AND version > ? LIMIT ?
+            SELECT kind, entity, field, substr(register, 1, ?1), version FROM sync_registers WHERE grid_id = ?2 AND version > ?3
+            UNION ALL
+            SELECT kind, entity, field, substr(register, 1, ?1), version FROM sync_registers
+            WHERE grid_id = ?2 AND kind = 'replica' AND version <= ?3
+            LIMIT ?4
             """, [StoredSyncRegisters.maximumRegisterBytes + 1, gridID, version, limit]) {
             StoredSyncRegister(kind: $0.string(at: 0), entity: $0.string(at: 1), field: $0.string(at: 2), register: $0.string(at: 3),
                                version: Int64($0.int(at: 4)))
