@@ -42,5 +42,12 @@ struct NameCommandTests {
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         let conflict = (object?["conflicts"] as? [[String: Any]])?.first
         #expect(conflict?["keptByName"] as? String == "Anna's iPad" && conflict?["overwrittenByName"] as? String == "Anna's phone", "\(json)")
+        // The cursor's replicas, labelled: this database's first.
+        let cursor = try run("phone.sqlite", "sync-cursor", "--format", "json").standardOutput
+        let labelled = try JSONSerialization.jsonObject(with: Data(cursor.utf8)) as? [String: Any]
+        let replicas = labelled?["replicas"] as? [[String: Any]] ?? []
+        #expect(labelled?["cursor"] as? String == (try run("phone.sqlite", "sync-cursor").standardOutput.dropLast().description))
+        #expect(replicas.map { $0["name"] as? String } == ["Anna's phone", "Anna's iPad"] && replicas.map { $0["here"] as? Bool } == [true, false]
+                && replicas.allSatisfy { ($0["latestChange"] as? Int ?? 0) > 1_700_000_000_000 && ($0["replica"] as? String)?.count == 32 }, "\(cursor)")
     }
 }

@@ -245,14 +245,29 @@ struct SyncCursorCommand: GridStoreCommand {
         abstract: "Print what this database knows of every replica's changes to the grid, for a peer's sync-export.",
         discussion: """
             An app that moves sync bundles itself (over HTTP, a file) sends this line to the peer, which answers
-            with gridstore sync-export --since <cursor>.
-            """)
+            with gridstore sync-export --since <cursor>. With --format json, the cursor and each replica it names, with
+            the name its database goes by and when its latest change known here was made (milliseconds since 1970):
+            {"grid":"default","cursor":"…","replicas":[{"replica":"…","name":"Anna's iPad","here":true,
+            "latestChange":1764790000000}]}.
+            """,
+        options: [ValueFormat.option])
 
-    init(parsing arguments: ParsedArguments) throws(CommandLineError) {}
+    let format: ValueFormat
+
+    init(parsing arguments: ParsedArguments) throws(CommandLineError) {
+        format = try ValueFormat(arguments, command: Self.spec)
+    }
 
     func run(in context: CommandContext) throws {
         let grid = try Grid(named: context.gridName, in: context.openExistingDatabase(), creatingWith: nil)
-        context.console.write(try grid.syncCursor().description + "\n")
+        let cursor = try grid.syncCursor()
+        guard format == .json else { return context.console.write(cursor.description + "\n") }
+        let replicas = try grid.syncReplicas().map { replica in
+            "{\"replica\":\"\(replica.id)\",\"name\":\(replica.name.map(JSONText.quoted) ?? "null"),\"here\":\(replica.isHere),"
+                + "\"latestChange\":\(replica.latestChange.map(String.init) ?? "null")}"
+        }
+        context.console.write("{\"grid\":\(JSONText.quoted(grid.name)),\"cursor\":\(JSONText.quoted(cursor.description)),"
+                              + "\"replicas\":[" + replicas.joined(separator: ",\n ") + "]}\n")
     }
 }
 
