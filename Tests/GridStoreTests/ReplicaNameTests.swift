@@ -91,7 +91,8 @@ struct ReplicaNameTests {
     }
 
     @Test("a name that cannot be one is refused, and the database is left as it was", arguments: [
-        "", "   ", String(repeating: "n", count: 65), "evil\u{1B}[31m", "line\nbreak", "bidi\u{202E}txt",
+        "", "   ", String(repeating: "n", count: 65), "evil\u{1B}[31m", "line\nbreak", "bidi\u{202E}txt", "line\u{2028}sep",
+        "para\u{2029}sep", "\u{200B}", "\u{FEFF}\u{2060} ",
     ])
     func refusedNames(name: String) throws {
         let path = directory.file("phone.sqlite")
@@ -132,5 +133,95 @@ struct ReplicaNameTests {
                 #expect(refused?.contains(expected) == true, "\(refused ?? "accepted")")
             }
         }
+    }
+
+    @Test("a bundle's names are taken where harmless: this replica's own, one stamped far ahead, one of an unknown replica are left out")
+    func untrustedNamesLeftOut() throws {
+        let phone = try GridDatabase(path: directory.file("phone.sqlite")), tablet = try GridDatabase(path: directory.file("tablet.sqlite"))
+        try phone.setReplicaName("Phone")
+        try tablet.setReplicaName("Tablet")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
+        _ = try phone.sync(with: tablet)
+        let phoneGrid = try Grid(named: "default", in: phone), tabletGrid = try Grid(named: "default", in: tablet)
+        let phoneID = try #require(try phoneGrid.syncReplicaID()), tabletID = try #require(try tabletGrid.syncReplicaID())
+        try phoneGrid.toggle(at: GridIndexPath(item: 1))
+        let honest = try phoneGrid.syncBundle(since: try tabletGrid.syncCursor())
+        var delta = honest.delta
+        let future = HybridTime(milliseconds: Platform.wallClockMilliseconds() + 365 * 86_400_000)
+        func named(_ text: String, _ replica: ReplicaID, at time: HybridTime) -> MergeRegister<String> {
+            MergeRegister(heads: [.init(value: text, stamp: SyncStamp(time: time, replica: replica))], context: [])
+        }
+        let stranger = ReplicaID(high: 7, low: 7)
+        delta.names[phoneID] = named("Mallory", phoneID, at: future)
+        delta.names[tabletID] = named("Not the tablet", tabletID, at: future)
+        delta.names[stranger] = named("Stranger", stranger, at: HybridTime(milliseconds: 1_000))
+        let forged = SyncBundle(grid: "default", replica: phoneID, cursor: honest.cursor, delta: delta)
+        let applied = try tabletGrid.applySyncBundle(forged.encoded())
+        #expect(applied.received == 1)
+        var names = try state(tablet).names.mapValues { $0.winner?.value }
+        #expect(names == [phoneID: "Phone", tabletID: "Tablet"], "\(names)")
+        // The phone renames itself: the name reaches the tablet, and syncs both ways go on.
+        try phone.setReplicaName("Phone 2")
+        try phoneGrid.toggle(at: GridIndexPath(item: 2))
+        #expect(try phone.sync(with: tablet).allSatisfy { $0.received == 0 })
+        try tabletGrid.toggle(at: GridIndexPath(item: 3))
+        #expect(try tablet.sync(with: phone).first?.sent == 1)
+        names = try state(tablet).names.mapValues { $0.winner?.value }
+        #expect(names[phoneID] == "Phone 2", "\(names)")
+    }
+
+    @Test("a name row gridstore did not write stops no sync; check finds it and --repair deletes it, and the replica's name comes back")
+    func oddNameRows() throws {
+        let phonePath = directory.file("phone.sqlite"), tabletPath = directory.file("tablet.sqlite")
+        let phone = try GridDatabase(path: phonePath), tablet = try GridDatabase(path: tabletPath)
+        try phone.setReplicaName("Phone")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
+        _ = try phone.sync(with: tablet)
+        let phoneID = try #require(try Grid(named: "default", in: phone).syncReplicaID())
+        let future = HybridTime(milliseconds: Platform.wallClockMilliseconds() + 365 * 86_400_000)
+        func plant(_ planted: String) throws {
+            try tablet.storageWrite { transaction in
+                let gridID = try #require(try transaction.header(named: "default")?.header()).id
+                let numbers = try transaction.syncRegisters(gridID: gridID, changedAfter: .max, limit: 100).replicas
+                let number = try #require(numbers.first { $0.id == phoneID.description }).number
+                try transaction.writeSyncState(StoredSyncWrite(
+                    state: try #require(try transaction.syncState(gridID: gridID)), replacing: false, replicas: [],
+                    registers: [StoredSyncRegister(kind: "replica", entity: phoneID.description, field: "name",
+                                                   register: planted.replacing(",0]]", with: ",\(number)]]"), version: 1)],
+                    removed: [], log: nil), gridID: gridID)
+            }
+        }
+        func found() throws -> Bool {
+            try Grid.checkSyncStates(in: tablet).first?.problems.contains {
+                $0.contains("of the names its replicas go by cannot be read or are stamped ahead")
+            } == true
+        }
+        for planted in [#"[["Phone\u001b[2J",5,0]]"#, "not json", #"[["Far ahead",\#(future.rawValue),0]]"#] {
+            try plant(planted)
+            #expect(try found(), "\(planted)")
+            // Sync goes on; a name that cannot be read is never shown (one stamped far ahead is, until --repair).
+            try Grid(named: "default", in: tablet).toggle(at: GridIndexPath(item: 1))
+            #expect(try tablet.sync(with: phone).first?.sent == 1)
+            #expect(try state(tablet).name(of: phoneID).map { $0 == "Phone" || $0 == "Far ahead" } == true)
+            try plant(planted)
+            let mended = try Grid.checkSyncStates(in: tablet, repairing: true)
+            let stillFound = try found()
+            #expect(mended.first?.repaired == true && !stillFound, "\(planted): \(mended)")
+            // The phone's next sync that moves a change brings its name back.
+            try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 2))
+            _ = try phone.sync(with: tablet)
+            #expect(try state(tablet).name(of: phoneID) == "Phone", "\(planted)")
+        }
+    }
+
+    @Test("a stored database name gridstore would not write is taken for none: the host name stands for it, and replaces it at the next sync")
+    func oddStoredName() throws {
+        let phone = try GridDatabase(path: directory.file("phone.sqlite")), tablet = try GridDatabase(path: directory.file("tablet.sqlite"))
+        try phone.storageWrite { try $0.setReplicaName("\u{1B}[31mred") }
+        let host = try #require(Platform.hostName())
+        #expect(try phone.replicaName() == host)
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
+        _ = try phone.sync(with: tablet)
+        #expect(try phone.storageRead { try $0.replicaRow()?.name } == host)
     }
 }

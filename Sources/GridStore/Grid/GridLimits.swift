@@ -31,14 +31,19 @@ public enum GridLimits {
     /// The longest name of a database as its peers show it (``GridDatabase/setReplicaName(_:)``), in Unicode scalars.
     public static let maximumReplicaNameLength = 64
 
-    /// Throws unless `name` can name a database as its peers show it: 1 to 64 characters, not
-    /// only spaces, no control characters.
+    /// Throws unless `name` can name a database as its peers show it: 1 to 64 Unicode scalars,
+    /// at least one of them visible (not a space, nor one of the invisible marks such as U+200B),
+    /// and no control characters or line and paragraph separators.
     public static func validate(replicaName name: String) throws(GridError) {
         if let problem = problem(with: name, noun: "name", maximum: maximumReplicaNameLength, masksControls: true) {
             throw .invalidReplicaName(problem.shown, reason: problem.reason)
         }
-        if name.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
-            throw .invalidReplicaName(name, reason: "a name has at least one character other than spaces")
+        if name.unicodeScalars.contains(where: { $0.value == 0x2028 || $0.value == 0x2029 }) {
+            throw .invalidReplicaName(String(name.unicodeScalars.map { $0.value == 0x2028 || $0.value == 0x2029 ? "?" : Character($0) }),
+                                      reason: "a name cannot contain line or paragraph separators")
+        }
+        if name.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint }) {
+            throw .invalidReplicaName(name, reason: "a name has at least one visible character")
         }
     }
 

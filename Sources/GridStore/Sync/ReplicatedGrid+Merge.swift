@@ -2,7 +2,7 @@ import GridLayout
 
 extension ReplicatedGrid {
     /// What a peer whose cursor is `cursor` lacks: every register with a write `cursor` does not
-    /// cover, whole; the rest left empty. Its ``versions`` are this replica's.
+    /// cover, whole, and every replica's name; the rest left empty. Its ``versions`` are this replica's.
     func changes(since cursor: VersionVector) -> ReplicatedGrid {
         func pick<Value>(_ register: MergeRegister<Value>) -> MergeRegister<Value> {
             register.isChanged(since: cursor) ? register : MergeRegister()
@@ -19,7 +19,9 @@ extension ReplicatedGrid {
             let changed = Item(place: pick(item.place), size: pick(item.size), key: pick(item.key), alive: pick(item.alive))
             if changed != Item() { delta.items[id] = changed }
         }
-        for (replica, name) in names where name.isChanged(since: cursor) { delta.names[replica] = name }
+        // The names are few, and a peer that lacks one (it came in a bundle it could not take
+        // then) gets it again.
+        delta.names = names
         return delta
     }
 

@@ -104,12 +104,13 @@ struct BundleReader {
                     delta.items[id] = item
                 }
             case "names":
+                let known = Set(replicas)
                 try reader.beginObject()
                 while let id = try reader.nextKey() {
                     guard let replica = ReplicaID(id) else {
                         throw reader.error("'\(SyncError.excerpt(id))' is not a replica id (32 lowercase hexadecimal digits)")
                     }
-                    guard replicas.contains(replica) else { throw reader.error("replica \(replica) is not in \"replicas\"") }
+                    guard known.contains(replica) else { throw reader.error("replica \(replica) is not in \"replicas\"") }
                     guard delta.names[replica] == nil else { throw reader.error("replica \(replica) is named twice") }
                     delta.names[replica] = try name(of: replica)
                 }

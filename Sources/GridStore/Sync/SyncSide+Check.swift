@@ -94,6 +94,24 @@ extension SyncSide {
                 problems[problems.count - 1] += "; 'gridstore check --repair' rebuilds it"
             }
         }
+        // Names are labels: one that cannot be read is left out, one stamped ahead hides the
+        // names its replica gives itself later. Deleted, each comes again from its replica.
+        let nameRows = try transaction.syncRegisters(gridID: gridID, changedAfter: .max, limit: SyncReplicaNumbers.maximumCount + 1).registers
+        let oddNames = nameRows.filter { row in
+            guard let (_, name) = try? ReplicatedGrid.name(in: row, replicas: loaded.numbers) else { return true }
+            return name.latestTime > limit
+        }
+        if !oddNames.isEmpty {
+            problems.append("\(oddNames.count) of the names its replicas go by cannot be read or are stamped ahead of this database's "
+                            + "clock: they are left out, or hide the names those replicas give themselves later"
+                            + (repairing ? "" : "; 'gridstore check --repair' deletes them, and each replica's name comes again with its next sync"))
+            if repairing {
+                try transaction.writeSyncState(StoredSyncWrite(state: row, replacing: false, replicas: [], registers: [],
+                                                               removed: oddNames.map { ($0.kind, $0.entity, $0.field) }, log: nil),
+                                               gridID: gridID)
+                repaired = true
+            }
+        }
         let ahead = loaded.state.values(stampedAfter: limit)
         guard ahead.count > 0 else { return (problems, repaired) }
         let minutes = (ahead.latest.milliseconds - now + 59_999) / 60_000

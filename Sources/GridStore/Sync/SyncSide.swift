@@ -55,7 +55,8 @@ struct SyncSide {
     /// that first synced it (a hub synced by several servers takes none of theirs in turn);
     /// `nil` when neither can be one.
     static func databaseName(in transaction: any GridStorageTransaction, storing: Bool) throws -> String? {
-        if let stored = try transaction.replicaRow()?.name { return SyncError.problem(replicaName: stored) == nil ? stored : nil }
+        // A stored name that cannot be one (written by hand) is taken for none, and replaced.
+        if let stored = try transaction.replicaRow()?.name, SyncError.problem(replicaName: stored) == nil { return stored }
         guard let host = Platform.hostName().map({ String($0.prefix(GridLimits.maximumReplicaNameLength)) }).map(GridLimits.canonical),
               SyncError.problem(replicaName: host) == nil else { return nil }
         if storing { try transaction.setReplicaName(host) }
@@ -65,8 +66,8 @@ struct SyncSide {
     /// Writes `databaseName` as the name this replica goes by, when its register holds another.
     ///
     /// A label, not a change: its stamp moves the replica's clock, not its version, so what a
-    /// peer or a drop knows of the grid's changes stays as it was. A bundle carries the name to a
-    /// peer whose cursor is behind the stamp, until the replica's next change passes it.
+    /// peer or a drop knows of the grid's changes stays as it was. Every bundle carries every
+    /// name the state holds.
     mutating func write(name databaseName: String) {
         guard state.names[replica]?.winner?.value != databaseName else { return }
         let stamp = SyncStamp(time: clock.tick(now: now), replica: replica)
@@ -292,8 +293,17 @@ struct SyncSide {
                                       + "nor grid '\(name)' has"))
             }
         }
+        // Names are labels, taken only where they can do no harm: never this replica's own
+        // (only it writes its name), never one stamped too far ahead of this database's clock
+        // (it would hide the replica's later names; it comes again with a later sync), and only
+        // for the sender and replicas whose changes are known.
+        var delta = bundle.delta
+        delta.names = delta.names.filter { replica, name in
+            replica != self.replica && !HybridClock.isTooFarAhead(name.latestTime, now: now)
+                && (replica == bundle.replica || delta.versions[replica] > .zero || state.versions[replica] > .zero)
+        }
         var merged = state
-        let changed = merged.merge(bundle.delta, exportedSince: bundle.cursor)
+        let changed = merged.merge(delta, exportedSince: bundle.cursor)
         let layout: ReplicatedGrid.Layout
         do {
             layout = try merged.validate()
@@ -448,7 +458,7 @@ extension ReplicatedGrid {
                 return true
             }
         }
-        return delta.names.contains { forged($0.value, names[$0.key]) }
+        return false
     }
 
     /// For each replica, the latest time of its writes in the registers and the versions: what

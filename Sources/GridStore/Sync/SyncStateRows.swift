@@ -58,6 +58,12 @@ extension ReplicatedGrid {
             throw .corrupted("grid '\(grid)' has a sync state of more than \(NumberText.count(Self.maximumRegisterRows)) registers")
         }
         for row in rows {
+            if row.kind == "replica" {
+                // A name is a label: one that cannot be read is left out (`gridstore check` finds
+                // it and `--repair` deletes it), and stops nothing.
+                if let (replica, name) = try? Self.name(in: row, replicas: replicas) { names[replica] = name }
+                continue
+            }
             do {
                 guard row.register.utf8.count <= StoredSyncRegisters.maximumRegisterBytes else {
                     throw SyncError(.tooLarge, "it is longer than \(NumberText.count(StoredSyncRegisters.maximumRegisterBytes)) bytes")
@@ -76,9 +82,6 @@ extension ReplicatedGrid {
                     var item = items[id] ?? Item()
                     try reader.itemField(row.field, into: &item)
                     items[id] = item
-                case "replica" where row.field == "name":
-                    guard let id = ReplicaID(row.entity) else { throw SyncError(.malformed, "its entity is not a replica id") }
-                    names[id] = try reader.name(of: id)
                 default:
                     throw SyncError(.malformed, "it is of no kind gridstore writes")
                 }
@@ -91,6 +94,18 @@ extension ReplicatedGrid {
         guard items.count + sections.count <= SyncBundle.maximumEntities else {
             throw .corrupted("grid '\(grid)' has a sync state of more than \(NumberText.count(SyncBundle.maximumEntities)) items and sections")
         }
+    }
+
+    /// The name a `replica` row holds, read as a bundle's is.
+    ///
+    /// - Throws: ``SyncError`` saying why the row is not one gridstore writes.
+    static func name(in row: StoredSyncRegister, replicas: SyncReplicaNumbers) throws -> (ReplicaID, MergeRegister<String>) {
+        guard row.field == "name", let id = ReplicaID(row.entity) else { throw SyncError(.malformed, "it is not a replica's name") }
+        guard row.register.utf8.count <= StoredSyncRegisters.maximumRegisterBytes else { throw SyncError(.tooLarge, "it is too long") }
+        var reader = BundleReader(reader: JSONReader(Array(row.register.utf8)), replicas: replicas.ids)
+        let name = try reader.name(of: id)
+        try reader.reader.expectEnd()
+        return (id, name)
     }
 
     /// The registers that differ from `stored`'s (every one when `stored` is `nil`), as rows at
