@@ -1,8 +1,14 @@
 import GridStore
 
 /// A PostgreSQL database's change signal: a connection of its own that `LISTEN`s on
-/// ``channel``, which every change of a grid notifies at its commit, whichever process or
-/// server made it.
+/// ``channel``, which every change of a grid notifies at its commit while anyone listens,
+/// whichever process or server made it.
+///
+/// PostgreSQL serializes the commits of every transaction that notifies, cluster-wide, so a
+/// change notifies only while a listener holds the shared advisory lock ``listenersKey``.
+/// Each change holds ``writersKey`` shared until it commits, and a listener takes it alone
+/// before it holds ``listenersKey``: a change that found no listener has committed before the
+/// listener starts, so the listener's first read sees it.
 ///
 /// One per database, read by its one watch loop. Behind a pooler in transaction mode a
 /// session's `LISTEN` would be lost with the server session, so there is none, and observers
@@ -13,11 +19,29 @@ final class PostgreSQLChangeSignal: GridChangeSignal, @unchecked Sendable {
     /// The channel gridstore's changes notify.
     static let channel = "gridstore_changes"
 
+    /// The advisory lock every change holds shared until it commits ("gridstor" in ASCII).
+    static let writersKey: Int64 = 0x6772_6964_7374_6F72
+    /// The advisory lock every listener holds shared while it listens.
+    static let listenersKey: Int64 = writersKey + 1
+
+    /// What a change runs before it commits: the writers' lock, then a notification when a
+    /// listener holds its lock (tried alone and released at once, in that order).
+    static let notifyWhenListened = [
+        "SELECT pg_advisory_xact_lock_shared(\(writersKey))",
+        "SELECT pg_notify('\(channel)', '') WHERE CASE WHEN pg_try_advisory_lock(\(listenersKey)) "
+            + "THEN NOT pg_advisory_unlock(\(listenersKey)) ELSE true END",
+    ]
+
     private let connection: PostgreSQLConnection
 
+    /// Listens, once every change in progress has committed.
     init(_ location: PostgreSQLLocation) throws {
         connection = try PostgreSQLConnection(location)
+        // Ended with the session (its connection closes on a failure), whatever happens here.
+        try connection.execute("SELECT pg_advisory_lock(\(Self.writersKey))")
         try connection.execute("LISTEN \(Self.channel)")
+        try connection.execute("SELECT pg_advisory_lock_shared(\(Self.listenersKey))")
+        try connection.execute("SELECT pg_advisory_unlock(\(Self.writersKey))")
     }
 
     func waitForChange(milliseconds: Int) throws -> Bool {

@@ -482,9 +482,11 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         return true
     }
 
-    /// Tells every listening observer, at commit, that a grid changed (see ``PostgreSQLChangeSignal``).
+    /// Tells every listening observer, at commit, that a grid changed, when there is one (see
+    /// ``PostgreSQLChangeSignal``): a change nobody observes does not notify, which would
+    /// serialize its commit with every other notifying one in the cluster.
     private func notifyObservers() {
-        connection.enqueue("SELECT pg_notify('\(PostgreSQLChangeSignal.channel)', '')")
+        for statement in PostgreSQLChangeSignal.notifyWhenListened { connection.enqueue(statement) }
     }
 
     func insertGrid(named name: String, _ changes: GridChangeSet) throws -> Int64 {
