@@ -242,7 +242,14 @@ struct LibraryRobustnessTests {
             writerDone.withLock { $0 = true }
         }
         writer.start()
-        usleep(300_000)   // the writer now waits for the holder's row lock
+        // The writer now waits for the holder's row lock: the server shows its lock ungranted.
+        let probe = try PostgreSQLConnection(try #require(PostgreSQLLocation(uri)))
+        var waiting = false
+        for _ in 0..<6_000 where !waiting {
+            waiting = try probe.execute("SELECT count(*) FROM pg_locks WHERE NOT granted").int(0, 0) > 0
+            if !waiting { usleep(5_000) }
+        }
+        #expect(waiting)
         #expect(try grid.snapshot().revision == 0)
         #expect(try Grid.list(in: database).count == 1)
         #expect(!writerDone.withLock { $0 })
