@@ -31,31 +31,24 @@ struct PostgreSQLChangeSignalTests {
         #expect(try probe.execute("SELECT pg_try_advisory_lock(\(PostgreSQLChangeSignal.writersKey))").string(0, 0) == "t")
     }
 
-    @Test("a listener starts only once every change in progress has committed, so its first read sees them")
-    func listenerWaitsForChangesInFlight() async throws {
+    @Test("a listener starts only once every change in flight has committed: one held past the wait fails its start, leaving no lock")
+    func listenerWaitsForChangesInFlight() throws {
         let uri = try PostgreSQLTestServer.shared().makeDatabase()
         let location = try #require(PostgreSQLLocation(uri))
         // A change in flight: it holds the writers' lock, and found no listener.
         let writer = try PostgreSQLConnection(location)
         try writer.execute("BEGIN")
         for statement in PostgreSQLChangeSignal.notifyWhenListened { _ = try writer.execute(statement) }
-        let started = Locked(false)
-        let listening = Task.detached { () throws -> PostgreSQLChangeSignal in
-            let signal = try PostgreSQLChangeSignal(location)
-            started.withLock { $0 = true }
-            return signal
-        }
-        // The listener waits on the writers' lock: the server shows its lock ungranted.
+        #expect(throws: PostgreSQLError.self) { _ = try PostgreSQLChangeSignal(location) }
+        // The failed start holds nothing: no listener's lock (a change would notify) and no
+        // writers' lock (a change would wait).
         let probe = try PostgreSQLConnection(location)
-        var waiting = false
-        for _ in 0..<3_000 where !waiting {
-            waiting = try probe.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted").int(0, 0) == 1
-            if !waiting { try await Task.sleep(for: .milliseconds(10)) }
-        }
-        #expect(waiting)
-        #expect(!started.withLock { $0 })
+        #expect(try probe.execute("SELECT pg_try_advisory_lock(\(PostgreSQLChangeSignal.listenersKey))").string(0, 0) == "t")
+        try probe.execute("SELECT pg_advisory_unlock(\(PostgreSQLChangeSignal.listenersKey))")
         try writer.execute("COMMIT")
-        _ = try await listening.value
-        #expect(started.withLock { $0 })
+        let signal = try PostgreSQLChangeSignal(location)
+        #expect(try probe.execute("SELECT pg_try_advisory_lock(\(PostgreSQLChangeSignal.writersKey))").string(0, 0) == "t")
+        #expect(try probe.execute("SELECT pg_try_advisory_lock(\(PostgreSQLChangeSignal.listenersKey))").string(0, 0) == "f")
+        _ = signal
     }
 }

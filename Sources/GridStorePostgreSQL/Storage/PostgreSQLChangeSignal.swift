@@ -6,9 +6,12 @@ import GridStore
 ///
 /// PostgreSQL serializes the commits of every transaction that notifies, cluster-wide, so a
 /// change notifies only while a listener holds the shared advisory lock ``listenersKey``.
-/// Each change holds ``writersKey`` shared until it commits, and a listener takes it alone
-/// before it holds ``listenersKey``: a change that found no listener has committed before the
-/// listener starts, so the listener's first read sees it.
+/// Each change holds ``writersKey`` shared until it commits, and a listener takes it alone,
+/// for the transaction in which it starts to listen and takes ``listenersKey``: a change that
+/// found no listener has committed before the listener starts, so the listener's first read
+/// sees it. The listener waits at most ``writersWaitMilliseconds`` for the changes in flight,
+/// as new changes wait behind it; past that it fails, and the watch tries again later while its
+/// observers read on their own.
 ///
 /// One per database, read by its one watch loop. Behind a pooler in transaction mode a
 /// session's `LISTEN` would be lost with the server session, so there is none, and observers
@@ -34,14 +37,20 @@ final class PostgreSQLChangeSignal: GridChangeSignal, @unchecked Sendable {
 
     private let connection: PostgreSQLConnection
 
+    /// The longest a listener waits for the changes in flight when it starts.
+    static let writersWaitMilliseconds = 250
+
     /// Listens, once every change in progress has committed.
+    ///
+    /// - Throws: ``PostgreSQLError`` when the changes in flight hold the writers' lock past
+    ///   ``writersWaitMilliseconds``, or the server refuses.
     init(_ location: PostgreSQLLocation) throws {
         connection = try PostgreSQLConnection(location)
-        // Ended with the session (its connection closes on a failure), whatever happens here.
-        try connection.execute("SELECT pg_advisory_lock(\(Self.writersKey))")
-        try connection.execute("LISTEN \(Self.channel)")
-        try connection.execute("SELECT pg_advisory_lock_shared(\(Self.listenersKey))")
-        try connection.execute("SELECT pg_advisory_unlock(\(Self.writersKey))")
+        // One transaction, so one server session even behind a pooler: the writers' lock ends
+        // with it, whatever fails; LISTEN takes effect at its commit.
+        try connection.executeScript("BEGIN; SET LOCAL lock_timeout = \(Self.writersWaitMilliseconds); LISTEN \(Self.channel); "
+                                     + "SELECT pg_advisory_xact_lock(\(Self.writersKey)); "
+                                     + "SELECT pg_advisory_lock_shared(\(Self.listenersKey)); COMMIT")
     }
 
     func waitForChange(milliseconds: Int) throws -> Bool {
