@@ -4,9 +4,9 @@ import Testing
 import TestSupport
 @testable import GridStore
 
-/// Replicas that edit a grid, drop it, make it again, copy it back from one another and sync
-/// at random (directly, and by bundles out of order) end, after everyone syncs, all with the
-/// same grid or all without it, and a second sync moves nothing.
+/// Replicas that edit a grid, drop it, make it again, copy it back from one another, rename
+/// their databases and sync at random (directly, and by bundles out of order) end, after
+/// everyone syncs, all with the same grid or all without it, and a second sync moves nothing.
 @Suite("Sync of dropped grids, at random")
 struct SyncDropPropertyTests {
     let directory = TemporaryDirectory()
@@ -29,7 +29,7 @@ struct SyncDropPropertyTests {
             let other = (index + Int.random(in: 1..<replicas.count, using: &generator)) % replicas.count
             let grid = try Grid(named: Self.grid, in: replicas[index])
             do {
-                switch Int.random(in: 0..<14, using: &generator) {
+                switch Int.random(in: 0..<15, using: &generator) {
                 case 0, 1, 2:
                     let items = try grid.snapshot().itemCounts.first ?? 0
                     if items > 0 { try grid.toggle(at: GridIndexPath(item: Int.random(in: 0..<items, using: &generator))) }
@@ -43,6 +43,9 @@ struct SyncDropPropertyTests {
                         try Grid.copy(from: replicas[other], to: replicas[index], names: [Self.grid], replacing: true)
                     }
                 case 8, 9, 10: _ = try replicas[index].sync(with: replicas[other], allowingUnrelated: true)
+                case 14:
+                    // A rename is a label, not a change: it must not keep a grid a drop would drop.
+                    try replicas[index].setReplicaName("replica \(index) \(Int.random(in: 0..<1_000, using: &generator))")
                 case 11:
                     if try Grid.exists(named: Self.grid, in: replicas[index]) {
                         let cursor = try Grid(named: Self.grid, in: replicas[other]).syncCursor()

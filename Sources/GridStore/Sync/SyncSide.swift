@@ -47,36 +47,6 @@ struct SyncSide {
     ///     device whose clock is behind the server's judges what it receives by the server's.
     static func prepare(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase,
                         minting: Bool, peer: VersionVector? = nil, clockReference: Int64? = nil) throws -> SyncSide {
-        try prepareState(name, in: transaction, database: database, minting: minting, peer: peer, clockReference: clockReference)
-    }
-
-    /// The name the database goes by (``GridDatabase/replicaName()``): the one stored, else the
-    /// machine's host name, stored when `storing`, so the database keeps the name of the machine
-    /// that first synced it (a hub synced by several servers takes none of theirs in turn);
-    /// `nil` when neither can be one.
-    static func databaseName(in transaction: any GridStorageTransaction, storing: Bool) throws -> String? {
-        // A stored name that cannot be one (written by hand) is taken for none, and replaced.
-        if let stored = try transaction.replicaRow()?.name, SyncError.problem(replicaName: stored) == nil { return stored }
-        guard let host = Platform.hostName().map({ String($0.prefix(GridLimits.maximumReplicaNameLength)) }).map(GridLimits.canonical),
-              SyncError.problem(replicaName: host) == nil else { return nil }
-        if storing { try transaction.setReplicaName(host) }
-        return host
-    }
-
-    /// Writes `databaseName` as the name this replica goes by, when its register holds another.
-    ///
-    /// A label, not a change: its stamp moves the replica's clock, not its version, so what a
-    /// peer or a drop knows of the grid's changes stays as it was. Every bundle carries every
-    /// name the state holds.
-    mutating func write(name databaseName: String) {
-        guard state.names[replica]?.winner?.value != databaseName else { return }
-        let stamp = SyncStamp(time: clock.tick(now: now), replica: replica)
-        state.names[replica] = MergeRegister(heads: [.init(value: databaseName, stamp: stamp)], context: [])
-        isChanged = true
-    }
-
-    private static func prepareState(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase,
-                                     minting: Bool, peer: VersionVector?, clockReference: Int64?) throws -> SyncSide {
         let databaseReplica = try currentReplica(in: transaction, database: database, minting: minting)
         let grid = try Grid(changing: name, in: database, creatingWith: nil)
         let now = max(try transaction.clockMilliseconds(), clockReference ?? .min)
@@ -136,6 +106,31 @@ struct SyncSide {
                             sent: replica.description == row.replica ? row.sent.map(HybridTime.init(rawValue:)) : .zero)
         try side.recordLocalChanges(since: Int(row.revision), storedAs: row.replica, in: transaction, gridID: header.id)
         return side
+    }
+
+    /// The name the database goes by (``GridDatabase/replicaName()``): the one stored, else the
+    /// machine's host name, stored when `storing`, so the database keeps the name of the machine
+    /// that first synced it (a hub synced by several servers takes none of theirs in turn);
+    /// `nil` when neither can be one.
+    static func databaseName(in transaction: any GridStorageTransaction, storing: Bool) throws -> String? {
+        // A stored name that cannot be one (written by hand) is taken for none, and replaced.
+        if let stored = try transaction.replicaRow()?.name, SyncError.problem(replicaName: stored) == nil { return stored }
+        guard let host = Platform.hostName().map({ String($0.prefix(GridLimits.maximumReplicaNameLength)) }).map(GridLimits.canonical),
+              SyncError.problem(replicaName: host) == nil else { return nil }
+        if storing { try transaction.setReplicaName(host) }
+        return host
+    }
+
+    /// Writes `databaseName` as the name this replica goes by, when its register holds another.
+    ///
+    /// A label, not a change: its stamp moves the replica's clock, not its version, so what a
+    /// peer or a drop knows of the grid's changes stays as it was. Every bundle carries every
+    /// name the state holds.
+    mutating func write(name databaseName: String) {
+        guard state.names[replica]?.winner?.value != databaseName else { return }
+        let stamp = SyncStamp(time: clock.tick(now: now), replica: replica)
+        state.names[replica] = MergeRegister(heads: [.init(value: databaseName, stamp: stamp)], context: [])
+        isChanged = true
     }
 
     /// In a dry run, which stores nothing, this side as the first step made it (the same
@@ -328,9 +323,8 @@ struct SyncSide {
     @discardableResult
     mutating func store(in transaction: any GridStorageTransaction, database: GridDatabase, origin: ReplicaID?,
                         sending: Bool) throws -> Int? {
-        // The database's name leaves with the first of this replica's changes to leave after it
-        // was given: written here, not when the side is made, so it is never a change a drop
-        // made elsewhere did not know of, unless it was given since.
+        // The database's name goes with this replica's changes when they leave (a sync, an
+        // exported bundle); a dry run, which stores nothing, writes none.
         if sending, stored != nil || !state.items.isEmpty || !state.sections.isEmpty,
            let databaseName = try Self.databaseName(in: transaction, storing: true) {
             write(name: databaseName)
