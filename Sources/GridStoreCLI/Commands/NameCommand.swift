@@ -7,9 +7,10 @@ struct NameCommand: GridStoreCommand {
         abstract: "Print or set the name this database goes by on its peers (\"Anna's iPad\").",
         discussion: """
             Peers show the name with this database's changes: in conflicts, in a merge's history entry, and in
-            JSON. Until one is given, a database goes by the host name of the machine that first synced it. A name
-            has 1 to 64 characters and no control characters; it syncs with every grid at the next sync, and is
-            not a change of any grid.
+            JSON (gridstore sync-cursor --format json lists them). Until one is given, a database goes by the host
+            name of the machine that first synced it. A name has 1 to 64 characters, one visible at least, and no
+            control characters; it travels with each grid's next sync that moves a change, and is not a change of
+            any grid.
             """,
         arguments: [.init(name: "name", help: "The new name; without it, the name is printed.", isOptional: true)])
 
