@@ -2,6 +2,7 @@ import Foundation
 import GridStore
 import GridStoreSQLite
 import GridStoreAudit
+import TestSupport
 @testable import GridStoreCLI
 import Testing
 
@@ -111,7 +112,8 @@ struct PlantedSchemaTests {
                                  + "UPDATE placement_chunks SET cells = cells || ' ';")
         #expect(FileManager.default.contents(atPath: path + "-journal")?.first != 0)
         let reader = try CommandRunner.start(["--db", path, "migrate", "--status"])
-        Thread.sleep(forTimeInterval: 1.5)
+        // It waits for the writer: asleep in SQLite's busy handler, still running.
+        #expect(KernelWait.waitUntilSleeping(KernelWait.process(reader.processIdentifier)))
         #expect(reader.isRunning, "gridstore did not wait for the writer")
         try writer.execute("ROLLBACK")
         let result = CommandRunner.finish(reader)
