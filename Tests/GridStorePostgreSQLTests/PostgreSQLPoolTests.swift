@@ -311,9 +311,14 @@ struct PostgreSQLPoolTests {
         let inside = DispatchSemaphore(value: 0)
         group.enter()
         Thread.detachNewThread {
+            let probe = PostgreSQLLocation(uri).flatMap { try? PostgreSQLConnection($0) }
             _ = try? first.update { editor in
                 inside.signal()
-                Thread.sleep(forTimeInterval: 0.4)
+                // Goes on once the second change waits for this one's lock (the server shows it ungranted).
+                for _ in 0..<30_000 {
+                    if (try? probe?.execute("SELECT count(*) FROM pg_locks WHERE NOT granted").int(0, 0)) ?? 1 > 0 { break }
+                    usleep(2_000)
+                }
                 try editor.replaceContent(GridContent(honeycomb: HoneycombConfiguration(elementWidth: 100), itemCount: 10))
             }
             group.leave()
@@ -340,13 +345,20 @@ struct PostgreSQLPoolTests {
         // Each locks one grid, then the other's: the server ends one with a deadlock.
         let failures = Locked<[String]>([])
         let group = DispatchGroup()
+        // Both hold their first grid before either asks for the other's, the first time round.
+        let holding = Locked(0)
         for (mine, other) in [(a, b), (b, a)] {
             group.enter()
             Thread.detachNewThread {
+                var attempts = 0
                 do {
                     try database.write { transaction in
+                        attempts += 1
                         try transaction.update(mine) { try $0.toggle(at: GridIndexPath(item: 1)) }
-                        Thread.sleep(forTimeInterval: 0.2)
+                        if attempts == 1 {
+                            holding.withLock { $0 += 1 }
+                            for _ in 0..<30_000 where holding.withLock({ $0 }) < 2 { usleep(1_000) }
+                        }
                         try transaction.update(other) { try $0.toggle(at: GridIndexPath(item: 2)) }
                     }
                 } catch {
