@@ -10,11 +10,11 @@ extension GridDatabase {
     }
 
     /// Names this database for its peers ("Anna's iPad"), in one transaction: every grid that
-    /// syncs records the name now, so the next sync carries it even when nothing else changed.
+    /// syncs records the name now, and each grid's next sync that moves a change carries it.
     /// The name is a label: it changes no grid, and is not counted as a change.
     ///
-    /// - Parameter name: 1 to 64 characters, not only spaces, no control characters; stored in
-    ///   its canonical form (NFC).
+    /// - Parameter name: 1 to 64 Unicode scalars, one visible at least, no control characters
+    ///   (see ``GridLimits/validate(replicaName:)``); stored in its canonical form (NFC).
     /// - Throws: ``GridError/invalidReplicaName(_:reason:)``, changing nothing.
     public func setReplicaName(_ name: String) throws(GridError) {
         let name = GridLimits.canonical(name)
