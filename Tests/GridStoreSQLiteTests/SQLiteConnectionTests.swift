@@ -145,6 +145,7 @@ struct DatabaseConnectionTests {
         let connection = try SQLiteConnection(path: path)
         connection.setBusyTimeout(milliseconds: 0)
         try connection.transaction(.immediate) { try connection.execute("INSERT INTO t VALUES (1)") }
+        #expect(try connection.fetchOne("SELECT count(*) FROM t") { $0.int(at: 0) } == 1)
     }
 
     @Test("a statement past its time limit is stopped; the connection works on afterwards")

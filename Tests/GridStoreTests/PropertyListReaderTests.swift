@@ -95,17 +95,27 @@ struct BinaryPropertyListReaderTests {
     @Test("damaged files are refused, never crash: every truncation and 20,000 random byte changes")
     func damaged() throws {
         let valid = try binary(["r:0_s:0_grid_item_size": "grid_size_big", "list": [1, 2, ["deep": "x"]], "n": 3.25] as [String: Any])
+        // Every truncation loses the trailer, so none is a property list.
         for length in 0..<valid.count {
-            _ = try? PropertyListReader.read(Array(valid.prefix(length)))
+            #expect(throws: PropertyListError.self, "the first \(length) bytes") { try PropertyListReader.read(Array(valid.prefix(length))) }
         }
+        #expect(throws: Never.self) { try PropertyListReader.read(valid) }
+        // A changed byte is refused with PropertyListError, or read, the same each time.
         var generator = SystemRandomNumberGenerator()
+        var refused = 0
         for _ in 0..<20_000 {
             var bytes = valid
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
                 bytes[Int.random(in: 8..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
             }
-            _ = try? PropertyListReader.read(bytes)
+            do {
+                let value = try PropertyListReader.read(bytes)
+                #expect(try PropertyListReader.read(bytes) == value)
+            } catch {
+                refused += 1
+            }
         }
+        #expect(refused > 0)
     }
 
     @Test("a reference cycle and a huge declared count are refused")
