@@ -60,3 +60,9 @@ public struct ReplicaID: Hashable, Comparable, Sendable, CustomStringConvertible
         return value
     }
 }
+
+extension ReplicaID {
+    /// How gridstore shows the replica to a person: `Anna's iPad (replica 1f…)` with the name its
+    /// database goes by, else `replica 1f…`.
+    func label(named name: String?) -> String { name.map { "\($0) (replica \(self))" } ?? "replica \(self)" }
+}

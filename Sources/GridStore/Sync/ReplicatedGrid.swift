@@ -95,7 +95,7 @@ struct ReplicatedGrid: Equatable, Sendable {
     func name(of replica: ReplicaID) -> String? { names[replica]?.winner?.value }
 
     /// `Anna's iPad (replica 1f…)`, or `replica 1f…` for a replica whose database gave no name.
-    func replicaLabel(_ replica: ReplicaID) -> String { name(of: replica).map { "\($0) (replica \(replica))" } ?? "replica \(replica)" }
+    func replicaLabel(_ replica: ReplicaID) -> String { replica.label(named: name(of: replica)) }
 
     var isHoneycomb: Bool { options.honeycomb.value(or: nil) != nil }
 

@@ -43,8 +43,8 @@ public struct SyncConflict: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let subject = item.map { "\(field.rawValue) of item \($0.item) of section \($0.section)\(key.map { " (\($0))" } ?? "")" }
             ?? field.rawValue
-        func writer(_ replica: ReplicaID, _ name: String?) -> String { name.map { "\($0) (replica \(replica))" } ?? "replica \(replica)" }
-        return "\(subject): \(kept) by \(writer(keptBy, keptByName)) overwrote \(overwritten) by \(writer(overwrittenBy, overwrittenByName))"
+        return "\(subject): \(kept) by \(keptBy.label(named: keptByName)) overwrote \(overwritten) by "
+            + overwrittenBy.label(named: overwrittenByName)
     }
 }
 
