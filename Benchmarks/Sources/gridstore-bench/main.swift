@@ -31,7 +31,7 @@ print("warning: this is a debug build; build with `swift build -c release --pack
 #endif
 
 let allGroups = ["packing", "bulk", "toggle", "process", "honeycomb", "backends", "scaling", "history", "editor", "floors", "server",
-                 "concurrency", "sync"]
+                 "concurrency", "sync", "hub"]
 let groups = arguments.isEmpty ? allGroups : arguments
 print("# gridstore-bench")
 for group in groups {
@@ -63,6 +63,8 @@ for group in groups {
         report { try ConcurrencyBenchmarks.run() }
     case "sync":
         report { try SyncBenchmarks.run() }
+    case "hub":
+        report { try HubBenchmarks.run() }
     default:
         print("unknown benchmark group '\(group)'; groups: \(allGroups.joined(separator: ", "))")
         exit(64)
