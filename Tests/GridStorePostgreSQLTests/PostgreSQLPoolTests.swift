@@ -215,6 +215,25 @@ struct PostgreSQLPoolTests {
         #expect(storage.pool.idleRoundTrips - before == 1, "\(storage.pool.idleRoundTrips - before) round trips")
     }
 
+    @Test("a device's sync of a few changes with a hub: the summary with the server's clock in one round trip, then one write transaction")
+    func hubSyncRoundTrips() throws {
+        let (database, storage, _) = try pooled(1)
+        let device = try GridDatabase(path: TemporaryDirectory().file("device.sqlite"))
+        let onDevice = try Grid(named: "g", in: device, creatingWith: GridOptions(sectionItemCounts: [60]))
+        try onDevice.toggle(at: GridIndexPath(item: 1))
+        _ = try device.sync(with: database)
+        let onHub = try Grid(named: "g", in: database, creatingWith: nil)
+        for round in 0..<3 {
+            for item in [3, 20, 41] { try onDevice.toggle(at: GridIndexPath(item: item + round)) }
+            try onHub.toggle(at: GridIndexPath(item: 50 + round))
+            let before = storage.pool.idleRoundTrips
+            let result = try device.sync(with: database, grids: ["g"])
+            #expect(result.first?.sent == 3 && result.first?.received == 1, "round \(round)")
+            print("round trips", storage.pool.idleRoundTrips - before)
+        }
+        #expect(try onDevice.storedSnapshot().content == onHub.storedSnapshot().content)
+    }
+
     @Test("a change of a cached grid takes two round trips: its header with BEGIN, then its writes with COMMIT")
     func twoRoundTrips() throws {
         let (database, storage, _) = try pooled(1)

@@ -142,9 +142,9 @@ package protocol GridStorageTransaction: AnyObject {
     /// identifier and the database's oid); empty when there is nothing such.
     func storageIdentity() throws -> String
 
-    /// In one call (one round trip to a server): the replica row, the storage's identity, and
-    /// the grid `name`'s revision and sync state without its registers, for a sync that may
-    /// find nothing new; `nil` when the database has no replica row.
+    /// In one call (one round trip to a server): the replica row, the storage's identity, the
+    /// grid `name`'s revision and sync state without its registers, for a sync that may find
+    /// nothing new, and a server's clock; `nil` when the database has no replica row.
     func syncSummary(named name: String) throws -> StoredSyncSummary?
 
     /// Replaces the database's replica row: a new id for a copy of the database, or the
@@ -230,14 +230,18 @@ package struct StoredSyncSummary: Sendable {
     package var state: StoredSyncState?
     /// The drop recorded for the grid's name; `nil` when there is none.
     package var drop: StoredSyncDrop?
+    /// The database's clock when read (``GridStorageTransaction/clockMilliseconds()``), for a
+    /// backend with a clock of its own (a server's); `nil` for one without.
+    package var clock: Int64?
 
     package init(replica: StoredReplicaRow, storageIdentity: String, revision: Int64?, state: StoredSyncState?,
-                 drop: StoredSyncDrop? = nil) {
+                 drop: StoredSyncDrop? = nil, clock: Int64? = nil) {
         self.replica = replica
         self.storageIdentity = storageIdentity
         self.revision = revision
         self.state = state
         self.drop = drop
+        self.clock = clock
     }
 }
 

@@ -201,9 +201,14 @@ extension GridDatabase {
                                            + "never synced with each other, and cannot be one grid: \(unrelated); to merge them anyway "
                                            + "give --allow-unrelated (allowingUnrelated in Swift), or sync one under another name"))
         }
-        // A server's clock is a reference for a device's side, whose clock may be behind it.
-        let hereReference = other.backend.hasOwnClock && !backend.hasOwnClock ? try other.storageRead { try $0.clockMilliseconds() } : nil
-        let thereReference = backend.hasOwnClock && !other.backend.hasOwnClock ? try storageRead { try $0.clockMilliseconds() } : nil
+        // A server's clock is a reference for a device's side, whose clock may be behind it: the
+        // one its summary was read with.
+        func reference(_ server: GridDatabase, _ summary: StoredSyncSummary?, for device: GridDatabase) throws -> Int64? {
+            guard server.backend.hasOwnClock, !device.backend.hasOwnClock else { return nil }
+            return try summary?.clock ?? server.storageRead { try $0.clockMilliseconds() }
+        }
+        let hereReference = try reference(other, stored[1], for: self)
+        let thereReference = try reference(self, stored[0], for: other)
         // This side's changes since the last sync become its writes, stored before any leaves.
         let here = try access(dryRun) { transaction in
             var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun,

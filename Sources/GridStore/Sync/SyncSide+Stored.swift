@@ -60,6 +60,7 @@ extension SyncSide {
               row.databaseReplica == databaseReplica.description else { return nil }
         var side = self
         side.now = max(try transaction.clockMilliseconds(), clockReference ?? .min)
+        side.storedName = nil
         return side
     }
 }

@@ -34,6 +34,9 @@ struct SyncSide {
     /// The latest time of this replica's own writes that left the database (`sync_states.sent`);
     /// `nil` when not known.
     var sent: HybridTime?
+    /// The name the database's replica row held when read in this side's transaction
+    /// (`.some(nil)` for none); `nil` when not read in it.
+    var storedName: String?? = nil
 
     /// The side of the grid `name` in `transaction` of `database`, made current.
     ///
@@ -47,13 +50,15 @@ struct SyncSide {
     ///     device whose clock is behind the server's judges what it receives by the server's.
     static func prepare(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase,
                         minting: Bool, peer: VersionVector? = nil, clockReference: Int64? = nil) throws -> SyncSide {
-        let databaseReplica = try currentReplica(in: transaction, database: database, minting: minting)
+        let (databaseReplica, storedName) = try currentReplicaRow(in: transaction, database: database, minting: minting)
         let grid = try Grid(changing: name, in: database, creatingWith: nil)
         let now = max(try transaction.clockMilliseconds(), clockReference ?? .min)
         guard let header = try transaction.header(named: grid.name)?.header() else {
             let empty = ReplicatedGrid()
-            return SyncSide(name: grid.name, replica: ReplicaID.random(), databaseReplica: databaseReplica, stored: nil, state: empty,
-                            clock: HybridClock(), layout: empty.layout(), isChanged: false, now: now, sent: .zero)
+            var side = SyncSide(name: grid.name, replica: ReplicaID.random(), databaseReplica: databaseReplica, stored: nil, state: empty,
+                                clock: HybridClock(), layout: empty.layout(), isChanged: false, now: now, sent: .zero)
+            side.storedName = .some(storedName)
+            return side
         }
         let snapshot = try GridSnapshot.load(header, name: grid.name, from: transaction)
         guard let row = try transaction.syncState(gridID: header.id) else {
@@ -69,6 +74,7 @@ struct SyncSide {
             var side = SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
                                 state: origin, clock: HybridClock(latest: .changedOrigin), layout: origin.layout(), isChanged: true,
                                 now: now, sent: .zero)
+            side.storedName = .some(storedName)
             // Ids of items a change made follow from the change alone: a copy of the file that
             // never synced either gives them the same.
             try side.recordLocalChanges(since: made.revision, storedAs: "first sync of \(grid.name)", in: transaction, gridID: header.id)
@@ -104,6 +110,7 @@ struct SyncSide {
                             loaded: loaded, numbers: numbers, version: row.version, storedItemIDs: layout.itemIDs,
                             // A new replica has sent nothing yet.
                             sent: replica.description == row.replica ? row.sent.map(HybridTime.init(rawValue:)) : .zero)
+        side.storedName = .some(storedName)
         try side.recordLocalChanges(since: Int(row.revision), storedAs: row.replica, in: transaction, gridID: header.id)
         return side
     }
@@ -112,9 +119,13 @@ struct SyncSide {
     /// machine's host name, stored when `storing`, so the database keeps the name of the machine
     /// that first synced it (a hub synced by several servers takes none of theirs in turn);
     /// `nil` when neither can be one.
-    static func databaseName(in transaction: any GridStorageTransaction, storing: Bool) throws -> String? {
+    ///
+    /// - Parameter stored: The name the replica row held, when it was read in this transaction
+    ///   (`.some(nil)` for none); `nil` to read it now.
+    static func databaseName(in transaction: any GridStorageTransaction, storing: Bool, stored: String?? = nil) throws -> String? {
         // A stored name that cannot be one (written by hand) is taken for none, and replaced.
-        if let stored = try transaction.replicaRow()?.name, SyncError.problem(replicaName: stored) == nil { return stored }
+        let stored = try stored ?? transaction.replicaRow()?.name
+        if let stored, SyncError.problem(replicaName: stored) == nil { return stored }
         guard let host = Platform.hostName().map({ String($0.prefix(GridLimits.maximumReplicaNameLength)) }).map(GridLimits.canonical),
               SyncError.problem(replicaName: host) == nil else { return nil }
         if storing { try transaction.setReplicaName(host) }
@@ -160,18 +171,24 @@ struct SyncSide {
     /// (a dry run syncs as the copy would, and writes nothing).
     static func currentReplica(in transaction: any GridStorageTransaction, database: GridDatabase,
                                minting: Bool) throws -> ReplicaID {
+        try currentReplicaRow(in: transaction, database: database, minting: minting).id
+    }
+
+    /// ``currentReplica(in:database:minting:)``, with the name the replica row holds.
+    static func currentReplicaRow(in transaction: any GridStorageTransaction, database: GridDatabase,
+                                  minting: Bool) throws -> (id: ReplicaID, name: String?) {
         guard let row = try transaction.replicaRow() else { throw GridError.corrupted("the database has no replica id") }
         guard let id = ReplicaID(row.id) else { throw GridError.corrupted("the database's replica id '\(row.id.prefix(40))' is not 32 hexadecimal digits") }
         let identity = try transaction.storageIdentity()
-        guard !identity.isEmpty, row.storageIdentity != identity else { return id }
+        guard !identity.isEmpty, row.storageIdentity != identity else { return (id, row.name) }
         if row.storageIdentity.isEmpty {
             if minting { try transaction.setReplicaRow(StoredReplicaRow(id: id.description, storageIdentity: identity)) }
-            return id
+            return (id, row.name)
         }
         // A copy of another database's file: it must not make changes as the original.
         let minted = ReplicaID.random()
         if minting { try transaction.setReplicaRow(StoredReplicaRow(id: minted.description, storageIdentity: identity)) }
-        return minted
+        return (minted, row.name)
     }
 
     /// The registers of a stored state, each checked as a bundle's is, the grid they describe,
@@ -326,7 +343,8 @@ struct SyncSide {
         // The database's name goes with this replica's changes when they leave (a sync, an
         // exported bundle); a dry run, which stores nothing, writes none.
         if sending, stored != nil || !state.items.isEmpty || !state.sections.isEmpty,
-           let databaseName = try Self.databaseName(in: transaction, storing: true) {
+           let databaseName = try Self.databaseName(in: transaction, storing: true, stored: storedName) {
+            storedName = .some(databaseName)
             write(name: databaseName)
         }
         if sending, sent != state.versions[replica] {
@@ -338,7 +356,8 @@ struct SyncSide {
         if let (storedID, snapshot) = stored {
             (id, revision) = (storedID, snapshot.revision)
             if layout.content != snapshot.content {
-                let grid = try Grid(changing: name, in: database, creatingWith: nil)
+                // The grid as this side read it in this transaction: not read again.
+                let grid = try Grid(changing: name, in: database, read: (storedID, snapshot))
                 var seen: GridSnapshot?
                 let record = HistoryRecord(kind: .merge, operation: "sync from \(origin.map { state.replicaLabel($0) } ?? "a bundle")")
                 let target = layout.content

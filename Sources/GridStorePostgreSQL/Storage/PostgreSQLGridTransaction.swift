@@ -285,7 +285,8 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         let rows = try connection.execute("""
             SELECT replica.id, replica.storage_identity, \(Self.identity), grids.revision, sync_states.revision,
                    sync_states.clock, sync_states.versions, sync_states.conflicts, sync_states.replica, sync_states.database_replica,
-                   sync_states.version, sync_drops.name, left(sync_drops.versions, $2), sync_drops.dropped_at
+                   sync_states.version, sync_drops.name, left(sync_drops.versions, $2), sync_drops.dropped_at,
+                   (extract(epoch FROM clock_timestamp()) * 1000)::bigint
             FROM replica LEFT JOIN grids ON grids.name = $1 LEFT JOIN sync_states ON sync_states.grid_id = grids.id
                  LEFT JOIN sync_drops ON sync_drops.name = $1
             WHERE replica.only_row = 1
@@ -297,7 +298,8 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
             state: rows.isNull(0, 4) ? nil : StoredSyncState(replica: rows.string(0, 8), databaseReplica: rows.string(0, 9),
                                                              revision: rows.int(0, 4), clock: rows.int(0, 5), versions: rows.string(0, 6),
                                                              conflicts: rows.int(0, 7), version: rows.int(0, 10)),
-            drop: rows.isNull(0, 11) ? nil : StoredSyncDrop(name: rows.string(0, 11), versions: rows.string(0, 12), droppedAt: rows.int(0, 13)))
+            drop: rows.isNull(0, 11) ? nil : StoredSyncDrop(name: rows.string(0, 11), versions: rows.string(0, 12), droppedAt: rows.int(0, 13)),
+            clock: rows.int(0, 14))
     }
 
     func syncDrops(limit: Int) throws -> [StoredSyncDrop] {
