@@ -142,6 +142,10 @@ package protocol GridStorageTransaction: AnyObject {
     /// identifier and the database's oid); empty when there is nothing such.
     func storageIdentity() throws -> String
 
+    /// In one call (one round trip to a server): ``replicaRow()``, ``storageIdentity()`` and
+    /// ``clockMilliseconds()``, what a change to a synced grid and each side of a sync begin with.
+    func replicaContext() throws -> StoredReplicaContext
+
     /// In one call (one round trip to a server): the replica row, the storage's identity, the
     /// grid `name`'s revision and sync state without its registers, for a sync that may find
     /// nothing new, and a server's clock; `nil` when the database has no replica row.
@@ -201,6 +205,25 @@ package protocol GridStorageTransaction: AnyObject {
 
 extension GridStorageTransaction {
     package func clockMilliseconds() throws -> Int64 { Platform.wallClockMilliseconds() }
+
+    package func replicaContext() throws -> StoredReplicaContext {
+        StoredReplicaContext(row: try replicaRow(), storageIdentity: try storageIdentity(), clock: try clockMilliseconds())
+    }
+}
+
+/// What ``GridStorageTransaction/replicaContext()`` reads.
+package struct StoredReplicaContext: Sendable {
+    /// The database's replica row; `nil` when it has none.
+    package var row: StoredReplicaRow?
+    package var storageIdentity: String
+    /// The database's clock, in milliseconds since 1970.
+    package var clock: Int64
+
+    package init(row: StoredReplicaRow?, storageIdentity: String, clock: Int64) {
+        self.row = row
+        self.storageIdentity = storageIdentity
+        self.clock = clock
+    }
 }
 
 /// A database's replica row as stored: checked by the engine before use.

@@ -27,10 +27,11 @@ extension SyncSide {
         guard let row = try transaction.syncState(gridID: gridID), row.revision == Int64(old.revision), row.clock >= 0,
               (0..<Int64.max - 1).contains(row.version),
               let replica = ReplicaID(row.replica), let versions = SyncVersionsText.decode(row.versions),
-              let databaseReplica = ReplicaID(row.databaseReplica),
-              try currentReplica(in: transaction, database: database, minting: false) == databaseReplica else { return }
-        let now = try transaction.clockMilliseconds()
-        guard !HybridClock.isTooFarAhead(versions[replica], now: now) else { return }
+              let databaseReplica = ReplicaID(row.databaseReplica) else { return }
+        let context = try transaction.replicaContext()
+        let now = context.clock
+        guard try currentReplica(context, in: transaction, minting: false).id == databaseReplica,
+              !HybridClock.isTooFarAhead(versions[replica], now: now) else { return }
         var clock = HybridClock(latest: versions[replica])
         clock.observe(HybridTime(rawValue: row.clock), now: now)
         var idsStored = true

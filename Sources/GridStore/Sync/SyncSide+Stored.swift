@@ -16,11 +16,11 @@ extension SyncSide {
     static func current(_ name: String, in transaction: any GridStorageTransaction) throws -> Current? {
         guard let header = try transaction.header(named: name)?.header(), let row = try transaction.syncState(gridID: header.id),
               row.revision == Int64(header.revision), row.clock >= 0, (0..<Int64.max - 1).contains(row.version),
-              let replica = ReplicaID(row.replica), let versions = SyncVersionsText.decode(row.versions),
-              let stored = try transaction.replicaRow(), stored.id == row.databaseReplica else { return nil }
-        let identity = try transaction.storageIdentity()
-        guard identity.isEmpty || stored.storageIdentity == identity,
-              !HybridClock.isTooFarAhead(versions[replica], now: try transaction.clockMilliseconds()) else { return nil }
+              let replica = ReplicaID(row.replica), let versions = SyncVersionsText.decode(row.versions) else { return nil }
+        let context = try transaction.replicaContext()
+        guard let stored = context.row, stored.id == row.databaseReplica,
+              context.storageIdentity.isEmpty || stored.storageIdentity == context.storageIdentity,
+              !HybridClock.isTooFarAhead(versions[replica], now: context.clock) else { return nil }
         return Current(gridID: header.id, row: row, replica: replica, versions: versions)
     }
 

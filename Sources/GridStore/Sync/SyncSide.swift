@@ -50,9 +50,10 @@ struct SyncSide {
     ///     device whose clock is behind the server's judges what it receives by the server's.
     static func prepare(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase,
                         minting: Bool, peer: VersionVector? = nil, clockReference: Int64? = nil) throws -> SyncSide {
-        let (databaseReplica, storedName) = try currentReplicaRow(in: transaction, database: database, minting: minting)
+        let context = try transaction.replicaContext()
+        let (databaseReplica, storedName) = try currentReplica(context, in: transaction, minting: minting)
         let grid = try Grid(changing: name, in: database, creatingWith: nil)
-        let now = max(try transaction.clockMilliseconds(), clockReference ?? .min)
+        let now = max(context.clock, clockReference ?? .min)
         guard let header = try transaction.header(named: grid.name)?.header() else {
             let empty = ReplicatedGrid()
             var side = SyncSide(name: grid.name, replica: ReplicaID.random(), databaseReplica: databaseReplica, stored: nil, state: empty,
@@ -171,15 +172,16 @@ struct SyncSide {
     /// (a dry run syncs as the copy would, and writes nothing).
     static func currentReplica(in transaction: any GridStorageTransaction, database: GridDatabase,
                                minting: Bool) throws -> ReplicaID {
-        try currentReplicaRow(in: transaction, database: database, minting: minting).id
+        try currentReplica(transaction.replicaContext(), in: transaction, minting: minting).id
     }
 
-    /// ``currentReplica(in:database:minting:)``, with the name the replica row holds.
-    static func currentReplicaRow(in transaction: any GridStorageTransaction, database: GridDatabase,
-                                  minting: Bool) throws -> (id: ReplicaID, name: String?) {
-        guard let row = try transaction.replicaRow() else { throw GridError.corrupted("the database has no replica id") }
+    /// ``currentReplica(in:database:minting:)`` from the replica row and storage identity of
+    /// `context`, read in `transaction`, with the name the row holds.
+    static func currentReplica(_ context: StoredReplicaContext, in transaction: any GridStorageTransaction,
+                               minting: Bool) throws -> (id: ReplicaID, name: String?) {
+        guard let row = context.row else { throw GridError.corrupted("the database has no replica id") }
         guard let id = ReplicaID(row.id) else { throw GridError.corrupted("the database's replica id '\(row.id.prefix(40))' is not 32 hexadecimal digits") }
-        let identity = try transaction.storageIdentity()
+        let identity = context.storageIdentity
         guard !identity.isEmpty, row.storageIdentity != identity else { return (id, row.name) }
         if row.storageIdentity.isEmpty {
             if minting { try transaction.setReplicaRow(StoredReplicaRow(id: id.description, storageIdentity: identity)) }

@@ -281,6 +281,17 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         try connection.execute("SELECT " + Self.identity).string(0, 0)
     }
 
+    func replicaContext() throws -> StoredReplicaContext {
+        let rows = try connection.execute("""
+            SELECT replica.id, replica.storage_identity, left(replica.name, $1), \(Self.identity),
+                   (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+            FROM (SELECT 1) AS one LEFT JOIN replica ON replica.only_row = 1
+            """, [String(GridLimits.maximumReplicaNameLength + 1)])
+        let row = rows.isNull(0, 0) ? nil : StoredReplicaRow(id: rows.string(0, 0), storageIdentity: rows.string(0, 1),
+                                                            name: rows.isNull(0, 2) ? nil : rows.string(0, 2))
+        return StoredReplicaContext(row: row, storageIdentity: rows.string(0, 3), clock: rows.int(0, 4))
+    }
+
     func syncSummary(named name: String) throws -> StoredSyncSummary? {
         let rows = try connection.execute("""
             SELECT replica.id, replica.storage_identity, \(Self.identity), grids.revision, sync_states.revision,
