@@ -190,10 +190,25 @@ struct PostgreSQLBackendTests {
         let found = try storage.withConnection { try PostgreSQLSchemaCheck.definitions($0) }
         #expect(found.subtracting(PostgreSQLSchemaCheck.knownDefinitions).isEmpty, "\(found.subtracting(PostgreSQLSchemaCheck.knownDefinitions))")
         // What the list holds beyond them is the item_sizes table, a view since migration 8,
-        // history's kinds before migration 9, and the sync state's text before migration 10.
+        // history's kinds before migration 9, the sync state's text before migration 10, and the
+        // registers' kinds before migration 14.
         let earlier = PostgreSQLSchemaCheck.knownDefinitions.subtracting(found)
-        #expect(earlier.count == 12 && earlier.filter { $0.contains("item_sizes") }.count == 10
-                && earlier.contains { $0.contains("'revert'::text])") } && earlier.contains("column sync_states.state text"), "\(earlier)")
+        #expect(earlier.count == 13 && earlier.filter { $0.contains("item_sizes") }.count == 10
+                && earlier.contains { $0.contains("'revert'::text])") } && earlier.contains("column sync_states.state text")
+                && earlier.contains { $0.contains("'item'::text])") }, "\(earlier)")
+    }
+
+    @Test("a database at every earlier schema version passes the check and is migrated to the latest")
+    func everyEarlierVersionMigrates() throws {
+        let all = MigrationSet.gridStorePostgreSQL.migrations
+        for version in 1..<all.count {
+            let uri = try PostgreSQLTestServer.shared().makeDatabase()
+            _ = try PostgreSQLStorage(PostgreSQLLocation(uri)!, migrations: try MigrationSet(Array(all.prefix(version))))
+            let storage = try #require(try GridDatabase(location: uri).postgreSQL, "version \(version)")
+            #expect(try storage.migrationStatus().pending.isEmpty, "version \(version)")
+            let found = try storage.withConnection { try PostgreSQLSchemaCheck.definitions($0) }
+            #expect(found.isSubset(of: PostgreSQLSchemaCheck.knownDefinitions), "version \(version)")
+        }
     }
 
     /// A table that records what a planted function saw, and the functions that write to it.

@@ -205,6 +205,23 @@ struct GridDatabaseTests {
 
 @Suite("Upgrading a database")
 struct UpgradeTests {
+    @Test("a database at every earlier schema version is upgraded to the latest, and takes a change")
+    func upgradeFromEveryVersion() throws {
+        let directory = TemporaryDirectory()
+        let all = MigrationSet.gridStore.migrations
+        for version in 1..<all.count {
+            let path = directory.file("at-\(version).sqlite")
+            do {
+                let old = try GridDatabase(path: path, migrations: try MigrationSet(Array(all.prefix(version))))
+                try old.writeSQLite { try $0.execute("INSERT INTO grids (name, columns) VALUES ('kept', 4)") }
+            }
+            let upgraded = try GridDatabase(path: path)
+            #expect(upgraded.migrationsAppliedOnOpen.map(\.version) == all.dropFirst(version).map(\.version), "version \(version)")
+            #expect(try Grid(named: "kept", in: upgraded, creatingWith: nil).update { try $0.setColumns(6) }.content.columns == 6,
+                    "version \(version)")
+        }
+    }
+
     @Test("a database at schema version 1 is upgraded in place, its grids intact")
     func upgradeFromVersionOne() throws {
         let directory = TemporaryDirectory()

@@ -274,6 +274,7 @@ enum PostgreSQLSchemaCheck {
         "constraint sync_states PRIMARY KEY (grid_id)",
         "constraint sync_states CHECK ((version >= 0))",
         "constraint sync_states CHECK ((sent >= 0))",
+        "constraint sync_registers CHECK ((kind = ANY (ARRAY['grid'::text, 'section'::text, 'item'::text])))",
         "constraint sync_registers CHECK ((kind = ANY (ARRAY['grid'::text, 'section'::text, 'item'::text, 'replica'::text])))",
         "constraint sync_registers CHECK ((version > 0))",
         "constraint sync_registers FOREIGN KEY (grid_id) REFERENCES grids(id) ON DELETE CASCADE",
