@@ -50,11 +50,14 @@ struct SyncSide {
     ///     device whose clock is behind the server's judges what it receives by the server's.
     static func prepare(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase,
                         minting: Bool, peer: VersionVector? = nil, clockReference: Int64? = nil) throws -> SyncSide {
+        let grid = try Grid(changing: name, in: database, creatingWith: nil)
+        let header = try transaction.header(named: grid.name)?.header()
+        // Read after the grid's row lock (a server's), which a change may have held while it
+        // stored the database's name: the name this side writes is the one it left.
         let context = try transaction.replicaContext()
         let (databaseReplica, storedName) = try currentReplica(context, in: transaction, minting: minting)
-        let grid = try Grid(changing: name, in: database, creatingWith: nil)
         let now = max(context.clock, clockReference ?? .min)
-        guard let header = try transaction.header(named: grid.name)?.header() else {
+        guard let header else {
             let empty = ReplicatedGrid()
             var side = SyncSide(name: grid.name, replica: ReplicaID.random(), databaseReplica: databaseReplica, stored: nil, state: empty,
                                 clock: HybridClock(), layout: empty.layout(), isChanged: false, now: now, sent: .zero)
@@ -153,6 +156,8 @@ struct SyncSide {
         let now = self.now
         self = first
         self.now = now
+        // Read in the first step's transaction.
+        self.storedName = nil
     }
 
     /// The grid's revision, what its replica knows, its conflicts, and whether it changed since
