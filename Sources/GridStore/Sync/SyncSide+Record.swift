@@ -83,43 +83,13 @@ extension SyncSide {
     private static func recordSizes(_ sizes: [(GridIndexPath, TileSize?)], state row: StoredSyncState, replica: ReplicaID,
                                     versions: VersionVector, clock: HybridClock, now: Int64, itemCounts: [Int], revision: Int,
                                     gridID: Int64, grid name: String, in transaction: any GridStorageTransaction) throws -> Bool? {
-        var chunks: [[Int]: [UInt8]] = [:]
-        /// The id of the item at `item` of `section`; `nil` when the stored ids do not say.
-        func id(at item: Int, section: Int) throws -> SyncEntityID? {
-            let first = item - item % StoredSyncItemIDs.chunkSize
-            if chunks[[section, first]] == nil {
-                guard section < itemCounts.count,
-                      let text = try transaction.syncItemIDs(gridID: gridID, section: section, firstItem: first),
-                      text.utf8.count == min(StoredSyncItemIDs.chunkSize, itemCounts[section] - first) * 16 else { return nil }
-                chunks[[section, first]] = Array(text.utf8)
-            }
-            let bytes = chunks[[section, first]]!, offset = (item - first) * 16
-            guard offset >= 0, offset + 16 <= bytes.count else { return nil }
-            return SyncEntityID(String(decoding: bytes[offset..<offset + 16], as: UTF8.self))
-        }
         let stored = try transaction.syncRegisters(gridID: gridID, changedAfter: .max, limit: SyncReplicaNumbers.maximumCount + 1)
         guard var numbers = try? SyncReplicaNumbers(stored: stored.replicas, grid: name) else { return false }
-        /// The items read so far, each once.
-        var read = ReplicatedGrid()
-        /// The item's registers; `nil` when they cannot be read.
-        func item(_ id: SyncEntityID) throws -> ReplicatedGrid.Item? {
-            if let item = read.items[id] { return item }
-            guard (try? read.load(try transaction.syncRegisters(gridID: gridID, kind: "item", entity: id.description),
-                                  replicas: numbers, grid: name)) != nil else { return nil }
-            return read.items[id]
-        }
-        /// The item's winning place, read from its registers.
-        func place(of id: SyncEntityID) throws -> ReplicatedGrid.Place? { try item(id)?.place.winner?.value }
+        var rows = StoredSyncItems(transaction: transaction, gridID: gridID, grid: name, itemCounts: itemCounts, numbers: numbers)
         var ids: [SyncEntityID] = []
         for (path, _) in sizes {
-            guard let found = try id(at: path.item, section: path.section), let own = try place(of: found) else { return nil }
-            // Its neighbours in the stored ids sit before and after it, in its section.
-            for (neighbour, isBefore) in [(path.item - 1, true), (path.item + 1, false)]
-                where neighbour >= 0 && neighbour < itemCounts[path.section] {
-                guard let other = try id(at: neighbour, section: path.section), let theirs = try place(of: other),
-                      theirs.section == own.section,
-                      isBefore ? (theirs.order, other) < (own.order, found) : (own.order, found) < (theirs.order, other) else { return nil }
-            }
+            guard path.section < itemCounts.count, let found = try rows.id(at: path.item, section: path.section),
+                  try rows.isPlaced(found, at: path) else { return nil }
             ids.append(found)
         }
         var clock = clock
@@ -128,7 +98,7 @@ extension SyncSide {
         var overwritten = 0
         for ((_, size), id) in zip(sizes, ids) {
             if items.items[id] == nil {
-                guard let item = try item(id), item.place.winner != nil, item.alive.value(or: true) else { return false }
+                guard let item = try rows.item(id), item.place.winner != nil, item.alive.value(or: true) else { return false }
                 items.items[id] = item
                 overwritten += item.size.shownConflicts.count
             }

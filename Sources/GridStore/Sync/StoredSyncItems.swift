@@ -1,0 +1,73 @@
+import GridLayout
+
+/// A synced grid's stored items, read as a change needs them: their sync ids in order
+/// (`sync_item_ids`) and their registers, each checked as it is used. What a change of a few
+/// sizes reads instead of the grid's whole sync state.
+struct StoredSyncItems {
+    let transaction: any GridStorageTransaction
+    let gridID: Int64
+    let grid: String
+    /// The grid's item counts, section by section.
+    let itemCounts: [Int]
+    let numbers: SyncReplicaNumbers
+    /// The chunks of ids read so far, by section and first item.
+    private var chunks: [[Int]: [UInt8]] = [:]
+    /// The items whose registers were read, each once.
+    private var read = ReplicatedGrid()
+
+    init(transaction: any GridStorageTransaction, gridID: Int64, grid: String, itemCounts: [Int], numbers: SyncReplicaNumbers) {
+        self.transaction = transaction
+        self.gridID = gridID
+        self.grid = grid
+        self.itemCounts = itemCounts
+        self.numbers = numbers
+    }
+
+    /// The chunk of ids holding item `item` of `section`, checked to hold as many ids as the
+    /// section has items there; `nil` when it is not stored so.
+    private mutating func chunk(section: Int, first: Int) throws -> [UInt8]? {
+        if let bytes = chunks[[section, first]] { return bytes }
+        guard section >= 0, section < itemCounts.count, first >= 0, first < itemCounts[section],
+              let text = try transaction.syncItemIDs(gridID: gridID, section: section, firstItem: first),
+              text.utf8.count == min(StoredSyncItemIDs.chunkSize, itemCounts[section] - first) * 16 else { return nil }
+        let bytes = Array(text.utf8)
+        chunks[[section, first]] = bytes
+        return bytes
+    }
+
+    /// The id of the item at `item` of `section`; `nil` when the stored ids do not say.
+    mutating func id(at item: Int, section: Int) throws -> SyncEntityID? {
+        let first = item - item % StoredSyncItemIDs.chunkSize
+        guard let bytes = try chunk(section: section, first: first) else { return nil }
+        let offset = (item - first) * 16
+        guard offset >= 0, offset + 16 <= bytes.count else { return nil }
+        return SyncEntityID(String(decoding: bytes[offset..<offset + 16], as: UTF8.self))
+    }
+
+    /// The item's registers; `nil` when they cannot be read.
+    mutating func item(_ id: SyncEntityID) throws -> ReplicatedGrid.Item? {
+        if let item = read.items[id] { return item }
+        // Read apart, so a row that cannot be read leaves no part of the item behind.
+        var one = ReplicatedGrid()
+        guard (try? one.load(try transaction.syncRegisters(gridID: gridID, kind: "item", entity: id.description),
+                             replicas: numbers, grid: grid)) != nil, let item = one.items[id] else { return nil }
+        read.items[id] = item
+        return item
+    }
+
+    /// The item's winning place, read from its registers.
+    mutating func place(of id: SyncEntityID) throws -> ReplicatedGrid.Place? { try item(id)?.place.winner?.value }
+
+    /// Whether `id`, stored at `path`, has a place between those of its stored neighbours, in
+    /// their section: how the stored ids are checked against the registers as they are used.
+    mutating func isPlaced(_ id: SyncEntityID, at path: GridIndexPath) throws -> Bool {
+        guard let own = try place(of: id) else { return false }
+        for (neighbour, isBefore) in [(path.item - 1, true), (path.item + 1, false)]
+            where neighbour >= 0 && neighbour < itemCounts[path.section] {
+            guard let other = try self.id(at: neighbour, section: path.section), let theirs = try place(of: other),
+                  theirs.section == own.section,
+                  isBefore ? (theirs.order, other) < (own.order, id) : (own.order, id) < (theirs.order, other) else { return false }
+        }
+        return true
+    }
+}
