@@ -82,6 +82,8 @@ struct MergeRegister<Value: Equatable & Sendable>: Equatable, Sendable {
     /// Merges in what `other` holds.
     ///
     /// - Returns: Whether this register changed.
+    /// - Complexity: O(*h* log *h* + *c*) for the *h* heads and *c* context entries of the two
+    ///   registers (a few comparisons for the usual one head each).
     @discardableResult
     mutating func merge(_ other: MergeRegister) -> Bool {
         if other.context.isEmpty || self == other { return false }
@@ -133,6 +135,8 @@ struct MergeRegister<Value: Equatable & Sendable>: Equatable, Sendable {
     }
 
     /// Whether the register holds a write `cursor` does not cover: what a peer at `cursor` lacks.
+    ///
+    /// - Complexity: O(*c*) for the register's *c* context entries.
     func isChanged(since cursor: VersionVector) -> Bool {
         context.contains { $0.time > cursor[$0.replica] }
     }

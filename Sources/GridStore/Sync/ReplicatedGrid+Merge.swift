@@ -3,6 +3,10 @@ import GridLayout
 extension ReplicatedGrid {
     /// What a peer whose cursor is `cursor` lacks: every register with a write `cursor` does not
     /// cover, whole, and every replica's name; the rest left empty. Its ``versions`` are this replica's.
+    ///
+    /// - Complexity: O(*n* · *c*) for the state's *n* items and sections and the *c* context
+    ///   entries of a register: every register is visited. ``SyncSide/storedBundle(_:since:in:)``
+    ///   reads only the rows changed since the cursor instead.
     func changes(since cursor: VersionVector) -> ReplicatedGrid {
         func pick<Value>(_ register: MergeRegister<Value>) -> MergeRegister<Value> {
             register.isChanged(since: cursor) ? register : MergeRegister()
@@ -44,6 +48,8 @@ extension ReplicatedGrid {
     ///
     /// - Returns: How many registers changed, and how many of them hold another value now (a
     ///   register can change only in its conflicts, or in who else wrote the value it holds).
+    /// - Complexity: One register merge (``MergeRegister/merge(_:)``) for each register `delta`
+    ///   holds, and O(*r*) for the *r* replicas of the versions: linear in the delta, not the state.
     @discardableResult
     mutating func merge(_ delta: ReplicatedGrid, exportedSince cursor: VersionVector) -> (registers: Int, values: Int) {
         var changed = (registers: 0, values: 0)
@@ -83,6 +89,8 @@ extension ReplicatedGrid {
     /// has a place, and the grid is within gridstore's limits.
     ///
     /// - Throws: ``GridError`` naming the first problem.
+    /// - Complexity: O(*n* log *n*) for the state's *n* items and sections, deleted ones
+    ///   included: it checks every register and lays the grid out (``layout()``).
     func validate() throws(GridError) -> Layout {
         for (id, item) in items {
             guard item.place.winner != nil else { throw .corrupted("item \(id) has no place") }

@@ -115,6 +115,9 @@ struct ReplicatedGrid: Equatable, Sendable {
     /// the order of their keys, then ids; in each, the items that exist, in the order of their
     /// keys, then ids; a key shown on the item that took it last when two items hold it. A
     /// honeycomb has one section: every item, in that order.
+    ///
+    /// - Complexity: O(*n* log *n*) for the state's *n* items and sections: a sort of each
+    ///   section's items by their order keys (of at most ``OrderKey/maximumLength`` digits).
     func layout() -> Layout {
         var placed: [SyncEntityID: [(order: OrderKey, id: SyncEntityID)]] = [:]
         for (id, item) in items where item.alive.value(or: true) {

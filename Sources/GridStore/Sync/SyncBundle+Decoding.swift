@@ -9,6 +9,8 @@ extension SyncBundle {
     /// - Throws: ``SyncError`` with kind ``SyncError/Kind/newerFormat`` for a format after
     ///   ``format``, ``SyncError/Kind/tooLarge`` past ``maximumBytes`` or ``maximumEntities``,
     ///   else ``SyncError/Kind/malformed`` with where the problem is.
+    /// - Complexity: O(*b*) for a bundle of *b* bytes, plus the sort of each register's writes
+    ///   by stamp and by replica (usually one write).
     public init(decoding input: some Collection<UInt8>) throws(SyncError) {
         let bytes = Array(input)
         guard bytes.count <= Self.maximumBytes else {

@@ -54,6 +54,9 @@ public struct SyncBundle: Sendable {
 
     /// The bundle as JSON text, format 1: compact, in a fixed order; for a person to read, or
     /// a peer running a gridstore older than format 2. ``init(decoding:)`` reads it.
+    ///
+    /// - Complexity: O(*r* log *r*) for the bundle's *r* registers (written in the order of
+    ///   their ids), and linear in the bytes written.
     public func encodedAsJSON() -> [UInt8] {
         let ordered = replicaTable
         var writer = BundleWriter(indices: Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($1, $0) }))

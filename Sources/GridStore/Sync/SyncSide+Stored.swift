@@ -29,6 +29,10 @@ extension SyncSide {
     /// the version index), each sent when it holds a write `cursor` does not cover; the state
     /// then records this replica's writes as sent. `nil` when the stored state is not current, or
     /// the peer knows more of this replica's changes than ever left here (a restored database).
+    ///
+    /// - Complexity: O(*v* log *N* + *m*) for the *v* registers changed after the version the
+    ///   cursor covers, of the grid's *N*, and the *m* bytes of their rows (a range of the version
+    ///   index), plus the at most ``StoredSyncWrite/keptVersions`` entries of the versions log.
     static func storedBundle(_ name: String, since cursor: VersionVector, in transaction: any GridStorageTransaction) throws -> SyncBundle? {
         guard let current = try current(name, in: transaction), cursor[current.replica] <= current.sent else {
             return nil

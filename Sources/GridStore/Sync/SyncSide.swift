@@ -289,6 +289,9 @@ struct SyncSide {
     /// database they entered first, and are taken: one device's wrong clock stops no other.
     ///
     /// - Returns: How many of the bundle's registers changed the state: the changes it brought.
+    /// - Complexity: O(*n* log *n* + *d*) for the state's *n* items and sections and the bundle's
+    ///   *d* registers: the delta is merged register by register, and the state then checked and
+    ///   laid out whole (``ReplicatedGrid/validate()``).
     @discardableResult
     mutating func merge(_ bundle: SyncBundle) throws(GridError) -> Int {
         guard bundle.grid == name else { throw .sync(.wrongGrid(bundle.grid, expected: name)) }
@@ -483,6 +486,8 @@ extension ReplicatedGrid {
 
     /// For each replica, the latest time of its writes in the registers and the versions: what
     /// it knows of the grid's changes. The replicas' names are labels, not changes, and are left out.
+    ///
+    /// - Complexity: O(*n* · *c*) for the *n* items and sections and the *c* context entries of a register.
     func latestTimes() -> [ReplicaID: HybridTime] {
         var latest = versions.entries
         func collect<Value>(_ register: MergeRegister<Value>) {

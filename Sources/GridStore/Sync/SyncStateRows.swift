@@ -53,6 +53,8 @@ extension ReplicatedGrid {
     /// Adds the stored registers `rows`, each checked as a bundle's register is.
     ///
     /// - Throws: ``GridError/corrupted(_:)`` naming the register gridstore cannot read.
+    /// - Complexity: O(*m*) for the *m* bytes of the rows' texts, plus the sort of each
+    ///   register's writes (usually one).
     mutating func load(_ rows: [StoredSyncRegister], replicas: SyncReplicaNumbers, grid: String) throws(GridError) {
         guard rows.count <= Self.maximumRegisterRows else {
             throw .corrupted("grid '\(grid)' has a sync state of more than \(NumberText.count(Self.maximumRegisterRows)) registers")
@@ -111,6 +113,9 @@ extension ReplicatedGrid {
     /// The registers that differ from `stored`'s (every one when `stored` is `nil`), as rows at
     /// `version`, numbering the replicas they name; and the registers `stored` held that this
     /// state no longer does.
+    ///
+    /// - Complexity: O(*n* · *c*) for the *n* items and sections of the two states and the *c*
+    ///   context entries of a register, plus the encoding of each register that changed.
     func rows(changedFrom stored: ReplicatedGrid?, version: Int64,
               numbers: inout SyncReplicaNumbers) -> (registers: [StoredSyncRegister], removed: [(kind: String, entity: String, field: String)]) {
         var registers: [StoredSyncRegister] = []
