@@ -206,7 +206,8 @@ struct PostgreSQLPoolTests {
     @Test("a sync with nothing new reads the server's summary of the grid in one round trip (BEGIN and COMMIT with it)")
     func syncWithNothingNew() throws {
         let (database, storage, _) = try pooled(1)
-        let device = try GridDatabase(path: TemporaryDirectory().file("device.sqlite"))
+        let directory = TemporaryDirectory()
+        let device = try GridDatabase(path: directory.file("device.sqlite"))
         try Grid(named: "g", in: device, creatingWith: GridOptions(sectionItemCounts: [10_000])).toggle(at: GridIndexPath(item: 1))
         _ = try device.sync(with: database)
         let before = storage.pool.idleRoundTrips
@@ -218,7 +219,8 @@ struct PostgreSQLPoolTests {
     @Test("a device's sync of a few changes with a hub: the summary with the server's clock in one round trip, then one write transaction")
     func hubSyncRoundTrips() throws {
         let (database, storage, _) = try pooled(1)
-        let device = try GridDatabase(path: TemporaryDirectory().file("device.sqlite"))
+        let directory = TemporaryDirectory()
+        let device = try GridDatabase(path: directory.file("device.sqlite"))
         let onDevice = try Grid(named: "g", in: device, creatingWith: GridOptions(sectionItemCounts: [60]))
         try onDevice.toggle(at: GridIndexPath(item: 1))
         _ = try device.sync(with: database)

@@ -49,7 +49,8 @@ extension ReplicatedGrid {
     /// - Returns: How many registers changed, and how many of them hold another value now (a
     ///   register can change only in its conflicts, or in who else wrote the value it holds).
     /// - Complexity: One register merge (``MergeRegister/merge(_:)``) for each register `delta`
-    ///   holds, and O(*r*) for the *r* replicas of the versions: linear in the delta, not the state.
+    ///   holds, and O(*r*) for the *r* replicas of the versions: linear in the delta, once this
+    ///   state's storage is its own (a copy of a shared state is O(*n*) at the first write).
     @discardableResult
     mutating func merge(_ delta: ReplicatedGrid, exportedSince cursor: VersionVector) -> (registers: Int, values: Int) {
         var changed = (registers: 0, values: 0)

@@ -23,8 +23,8 @@ struct StoredSyncItems {
         self.numbers = numbers
     }
 
-    /// The chunk of ids holding item `item` of `section`, checked to hold as many ids as the
-    /// section has items there; `nil` when it is not stored so.
+    /// The chunk of ids of `section` from `first`, checked to hold as many ids as the section
+    /// has items there; `nil` when it is not stored so.
     private mutating func chunk(section: Int, first: Int) throws -> [UInt8]? {
         if let bytes = chunks[[section, first]] { return bytes }
         guard section >= 0, section < itemCounts.count, first >= 0, first < itemCounts[section],
@@ -47,10 +47,11 @@ struct StoredSyncItems {
     /// The item's registers; `nil` when they cannot be read.
     mutating func item(_ id: SyncEntityID) throws -> ReplicatedGrid.Item? {
         if let item = read.items[id] { return item }
-        // Read apart, so a row that cannot be read leaves no part of the item behind.
+        // The storage's failures are the caller's; rows that cannot be read are no item, and
+        // are read apart, so no part of the item is left behind.
+        let rows = try transaction.syncRegisters(gridID: gridID, kind: "item", entity: id.description)
         var one = ReplicatedGrid()
-        guard (try? one.load(try transaction.syncRegisters(gridID: gridID, kind: "item", entity: id.description),
-                             replicas: numbers, grid: grid)) != nil, let item = one.items[id] else { return nil }
+        guard (try? one.load(rows, replicas: numbers, grid: grid)) != nil, let item = one.items[id] else { return nil }
         read.items[id] = item
         return item
     }
@@ -61,7 +62,7 @@ struct StoredSyncItems {
     /// Whether `id`, stored at `path`, has a place between those of its stored neighbours, in
     /// their section: how the stored ids are checked against the registers as they are used.
     mutating func isPlaced(_ id: SyncEntityID, at path: GridIndexPath) throws -> Bool {
-        guard let own = try place(of: id) else { return false }
+        guard path.section >= 0, path.section < itemCounts.count, let own = try place(of: id) else { return false }
         for (neighbour, isBefore) in [(path.item - 1, true), (path.item + 1, false)]
             where neighbour >= 0 && neighbour < itemCounts[path.section] {
             guard let other = try self.id(at: neighbour, section: path.section), let theirs = try place(of: other),

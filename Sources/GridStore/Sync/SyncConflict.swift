@@ -51,8 +51,9 @@ public struct SyncConflict: Sendable, Hashable, CustomStringConvertible {
 extension ReplicatedGrid {
     /// Every conflict the registers hold, items in the order of `layout`, then deleted items and sections.
     ///
-    /// - Complexity: O(*n*) for the state's *n* items and sections, plus O(*s*) for each
-    ///   conflicting place, its position counted among the *s* items of its section.
+    /// - Complexity: O(*n* log *n*) for the state's *n* items and sections (deleted items and
+    ///   sections are listed in the order of their ids), plus O(*s*) for each conflicting place,
+    ///   its position counted among the *s* items or sections it is one of.
     func conflicts(in layout: Layout) -> [SyncConflict] {
         var result: [SyncConflict] = []
         var paths: [SyncEntityID: GridIndexPath] = [:]
