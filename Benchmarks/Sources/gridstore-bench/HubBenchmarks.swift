@@ -90,40 +90,19 @@ enum HubBenchmarks {
 
     /// Toggles and syncs for `duration` seconds on every thread; the rate of syncs and their latencies.
     static func syncs(hub: GridDatabase, devices: [[GridDatabase]], duration: Double, seed: UInt64) throws -> ServerBenchmarks.Rate {
-        let latencies = Mutex<[Double]>([])
-        let failures = Mutex<[String]>([])
-        let group = DispatchGroup()
-        let clock = ContinuousClock()
-        let started = clock.now
-        let deadline = started.advanced(by: .milliseconds(Int(duration * 1_000)))
-        for thread in 0..<threads {
-            group.enter()
-            Thread.detachNewThread {
-                var generator = SeededGenerator(seed: seed * 1_000 + UInt64(thread))
-                let owned = Array(stride(from: thread, to: grids, by: threads))
-                var mine: [Double] = []
-                do {
-                    while clock.now < deadline {
-                        let name = "home-\(owned[Int(generator.next() % UInt64(owned.count))])"
-                        let device = devices[thread][Int(generator.next() % 2)]
-                        let grid = try Grid(named: name, in: device, creatingWith: nil)
-                        for _ in 0..<changesPerSync { try grid.toggle(at: GridIndexPath(item: Int(generator.next() % UInt64(tiles)))) }
-                        let before = clock.now
-                        _ = try device.sync(with: hub, grids: [name])
-                        mine.append(Measurement.milliseconds(clock.now - before))
-                    }
-                } catch {
-                    failures.withLock { $0.append("\(error)") }
-                }
-                latencies.withLock { $0 += mine }
-                group.leave()
+        try ServerBenchmarks.measureThreads(threads, duration: duration, failing: "a sync") { thread in
+            var generator = SeededGenerator(seed: seed * 1_000 + UInt64(thread))
+            let owned = Array(stride(from: thread, to: grids, by: threads))
+            let clock = ContinuousClock()
+            return {
+                let name = "home-\(owned[Int(generator.next() % UInt64(owned.count))])"
+                let device = devices[thread][Int(generator.next() % 2)]
+                let grid = try Grid(named: name, in: device, creatingWith: nil)
+                for _ in 0..<changesPerSync { try grid.toggle(at: GridIndexPath(item: Int(generator.next() % UInt64(tiles)))) }
+                let before = clock.now
+                _ = try device.sync(with: hub, grids: [name])
+                return Measurement.milliseconds(clock.now - before)
             }
         }
-        group.wait()
-        let wall = Measurement.milliseconds(clock.now - started) / 1_000
-        if let failure = failures.withLock({ $0.first }) { throw BenchmarkError("a sync failed: \(failure)") }
-        let sorted = latencies.withLock { $0 }.sorted()
-        return ServerBenchmarks.Rate(perSecond: Double(sorted.count) / wall, medianMilliseconds: Measurement.median(sorted),
-                                     p99Milliseconds: sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
     }
 }

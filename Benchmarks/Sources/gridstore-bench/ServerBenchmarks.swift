@@ -126,28 +126,41 @@ enum ServerBenchmarks {
         }
         for grid in perThread { _ = try grid.snapshot() }
         try checkpoint(server)
+        return try measureThreads(connections, duration: duration, failing: "a toggle") { thread in
+            var generator = SeededGenerator(seed: UInt64(thread + 1))
+            let grid = perThread[thread]
+            let clock = ContinuousClock()
+            return {
+                let item = Int(generator.next() % UInt64(items))
+                let before = clock.now
+                try grid.toggle(at: GridIndexPath(item: item))
+                return Measurement.milliseconds(clock.now - before)
+            }
+        }
+    }
+
+    /// Runs `threads` threads for `duration` seconds, each calling the step `makeStep` makes for
+    /// it until the deadline; each call returns the milliseconds it measured. The rate is of
+    /// calls over wall time.
+    ///
+    /// - Throws: ``BenchmarkError`` naming the first step that failed (`what`).
+    static func measureThreads(_ threads: Int, duration: Double, failing what: String,
+                               makeStep: @escaping @Sendable (Int) -> () throws -> Double) throws -> Rate {
         let latencies = Mutex<[Double]>([])
         let failures = Mutex<[String]>([])
         let group = DispatchGroup()
         let clock = ContinuousClock()
         let started = clock.now
         let deadline = started.advanced(by: .milliseconds(Int(duration * 1_000)))
-        for thread in 0..<connections {
+        for thread in 0..<threads {
             group.enter()
             Thread.detachNewThread {
-                var generator = SeededGenerator(seed: UInt64(thread + 1))
+                let step = makeStep(thread)
                 var mine: [Double] = []
-                let grid = perThread[thread]
-                while clock.now < deadline {
-                    let item = Int(generator.next() % UInt64(items))
-                    let before = clock.now
-                    do {
-                        try grid.toggle(at: GridIndexPath(item: item))
-                        mine.append(Measurement.milliseconds(clock.now - before))
-                    } catch {
-                        failures.withLock { $0.append("\(error)") }
-                        break
-                    }
+                do {
+                    while clock.now < deadline { mine.append(try step()) }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
                 }
                 latencies.withLock { $0 += mine }
                 group.leave()
@@ -155,7 +168,7 @@ enum ServerBenchmarks {
         }
         group.wait()
         let wall = Measurement.milliseconds(clock.now - started) / 1_000
-        if let failure = failures.withLock({ $0.first }) { throw BenchmarkError("a toggle failed: \(failure)") }
+        if let failure = failures.withLock({ $0.first }) { throw BenchmarkError("\(what) failed: \(failure)") }
         let sorted = latencies.withLock { $0 }.sorted()
         return Rate(perSecond: Double(sorted.count) / wall, medianMilliseconds: Measurement.median(sorted),
                     p99Milliseconds: sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
