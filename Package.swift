@@ -70,7 +70,7 @@ let package = Package(
         // wherever it is copied. (Embedders use the libraries, which have no such flag.)
         .executableTarget(
             name: "gridstore",
-            dependencies: ["GridStoreCLI"],
+            dependencies: ["GridStoreCLI", "GridStoreSQLite"],
             linkerSettings: [.unsafeFlags(["-static-stdlib"])]
         ),
 

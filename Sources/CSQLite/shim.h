@@ -14,4 +14,10 @@ static inline int csqlite_db_config_flag(sqlite3 *db, int option, int value) {
     return sqlite3_db_config(db, option, value, (int *)0);
 }
 
+/// `sqlite3_config` is variadic too; this turns the library's memory statistics on or off.
+/// It takes effect only before SQLite initializes (else it returns `SQLITE_MISUSE`).
+static inline int csqlite_config_memory_statistics(int on) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on);
+}
+
 #endif

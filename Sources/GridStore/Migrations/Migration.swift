@@ -21,7 +21,14 @@ public struct Migration: Sendable, Hashable {
     /// For gridstore's own SQLite migrations, every schema object that exists once this
     /// migration and those before it are applied, with its SQL as SQLite keeps it (recorded at
     /// build time); `nil` for migrations read at run time.
-    package let schemaAfter: [SchemaObject]?
+    package var schemaAfter: [SchemaObject]? { recordedSchema?() }
+
+    /// Builds ``schemaAfter`` when asked: a process checks one migration's schema, so it does
+    /// not build the other migrations' objects at start-up.
+    private let recordedSchema: (@Sendable () -> [SchemaObject])?
+
+    /// Whether ``schemaAfter`` was recorded at build time, without building it.
+    package var hasRecordedSchema: Bool { recordedSchema != nil }
 
     /// Creates a migration from a file name of the form `NNNN_short_name.sql` and its text.
     ///
@@ -34,12 +41,13 @@ public struct Migration: Sendable, Hashable {
         self.name = name
         self.sql = sql
         self.checksum = Self.checksum(of: sql)
-        self.schemaAfter = nil
+        self.recordedSchema = nil
     }
 
     /// Creates a migration compiled in by the `MigrationEmbedder` plugin, whose name it checked
     /// and whose checksum and resulting schema it computed at build time.
-    package init(embeddedFileName fileName: String, sql: String, checksum: String, schemaAfter: [SchemaObject]?) {
+    package init(embeddedFileName fileName: String, sql: String, checksum: String,
+                 schemaAfter: (@Sendable () -> [SchemaObject])?) {
         guard let (version, name) = Self.parse(fileName: fileName) else {
             fatalError("the MigrationEmbedder plugin compiled in a badly named file: \(fileName)")
         }
@@ -47,7 +55,7 @@ public struct Migration: Sendable, Hashable {
         self.name = name
         self.sql = sql
         self.checksum = checksum
-        self.schemaAfter = schemaAfter
+        self.recordedSchema = schemaAfter
     }
 
     /// The file name: `0001_initial.sql` for version 1 named `initial`.

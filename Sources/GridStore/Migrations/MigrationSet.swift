@@ -29,11 +29,9 @@ public struct MigrationSet: Sendable, Hashable {
 
     /// The set of files the `MigrationEmbedder` plugin compiled in, with the checksums it
     /// computed when it built them (so no process hashes them at start-up).
-    package init(embedded files: [(fileName: String, contents: String, checksum: String, schemaAfter: [SchemaObject]?)]) {
+    package init(embedded migrations: [Migration]) {
         do {
-            try self.init(files.map {
-                Migration(embeddedFileName: $0.fileName, sql: $0.contents, checksum: $0.checksum, schemaAfter: $0.schemaAfter)
-            })
+            try self.init(migrations)
         } catch {
             // The MigrationEmbedder plugin checks names and versions when it builds; this cannot happen.
             fatalError("the embedded migrations are invalid: \(error)")

@@ -2,7 +2,7 @@ import GridStore
 
 extension MigrationSet {
     /// gridstore's own PostgreSQL schema: the files of `migrations/postgresql/` this build was compiled with.
-    public static let gridStorePostgreSQL = MigrationSet(embedded: embeddedMigrationFiles)
+    public static let gridStorePostgreSQL = MigrationSet(embedded: embeddedMigrations)
 }
 
 /// Applies a ``MigrationSet`` to a PostgreSQL database, with the same ledger rules as the

@@ -70,5 +70,5 @@ extension GridDatabase {
 
 extension MigrationSet {
     /// gridstore's own SQLite schema: the files of `migrations/sqlite/` this build was compiled with.
-    public static let gridStore = MigrationSet(embedded: embeddedMigrationFiles)
+    public static let gridStore = MigrationSet(embedded: embeddedMigrations)
 }

@@ -79,7 +79,7 @@ enum SQLiteSchemaCheck {
     /// gridstore's own migrations, else found by applying them to an empty in-memory database.
     static func objects(after migrations: [Migration]) throws -> [SchemaObject] {
         guard let last = migrations.last else { return [] }
-        if let recorded = last.schemaAfter, migrations.allSatisfy({ $0.schemaAfter != nil }) { return recorded }
+        if migrations.allSatisfy(\.hasRecordedSchema), let recorded = last.schemaAfter { return recorded }
         let scratch = try SQLiteConnection(path: ":memory:")
         for migration in migrations {
             do {

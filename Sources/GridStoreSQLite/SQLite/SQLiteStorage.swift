@@ -106,14 +106,13 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         var status: MigrationStatus?
         let connection = try Self.openExisting(at: path, changingFile: applyingMigrations, verifyingOwnership: !embedded) { connection in
             try Self.withTimeLimit(connection) {
-                let ledger = try runner.status(of: connection)
+                let (ledger, recordsAppMigrations) = try runner.ledger(of: connection)
                 if let problem = ledger.problem {
                     if applyingMigrations { throw problem }
                 } else {
                     // An app's own objects are allowed beside gridstore's in its database, or in a
                     // gridstore file whose ledger records the app's migrations.
-                    let shared = try embedded || MigrationRunner.namespaces(in: connection)
-                        .contains { $0 != MigrationRunner.gridStoreNamespace }
+                    let shared = embedded || recordsAppMigrations
                     try SQLiteSchemaCheck.verify(connection, applied: ledger.applied.compactMap { migrations.migration(version: $0.version) },
                                                  sharedWithApp: shared)
                 }
