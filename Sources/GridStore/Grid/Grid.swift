@@ -311,30 +311,11 @@ public final class Grid: Sendable {
         var record = initial
         let reader = GridHistoryReader(transaction: transaction, gridID: id, grid: name, revision: old.revision)
         let edited = try GridEditor.edit(old, seenAs: registration?.apply(to: old)) { try body(&$0, reader, &record) }
-        var new = edited.snapshot
-        new.revision = old.revision + 1
         seen = nil
-        var changes = GridChangeSet(old: old, new: new, changes: edited.changes)
-        if changes.leavesUnchanged(old) && record.kind == .change { return (id, old) }
-        // A reader takes revisions below Int64.max; one at the last of them (a hand edit, or
-        // a copy of such a grid) takes no more changes.
-        guard old.revision < Int(Int64.max) - 1 else {
-            throw GridError.limitExceeded("grid '\(name)' is at revision \(old.revision), the last one gridstore can store")
-        }
+        guard let new = try GridRevisionWriter.write((edited.snapshot, edited.changes, edited.edits), from: old, gridID: id, grid: name,
+                                                     record: record, keep: keep, in: transaction) else { return (id, old) }
         seen = edited.seen
         seen?.revision = new.revision
-        // Only chunks that differ are written, which is right only while the stored chunks
-        // are what `old` says: when their keys or lengths say otherwise (a hand edit), all
-        // are rewritten, so a change always leaves placements equal to a fresh pack.
-        if old.kind == .tiles,
-           try !PlacementChunks.match(stored: transaction.placementChunkSizes(gridID: id), layout: old.layout,
-                                      isRewritten: changes.rewrites) {
-            changes.rewriteAllChunks(of: new)
-        }
-        try transaction.write(changes, gridID: id)
-        if keep > 0 {
-            try transaction.appendHistory(record.entry(revision: new.revision, edits: edited.edits, from: old, to: new), gridID: id, keep: keep)
-        }
         // A merge is what sync itself writes; every other change is this replica's own.
         if syncs != false && record.kind != .merge {
             try SyncSide.recordChange(edited.edits, from: old, to: new, gridID: id, grid: name, in: transaction, database: database)
@@ -365,3 +346,6 @@ public final class Grid: Sendable {
         try GridError.catching { try update(seenBy: nil, body) }
     }
 }
+
+/// A grid's calls reach its database: `try await grid.changing { try $0.toggle(at: p) }`.
+extension Grid: AsyncCallable, DatabaseHolding {}

@@ -95,7 +95,7 @@ struct SyncDrop: Equatable {
         var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true)
         side.state.versions.advance(side.replica, to: side.clock.tick(now: side.now))
         side.isChanged = true
-        try side.store(in: transaction, database: database, origin: nil, sending: false)
+        try side.store(in: transaction, origin: nil, sending: false)
     }
 
     /// Records `drop` for the grid named `name`, with any drop already recorded under the name.

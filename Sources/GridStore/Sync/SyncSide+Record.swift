@@ -55,7 +55,7 @@ extension SyncSide {
             (side.state, side.layout) = (state, layout)
         }
         try side.recordDifference(storedAs: row.replica)
-        try side.store(in: transaction, database: database, origin: nil, sending: false)
+        try side.store(in: transaction, origin: nil, sending: false)
     }
 
     /// The most sizes a change may set to be recorded from the rows of its items alone.

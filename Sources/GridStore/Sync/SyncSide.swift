@@ -22,7 +22,7 @@ struct SyncSide {
     /// This database's clock when the side was made (a PostgreSQL server's own): what the
     /// stamps it receives are judged by.
     var now: Int64
-    /// The registers as stored, which ``store(in:database:origin:)`` writes only the changes
+    /// The registers as stored, which ``store(in:origin:sending:)`` writes only the changes
     /// of; `nil` when none are (every register is written).
     var loaded: ReplicatedGrid?
     /// The replicas the stored registers number.
@@ -50,8 +50,9 @@ struct SyncSide {
     ///     device whose clock is behind the server's judges what it receives by the server's.
     static func prepare(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase,
                         minting: Bool, peer: VersionVector? = nil, clockReference: Int64? = nil) throws -> SyncSide {
-        let grid = try Grid(changing: name, in: database, creatingWith: nil)
-        let header = try transaction.header(named: grid.name)?.header()
+        let name = GridLimits.canonical(name)
+        try GridLimits.validate(name: name)
+        let header = try transaction.header(named: name)?.header()
         // Read after the grid's row lock (a server's), which a change may have held while it
         // stored the database's name: the name this side writes is the one it left.
         let context = try transaction.replicaContext()
@@ -59,35 +60,35 @@ struct SyncSide {
         let now = max(context.clock, clockReference ?? .min)
         guard let header else {
             let empty = ReplicatedGrid()
-            var side = SyncSide(name: grid.name, replica: ReplicaID.random(), databaseReplica: databaseReplica, stored: nil, state: empty,
+            var side = SyncSide(name: name, replica: ReplicaID.random(), databaseReplica: databaseReplica, stored: nil, state: empty,
                                 clock: HybridClock(), layout: empty.layout(), isChanged: false, now: now, sent: .zero)
             side.storedName = .some(storedName)
             return side
         }
-        let snapshot = try GridSnapshot.load(header, name: grid.name, from: transaction)
+        let snapshot = try GridSnapshot.load(header, name: name, from: transaction)
         guard let row = try transaction.syncState(gridID: header.id) else {
             // The grid's first sync, as a replica of its own: the grid as it was made (or as far
             // back as its history reaches), then each kept change after it, at its own time, so
             // grids that began apart merge change by change, as if they had synced from the start.
             let replica = ReplicaID.random()
-            let reader = GridHistoryReader(transaction: transaction, gridID: header.id, grid: grid.name, revision: snapshot.revision)
+            let reader = GridHistoryReader(transaction: transaction, gridID: header.id, grid: name, revision: snapshot.revision)
             let made = (try? reader.oldestReachableRevision()).flatMap { oldest in
                 oldest < snapshot.revision ? try? GridHistory.state(at: oldest, from: snapshot, with: reader) : nil
             } ?? snapshot
             let origin = ReplicatedGrid(origin: made.content, replica: replica)
-            var side = SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
+            var side = SyncSide(name: name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
                                 state: origin, clock: HybridClock(latest: .changedOrigin), layout: origin.layout(), isChanged: true,
                                 now: now, sent: .zero)
             side.storedName = .some(storedName)
             // Ids of items a change made follow from the change alone: a copy of the file that
             // never synced either gives them the same.
-            try side.recordLocalChanges(since: made.revision, storedAs: "first sync of \(grid.name)", in: transaction, gridID: header.id)
+            try side.recordLocalChanges(since: made.revision, storedAs: "first sync of \(name)", in: transaction, gridID: header.id)
             return side
         }
-        guard row.clock >= 0 else { throw GridError.corrupted("grid '\(grid.name)' has a sync clock of \(row.clock)") }
-        let (loaded, layout, numbers) = try loadState(row, gridID: header.id, in: transaction, grid: grid.name)
+        guard row.clock >= 0 else { throw GridError.corrupted("grid '\(name)' has a sync clock of \(row.clock)") }
+        let (loaded, layout, numbers) = try loadState(row, gridID: header.id, in: transaction, grid: name)
         guard var replica = ReplicaID(row.replica) else {
-            throw GridError.corrupted("grid '\(grid.name)' has a sync replica id '\(row.replica.prefix(40))' that is not 32 hexadecimal digits")
+            throw GridError.corrupted("grid '\(name)' has a sync replica id '\(row.replica.prefix(40))' that is not 32 hexadecimal digits")
         }
         // A replica's clock never goes back, so one whose own changes were stamped by a clock
         // that was fast (a device whose clock has since been put right) goes on as a new
@@ -108,7 +109,7 @@ struct SyncSide {
         // from moving it) moves it no more.
         var clock = HybridClock(latest: state.versions[replica])
         clock.observe(HybridTime(rawValue: row.clock), now: now)
-        var side = SyncSide(name: grid.name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
+        var side = SyncSide(name: name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
                             state: state, clock: clock, layout: restored ? state.layout() : layout,
                             isChanged: replica.description != row.replica, now: now,
                             loaded: loaded, numbers: numbers, version: row.version, storedItemIDs: layout.itemIDs,
@@ -348,7 +349,7 @@ struct SyncSide {
     ///   sync, an exported bundle): the state then records them as sent.
     /// - Returns: The grid's revision after.
     @discardableResult
-    mutating func store(in transaction: any GridStorageTransaction, database: GridDatabase, origin: ReplicaID?,
+    mutating func store(in transaction: any GridStorageTransaction, origin: ReplicaID?,
                         sending: Bool) throws -> Int? {
         // The database's name goes with this replica's changes when they leave (a sync, an
         // exported bundle); a dry run, which stores nothing, writes none.
@@ -367,13 +368,15 @@ struct SyncSide {
             (id, revision) = (storedID, snapshot.revision)
             if layout.content != snapshot.content {
                 // The grid as this side read it in this transaction: not read again.
-                let grid = try Grid(changing: name, in: database, read: (storedID, snapshot))
-                var seen: GridSnapshot?
+                guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
+                let old = header.id == storedID && header.revision == snapshot.revision
+                    ? snapshot : try GridSnapshot.load(header, name: name, from: transaction)
+                id = header.id
                 let record = HistoryRecord(kind: .merge, operation: "sync from \(origin.map { state.replicaLabel($0) } ?? "a bundle")")
                 let target = layout.content
-                (id, stored!.snapshot) = try grid.change(in: transaction, record: record, caching: false, seen: &seen) { editor, _, _ in
-                    try SyncSide.edit(&editor, to: target)
-                }
+                let edited = try GridEditor.edit(old, seenAs: nil) { try SyncSide.edit(&$0, to: target) }
+                stored!.snapshot = try GridRevisionWriter.write((edited.snapshot, edited.changes, edited.edits), from: old, gridID: id,
+                                                               grid: name, record: record, keep: header.historyKeep, in: transaction) ?? old
                 revision = stored!.snapshot.revision
                 isChanged = true
             }
@@ -423,7 +426,7 @@ struct SyncSide {
         return chunks
     }
 
-    /// The grid's revision ``store(in:database:origin:)`` would leave; `nil` when there would be no grid.
+    /// The grid's revision ``store(in:origin:sending:)`` would leave; `nil` when there would be no grid.
     var revisionAfterStoring: Int? {
         guard let stored else { return state.items.isEmpty && state.sections.isEmpty ? nil : 0 }
         return stored.snapshot.revision + (layout.content != stored.snapshot.content ? 1 : 0)

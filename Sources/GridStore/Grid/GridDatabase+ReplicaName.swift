@@ -34,7 +34,7 @@ extension GridDatabase {
                         continue
                     }
                     side.write(name: name)
-                    try side.store(in: transaction, database: self, origin: nil, sending: false)
+                    try side.store(in: transaction, origin: nil, sending: false)
                 }
             }
         }

@@ -65,5 +65,3 @@ let otherRepositories = ConnectionExecutor(location: "a repository without a dat
 extension GridDatabase: AsyncCallable, DatabaseHolding {
     package var database: GridDatabase { self }
 }
-
-extension Grid: AsyncCallable, DatabaseHolding {}

@@ -213,7 +213,7 @@ extension GridDatabase {
         let here = try access(dryRun) { transaction in
             var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun,
                                             peer: peer.flatMap { SyncVersionsText.decode($0.versions) }, clockReference: hereReference)
-            if !dryRun, side.stored != nil { try side.store(in: transaction, database: self, origin: nil, sending: true) }
+            if !dryRun, side.stored != nil { try side.store(in: transaction, origin: nil, sending: true) }
             return side
         }
         // The other side: made current, given what it lacks, stored; what this side lacks.
@@ -225,7 +225,7 @@ extension GridDatabase {
             let sent = SyncBundle(grid: side.name, replica: here.replica, cursor: cursor, delta: here.state.changes(since: cursor))
             let taken = try side.merge(sent)
             let after = dryRun ? side.revisionAfterStoring
-                : try side.store(in: transaction, database: other, origin: here.replica, sending: true)
+                : try side.store(in: transaction, origin: here.replica, sending: true)
             let reply = SyncBundle(grid: side.name, replica: side.replica, cursor: here.state.versions,
                                    delta: side.state.changes(since: here.state.versions))
             return (sent: taken, reply: reply, before: before, after: after)
@@ -243,7 +243,7 @@ extension GridDatabase {
             let before = side.stored?.snapshot.revision
             let received = try side.merge(there.reply)
             let after = dryRun ? side.revisionAfterStoring
-                : try side.store(in: transaction, database: self, origin: there.reply.replica, sending: true)
+                : try side.store(in: transaction, origin: there.reply.replica, sending: true)
             var result = GridSyncResult(grid: side.name, sent: there.sent, otherRevision: (there.before, there.after),
                                         received: received, revision: (before, after),
                                         conflicts: side.state.conflicts(in: side.layout).count)

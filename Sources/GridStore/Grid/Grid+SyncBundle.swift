@@ -1,0 +1,76 @@
+import GridLayout
+
+extension Grid {
+    /// What this database knows of every replica's changes to the grid: give it to a peer, which
+    /// answers with ``syncBundle(since:)``. ``SyncCursor/empty`` when the grid is not here or never synced here.
+    public func syncCursor() throws(GridError) -> SyncCursor {
+        try GridError.catching {
+            try database.storageRead { transaction in
+                guard let header = try transaction.header(named: name)?.header(),
+                      try transaction.syncState(gridID: header.id) != nil else { return .empty }
+                if let current = try SyncSide.current(name, in: transaction) { return SyncCursor(current.versions) }
+                return SyncCursor(try SyncSide.prepare(name, in: transaction, database: database, minting: false).state.versions)
+            }
+        }
+    }
+
+    /// Everything a peer at `cursor` lacks of the grid, as a bundle for an app's own transport.
+    /// The changes made here since the last sync are recorded first, in one transaction.
+    ///
+    /// - Throws: ``GridError/gridNotFound(_:)``; ``GridError/sync(_:)`` for a database that cannot sync.
+    public func syncBundle(since cursor: SyncCursor) throws(GridError) -> SyncBundle {
+        try GridError.catching {
+            try database.storageWrite { transaction in
+                if let bundle = try SyncSide.storedBundle(name, since: cursor.versions, in: transaction) { return bundle }
+                // A peer that knows more of this grid's own changes than it has: it was restored.
+                var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true, peer: cursor.versions)
+                guard side.stored != nil else { throw GridError.gridNotFound(name) }
+                try side.store(in: transaction, origin: nil, sending: true)
+                return SyncBundle(grid: side.name, replica: side.replica, cursor: cursor.versions,
+                                  delta: side.state.changes(since: cursor.versions))
+            }
+        }
+    }
+
+    /// Merges a bundle another replica made (``SyncBundle/encoded()``) into the grid, in one
+    /// transaction, creating the grid if it is missing. Applying it again changes nothing.
+    ///
+    /// - Returns: The grid's revision before and after (the same when nothing changed), and the conflicts held.
+    /// - Throws: ``GridError/sync(_:)`` for a bundle refused whole (malformed, from a newer
+    ///   format, past the limits, for another grid, stamped too far ahead or as this database's own).
+    ///
+    /// - Parameter bytes: The bundle, in either format: an array of bytes, or `Data`.
+    @discardableResult
+    public func applySyncBundle(_ bytes: some Collection<UInt8>) throws(GridError) -> GridSyncResult {
+        let bundle: SyncBundle
+        do { bundle = try SyncBundle(decoding: bytes) } catch { throw .sync(error) }
+        return try GridError.catching {
+            try database.storageWrite { transaction in
+                var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true)
+                let dropped = side.stored == nil ? try transaction.syncDrop(named: side.name).flatMap(SyncDrop.init) : nil
+                if let drop = dropped {
+                    // A bundle of a grid dropped here brings it back only with changes made since.
+                    if drop.covers(VersionVector(bundle.delta.latestTimes())) {
+                        var result = GridSyncResult(grid: side.name, sent: 0, otherRevision: (nil, nil), received: 0, revision: (nil, nil),
+                                                    conflicts: 0)
+                        result.drop = .droppedHere
+                        return result
+                    }
+                    guard bundle.cursor.entries.isEmpty else {
+                        throw GridError.sync(SyncError(.dropped, "grid '\(SyncError.excerpt(side.name))' was dropped here, and the sync bundle "
+                                                       + "holds changes made to it since, but not the whole grid: take a bundle since 'none' "
+                                                       + "to bring it back"))
+                    }
+                }
+                let before = side.stored?.snapshot.revision
+                let received = try side.merge(bundle)
+                let after = try side.store(in: transaction, origin: bundle.replica, sending: false)
+                var result = GridSyncResult(grid: side.name, sent: 0, otherRevision: (nil, nil), received: received,
+                                            revision: (before, after), conflicts: side.state.conflicts(in: side.layout).count)
+                // A grid dropped here, changed by the sender since: back.
+                if dropped != nil, after != nil { result.drop = .kept }
+                return result
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import GridLayout
+
+extension Grid {
+    /// The sync ids and places of the grid's sections and items, for a document
+    /// (``GridDocument/encode(_:syncIdentity:)``); `nil` when the grid never synced here, or is a honeycomb.
+    public func syncIdentity() throws(GridError) -> GridSyncIdentity? {
+        try GridError.catching {
+            try database.storageRead { transaction in
+                guard let header = try transaction.header(named: name)?.header(), header.honeycomb == nil,
+                      try transaction.syncState(gridID: header.id) != nil else { return nil }
+                let side = try SyncSide.prepare(name, in: transaction, database: database, minting: false)
+                var identity = side.state.identity(in: side.layout)
+                identity.revision = side.stored?.snapshot.revision
+                return identity
+            }
+        }
+    }
+
+    /// Replaces the grid's settings and sizes with a document's, as ``replaceContent(_:)``
+    /// does, in one transaction, creating the grid if it is missing. When the document carries
+    /// a ``GridSyncIdentity`` and the grid has no sync state here, the grid's sync state starts
+    /// with it: the grid then syncs with the exporter's peers as the same sections and items.
+    ///
+    /// - Throws: ``GridError`` as ``replaceContent(_:)`` does; ``GridError/sync(_:)`` of kind
+    ///   ``SyncError/Kind/malformed`` for an identity that does not fit the content.
+    @discardableResult
+    public func importDocument(_ document: GridDocument.Decoded, operation: String? = nil) throws(GridError) -> GridSnapshot {
+        if let identity = document.syncIdentity, let problem = identity.problem(for: document.content) {
+            throw .sync(SyncError(.malformed, "the document's sync ids do not fit its grid: \(problem)"))
+        }
+        let result = try GridError.catching {
+            try database.storageWrite { transaction -> (Int64, GridSnapshot) in
+                let header = try transaction.header(named: name)?.header()
+                let synced = try header.map { try transaction.syncState(gridID: $0.id) != nil } ?? false
+                var seen: GridSnapshot?
+                let changed = try change(in: transaction, record: HistoryRecord(operation: operation), caching: false, seen: &seen) { editor, _, _ in
+                    try editor.replaceContent(document.content)
+                }
+                if let identity = document.syncIdentity, !synced {
+                    try SyncSide.take(changed.1, identity: identity, gridID: changed.0, in: transaction, database: database)
+                }
+                return changed
+            }
+        }
+        return result.1
+    }
+}
