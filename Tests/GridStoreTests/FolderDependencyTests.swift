@@ -34,7 +34,8 @@ struct FolderDependencyTests {
 }
 
 /// Which folders' types the Swift files of each folder mention, by name: a type is the
-/// folder's that declares it at the top level of a file.
+/// folder's that declares it at the top level of a file, and a static member an extension
+/// declares (`GridDatabase.maximumSyncDrops`) is the extension's folder's.
 struct FolderGraph {
     /// The folders under the root that hold Swift files.
     var folders: [String] = []
@@ -53,10 +54,19 @@ struct FolderGraph {
         for file in files {
             for name in Self.declaredTypes(in: file.code) where owner[name] == nil { owner[name] = file.folder }
         }
+        var memberOwner: [String: String] = [:]
         for file in files {
-            for name in Self.typeNames(in: file.code) {
+            for member in Self.extensionStaticMembers(in: file.code) where memberOwner[member] == nil { memberOwner[member] = file.folder }
+        }
+        for file in files {
+            let names = Self.typeNames(in: file.code)
+            for name in names {
                 guard let other = owner[name], other != file.folder else { continue }
                 uses[file.folder, default: [:]][other, default: []].insert("\(name) in \(file.path)")
+            }
+            for member in Self.memberReferences(in: file.code) {
+                guard let other = memberOwner[member], other != file.folder else { continue }
+                uses[file.folder, default: [:]][other, default: []].insert("\(member) in \(file.path)")
             }
         }
     }
@@ -84,20 +94,53 @@ struct FolderGraph {
         }.joined(separator: "; ")
     }
 
+    /// A line's words, its attributes' arguments (`@available(…)`) left out.
+    private static func words(_ line: Substring) -> [Substring] {
+        var text = "", depth = 0, inAttribute = false
+        for character in line {
+            if character == "@" { inAttribute = true }
+            if inAttribute && character == "(" { depth += 1 }
+            if depth == 0 { text.append(character) }
+            if inAttribute && character == ")" { depth -= 1; if depth == 0 { inAttribute = false } }
+            if inAttribute && depth == 0 && character == " " { inAttribute = false }
+        }
+        return text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" && $0 != "@" })
+    }
+
+    private static func isModifier(_ word: Substring) -> Bool {
+        word.hasPrefix("@") || ["public", "package", "internal", "private", "fileprivate", "open", "final", "indirect", "nonisolated",
+                                "unchecked", "Sendable", "MainActor", "static", "class", "mutating", "nonmutating",
+                                "override", "convenience", "required", "lazy", "dynamic", "weak", "unowned"].contains(word)
+    }
+
     /// The names a file's top-level declarations give (`struct X`, `final class X`, `enum X`…).
     static func declaredTypes(in code: String) -> [String] {
         code.split(separator: "\n").compactMap { line in
             guard let first = line.first, first != " " else { return nil }
-            let words = line.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" && $0 != "@" })
+            let words = Self.words(line)
             guard let keyword = words.firstIndex(where: { ["struct", "class", "enum", "protocol", "actor", "typealias"].contains($0) }),
                   keyword + 1 < words.count, words[..<keyword].allSatisfy(Self.isModifier) else { return nil }
             return String(words[keyword + 1])
         }
     }
 
-    private static func isModifier(_ word: Substring) -> Bool {
-        word.hasPrefix("@") || ["public", "package", "internal", "private", "fileprivate", "final", "indirect", "nonisolated",
-                                "unchecked", "Sendable", "MainActor"].contains(word)
+    /// `Type.member` for every static member a top-level `extension Type` of the file declares.
+    static func extensionStaticMembers(in code: String) -> [String] {
+        var members: [String] = [], extended: Substring?
+        for line in code.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.first == "}" { extended = nil; continue }
+            let words = Self.words(line)
+            if line.first.map({ $0 != " " }) == true, let keyword = words.firstIndex(of: "extension"), keyword + 1 < words.count,
+               words[..<keyword].allSatisfy(Self.isModifier) {
+                extended = words[keyword + 1]
+                continue
+            }
+            guard let extended, line.hasPrefix("    "), !line.hasPrefix("     "), words.contains("static") || words.contains("class"),
+                  let keyword = words.firstIndex(where: { ["let", "var", "func"].contains($0) }), keyword + 1 < words.count,
+                  words[..<keyword].allSatisfy(Self.isModifier) else { continue }
+            members.append("\(extended).\(words[keyword + 1])")
+        }
+        return members
     }
 
     /// Every identifier that starts with a capital letter.
@@ -105,35 +148,87 @@ struct FolderGraph {
         Set(code.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).filter { $0.first?.isUppercase == true }.map(String.init))
     }
 
-    /// `source` without its comments and the text of its string literals.
-    static func code(of source: String) -> String {
-        var code = "", characters = Array(source), index = 0
-        func starts(_ text: String) -> Bool {
-            var position = index
-            for character in text {
-                guard position < characters.count, characters[position] == character else { return false }
-                position += 1
-            }
-            return true
+    /// Every `Type.member` written out: a capitalized identifier, a dot and an identifier.
+    static func memberReferences(in code: String) -> Set<String> {
+        var references: Set<String> = []
+        let characters = Array(code)
+        func isIdentifier(_ character: Character) -> Bool { character.isLetter || character.isNumber || character == "_" }
+        for (index, character) in characters.enumerated() where character == "." && index > 0 {
+            var start = index
+            while start > 0, isIdentifier(characters[start - 1]) { start -= 1 }
+            var end = index + 1
+            while end < characters.count, isIdentifier(characters[end]) { end += 1 }
+            guard start < index, end > index + 1, characters[start].isUppercase, start == 0 || characters[start - 1] != "." else { continue }
+            references.insert(String(characters[start..<end]))
         }
+        return references
+    }
+
+    /// `source` without its comments and the text of its string literals; the code of their
+    /// interpolations stays.
+    static func code(of source: String) -> String {
+        var scanner = CodeScanner(characters: Array(source))
+        return scanner.code(inInterpolation: false)
+    }
+}
+
+/// Reads Swift source as code, comments and string literals.
+private struct CodeScanner {
+    let characters: [Character]
+    var index = 0
+
+    func starts(_ text: String) -> Bool {
+        var position = index
+        for character in text {
+            guard position < characters.count, characters[position] == character else { return false }
+            position += 1
+        }
+        return true
+    }
+
+    /// The code up to the end, or in an interpolation up to the `)` that closes it (consumed).
+    mutating func code(inInterpolation: Bool) -> String {
+        var code = "", depth = 0
         while index < characters.count {
+            let character = characters[index]
             if starts("//") {
                 while index < characters.count, characters[index] != "\n" { index += 1 }
             } else if starts("/*") {
                 index += 2
                 while index < characters.count, !starts("*/") { index += 1 }
                 index += 2
-            } else if starts("\"\"\"") || starts("\"") {
-                let closing = starts("\"\"\"") ? "\"\"\"" : "\""
-                index += closing.count
-                while index < characters.count, !starts(closing) { index += characters[index] == "\\" ? 2 : 1 }
-                index += closing.count
-                code += "\"\""
+            } else if starts("\"") || starts("#\"") {
+                code += literal()
             } else {
-                code.append(characters[index])
+                if character == "(" { depth += 1 }
+                if character == ")" {
+                    if depth == 0, inInterpolation { index += 1; return code }
+                    depth -= 1
+                }
+                code.append(character)
                 index += 1
             }
         }
+        return code
+    }
+
+    /// Skips a string literal (raw, multi-line or not), giving back the code of its interpolations.
+    mutating func literal() -> String {
+        let raw = starts("#")
+        if raw { index += 1 }
+        let quotes = starts("\"\"\"") ? "\"\"\"" : "\""
+        index += quotes.count
+        let closing = quotes + (raw ? "#" : ""), interpolation = raw ? "\\#(" : "\\("
+        var code = "\"\""
+        while index < characters.count, !starts(closing) {
+            if starts(interpolation) {
+                index += interpolation.count
+                code += " " + self.code(inInterpolation: true) + " "
+            } else {
+                index += !raw && characters[index] == "\\" ? 2 : 1
+            }
+        }
+        index += closing.count
         return code
     }
 }

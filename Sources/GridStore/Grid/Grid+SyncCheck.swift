@@ -19,12 +19,12 @@ extension Grid {
                 return SyncStateCheck(grid: name, problems: found.problems, repaired: found.repaired)
             }
             let every = names == nil
-            let drops = try every ? transaction.syncDrops(limit: GridDatabase.maximumSyncDrops + 1)
+            let drops = try every ? transaction.syncDrops(limit: SyncDrop.maximumStored + 1)
                 : wanted.compactMap { try transaction.syncDrop(named: $0) }
             let odd = drops.filter { SyncDrop($0) == nil }
             guard !odd.isEmpty else { return checks }
             // Every row read, so the rows kept are named: a name that is not valid UTF-8 cannot be deleted by name.
-            let byName = every && drops.count <= GridDatabase.maximumSyncDrops
+            let byName = every && drops.count <= SyncDrop.maximumStored
             if repairing {
                 if byName {
                     try transaction.deleteSyncDrops(keeping: drops.filter { SyncDrop($0) != nil }.map(\.name))

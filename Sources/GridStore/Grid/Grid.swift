@@ -99,14 +99,6 @@ public final class Grid: Sendable {
         return Grid(name: name, database: database, cached: created)
     }
 
-    /// The grid `name`, for calls inside a transaction that already read it as `read` (its row
-    /// id and state): a change then reads only its header, and takes `read` while the grid is
-    /// still at its revision.
-    convenience init(changing name: String, in database: GridDatabase, read: (Int64, GridSnapshot)) throws(GridError) {
-        try self.init(changing: name, in: database, creatingWith: nil)
-        cache.withLock { $0 = read }
-    }
-
     private init(name: String, database: GridDatabase, cached: (Int64, GridSnapshot)) {
         self.name = name
         self.database = database

@@ -130,7 +130,7 @@ extension GridDatabase {
             let listed = try [self, other].map { database in
                 try database.storageRead { transaction in
                     (grids: try transaction.listGrids().map(\.name),
-                     drops: Dictionary(try transaction.syncDrops(limit: Self.maximumSyncDrops).map { ($0.name, $0) },
+                     drops: Dictionary(try transaction.syncDrops(limit: SyncDrop.maximumStored).map { ($0.name, $0) },
                                        uniquingKeysWith: { first, _ in first }))
                 }
             }

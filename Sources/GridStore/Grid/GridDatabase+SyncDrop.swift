@@ -1,7 +1,4 @@
 extension GridDatabase {
-    /// The most grids dropped after they synced that a sync of every grid reads from one database.
-    static let maximumSyncDrops = 100_000
-
     /// Carries the drops of grids that neither side has now, each side in one transaction: both
     /// end recording every drop either could read, so a drop passes through a database that
     /// never had the grid. A row that cannot be read is left where it is, and carried nowhere.

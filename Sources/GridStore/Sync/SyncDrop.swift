@@ -6,6 +6,9 @@
 /// (or that never synced) is kept, and comes back where it was dropped. The rule needs no
 /// clock: it compares what each side knew.
 struct SyncDrop: Equatable {
+    /// The most grids dropped after they synced that a sync of every grid reads from one database.
+    static let maximumStored = 100_000
+
     /// What the dropped grid knew.
     private(set) var versions: VersionVector
     /// When it was dropped, in milliseconds since 1970 (the latest of the drops it stands for).
@@ -83,7 +86,7 @@ struct SyncDrop: Equatable {
 
     /// Every drop `transaction` records that gridstore can read (one it cannot drops nothing).
     static func all(in transaction: any GridStorageTransaction) throws -> [Named] {
-        try transaction.syncDrops(limit: GridDatabase.maximumSyncDrops).compactMap { stored in
+        try transaction.syncDrops(limit: SyncDrop.maximumStored).compactMap { stored in
             SyncDrop(stored).map { Named(name: stored.name, drop: $0) }
         }
     }

@@ -64,13 +64,14 @@ public struct MigrationRunner: Sendable {
 
     /// Reads the ledger and compares it with the set, without writing.
     package func status(of connection: SQLiteConnection) throws -> MigrationStatus {
-        try ledger(of: connection).status
+        try connection.transaction(.deferred) { try currentStatus(connection) }
     }
 
-    /// Reads the ledger once: the status, as ``status(of:)`` gives it, and whether the ledger
-    /// records migrations of another namespace too (an app's, beside gridstore's).
-    package func ledger(of connection: SQLiteConnection) throws -> (status: MigrationStatus, recordsOtherNamespaces: Bool) {
-        try connection.transaction(.deferred) {
+    /// Reads the ledger once, for gridstore's own runner: the status, as ``status(of:)`` gives
+    /// it, and whether the ledger records an app's migrations beside gridstore's.
+    package func ledger(of connection: SQLiteConnection) throws -> (status: MigrationStatus, recordsAppMigrations: Bool) {
+        precondition(namespace == Self.gridStoreNamespace, "only gridstore's own runner tells an app's migrations from its own")
+        return try connection.transaction(.deferred) {
             let ledger = try readLedger(connection)
             return (MigrationStatus(ledger: ledger.own, migrations: migrations, namespace: namespace), ledger.othersRecorded)
         }
@@ -78,8 +79,8 @@ public struct MigrationRunner: Sendable {
 
     /// Applies every pending migration, in version order.
     ///
-    /// - Parameter knownStatus: The status the caller just read with ``status(of:)``, so that
-    ///   opening a database reads its ledger once; each migration still re-reads it under the
+    /// - Parameter knownStatus: The status the caller just read with ``status(of:)`` or
+    ///   ``ledger(of:)``, so that opening a database reads its ledger once; each migration still re-reads it under the
     ///   write lock before it applies.
     /// - Returns: The migrations this call applied; empty when the database was up to date
     ///   (or another process applied them first).
@@ -183,21 +184,21 @@ public struct MigrationRunner: Sendable {
     }
 
     /// This runner's namespace's rows of the ledger, in version order, and whether it holds
-    /// another namespace's rows too. A ledger without namespaces holds gridstore's alone.
+    /// another namespace's rows too (a ledger without namespaces holds gridstore's alone, and
+    /// is read as holding no other).
     private func readLedger(_ connection: SQLiteConnection) throws -> (own: [MigrationStatus.AppliedMigration], othersRecorded: Bool) {
         switch try Self.ledgerShape(connection) {
         case .missing:
             return ([], false)
         case .unnamespaced:
-            guard namespace == Self.gridStoreNamespace else {
-                return ([], try connection.fetchOne("SELECT 1 FROM \(Self.ledgerTable) LIMIT 1") { _ in true } ?? false)
-            }
+            // gridstore's rows alone: none of another runner's namespace.
+            guard namespace == Self.gridStoreNamespace else { return ([], false) }
             return (try connection.fetchAll("SELECT version, name, checksum, applied_at FROM \(Self.ledgerTable) ORDER BY version") { row in
                 MigrationStatus.AppliedMigration(
                     version: row.int(at: 0), name: row.string(at: 1), checksum: row.string(at: 2), appliedAt: row.string(at: 3))
             }, false)
         case .namespaced:
-            // Every namespace's rows in one read: a few dozen, and one statement fewer at every open.
+            // Every namespace's rows in one read (a few dozen), where opening also asked for the namespaces apart.
             let rows = try connection.fetchAll(
                 "SELECT namespace, version, name, checksum, applied_at FROM \(Self.ledgerTable) ORDER BY version"
             ) { row in
