@@ -69,12 +69,7 @@ extension Grid {
     /// - Throws: as ``snapshot(at:)``.
     @discardableResult
     public func revert(to revision: Int) throws(GridError) -> GridSnapshot {
-        try GridError.catching {
-            try perform(record: HistoryRecord(kind: .revert, operation: "revert --to \(revision)")) {
-                editor, reader, _ in
-                try GridHistory.takeBack(to: revision, from: reader.revision, with: reader, into: &editor)
-            }
-        }
+        try GridError.catching { try perform(.reverting(to: revision)) }
     }
 
     /// How many history entries the grid keeps: the newest; older ones are deleted by the change
@@ -107,12 +102,7 @@ extension Grid {
     // MARK: Undo and redo
 
     private func moveThroughHistory(_ count: Int, kind: GridHistoryEntry.Kind) throws(GridError) -> GridSnapshot {
-        guard count >= 1 else { throw .invalidStepCount(count) }
-        return try GridError.catching {
-            try perform(record: HistoryRecord(kind: kind, operation: "\(kind.rawValue) \(count)")) {
-                editor, reader, record in
-                record.targets = try GridHistory.move(count, kind: kind, through: reader, editor: &editor)
-            }
-        }
+        let operation = try GridOperation.moving(count, through: kind)
+        return try GridError.catching { try perform(operation) }
     }
 }

@@ -19,17 +19,17 @@ extension Grid {
     ///
     /// - Throws: ``GridError/gridNotFound(_:)``; ``GridError/sync(_:)`` for a database that cannot sync.
     public func syncBundle(since cursor: SyncCursor) throws(GridError) -> SyncBundle {
-        try GridError.catching {
-            try database.storageWrite { transaction in
-                if let bundle = try SyncSide.storedBundle(name, since: cursor.versions, in: transaction) { return bundle }
-                // A peer that knows more of this grid's own changes than it has: it was restored.
-                var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true, peer: cursor.versions)
-                guard side.stored != nil else { throw GridError.gridNotFound(name) }
-                try side.store(in: transaction, origin: nil, sending: true)
-                return SyncBundle(grid: side.name, replica: side.replica, cursor: cursor.versions,
-                                  delta: side.state.changes(since: cursor.versions))
-            }
-        }
+        try GridError.catching { try database.storageWrite { try syncBundle(since: cursor, in: $0) } }
+    }
+
+    /// The bundle ``syncBundle(since:)`` gives, read in `transaction`, which records what it sends.
+    func syncBundle(since cursor: SyncCursor, in transaction: any GridStorageTransaction) throws -> SyncBundle {
+        if let bundle = try SyncSide.storedBundle(name, since: cursor.versions, in: transaction) { return bundle }
+        // A peer that knows more of this grid's own changes than it has: it was restored.
+        var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true, peer: cursor.versions)
+        guard side.stored != nil else { throw GridError.gridNotFound(name) }
+        try side.store(in: transaction, origin: nil, sending: true)
+        return SyncBundle(grid: side.name, replica: side.replica, cursor: cursor.versions, delta: side.state.changes(since: cursor.versions))
     }
 
     /// Merges a bundle another replica made (``SyncBundle/encoded()``) into the grid, in one
@@ -42,35 +42,35 @@ extension Grid {
     /// - Parameter bytes: The bundle, in either format: an array of bytes, or `Data`.
     @discardableResult
     public func applySyncBundle(_ bytes: some Collection<UInt8>) throws(GridError) -> GridSyncResult {
-        let bundle: SyncBundle
-        do { bundle = try SyncBundle(decoding: bytes) } catch { throw .sync(error) }
-        return try GridError.catching {
-            try database.storageWrite { transaction in
-                var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true)
-                let dropped = side.stored == nil ? try transaction.syncDrop(named: side.name).flatMap(SyncDrop.init) : nil
-                if let drop = dropped {
-                    // A bundle of a grid dropped here brings it back only with changes made since.
-                    if drop.covers(VersionVector(bundle.delta.latestTimes())) {
-                        var result = GridSyncResult(grid: side.name, sent: 0, otherRevision: (nil, nil), received: 0, revision: (nil, nil),
-                                                    conflicts: 0)
-                        result.drop = .droppedHere
-                        return result
-                    }
-                    guard bundle.cursor.entries.isEmpty else {
-                        throw GridError.sync(SyncError(.dropped, "grid '\(SyncError.excerpt(side.name))' was dropped here, and the sync bundle "
-                                                       + "holds changes made to it since, but not the whole grid: take a bundle since 'none' "
-                                                       + "to bring it back"))
-                    }
-                }
-                let before = side.stored?.snapshot.revision
-                let received = try side.merge(bundle)
-                let after = try side.store(in: transaction, origin: bundle.replica, sending: false)
-                var result = GridSyncResult(grid: side.name, sent: 0, otherRevision: (nil, nil), received: received,
-                                            revision: (before, after), conflicts: side.state.conflicts(in: side.layout).count)
-                // A grid dropped here, changed by the sender since: back.
-                if dropped != nil, after != nil { result.drop = .kept }
+        let bundle = try SyncBundle.decoded(bytes)
+        return try GridError.catching { try database.storageWrite { try applying(bundle, in: $0) } }
+    }
+
+    /// What ``applySyncBundle(_:)`` does with a bundle decoded, in `transaction`.
+    func applying(_ bundle: SyncBundle, in transaction: any GridStorageTransaction) throws -> GridSyncResult {
+        var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true)
+        let dropped = side.stored == nil ? try transaction.syncDrop(named: side.name).flatMap(SyncDrop.init) : nil
+        if let drop = dropped {
+            // A bundle of a grid dropped here brings it back only with changes made since.
+            if drop.covers(VersionVector(bundle.delta.latestTimes())) {
+                var result = GridSyncResult(grid: side.name, sent: 0, otherRevision: (nil, nil), received: 0, revision: (nil, nil),
+                                            conflicts: 0)
+                result.drop = .droppedHere
                 return result
             }
+            guard bundle.cursor.entries.isEmpty else {
+                throw GridError.sync(SyncError(.dropped, "grid '\(SyncError.excerpt(side.name))' was dropped here, and the sync bundle "
+                                               + "holds changes made to it since, but not the whole grid: take a bundle since 'none' "
+                                               + "to bring it back"))
+            }
         }
+        let before = side.stored?.snapshot.revision
+        let received = try side.merge(bundle)
+        let after = try side.store(in: transaction, origin: bundle.replica, sending: false)
+        var result = GridSyncResult(grid: side.name, sent: 0, otherRevision: (nil, nil), received: received,
+                                    revision: (before, after), conflicts: side.state.conflicts(in: side.layout).count)
+        // A grid dropped here, changed by the sender since: back.
+        if dropped != nil, after != nil { result.drop = .kept }
+        return result
     }
 }

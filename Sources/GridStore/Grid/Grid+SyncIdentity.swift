@@ -25,23 +25,22 @@ extension Grid {
     ///   ``SyncError/Kind/malformed`` for an identity that does not fit the content.
     @discardableResult
     public func importDocument(_ document: GridDocument.Decoded, operation: String? = nil) throws(GridError) -> GridSnapshot {
+        try GridError.catching { try database.storageWrite { try importing(document, operation: operation, in: $0) } }
+    }
+
+    /// The import ``importDocument(_:operation:)`` makes, in `transaction`.
+    func importing(_ document: GridDocument.Decoded, operation: String?, in transaction: any GridStorageTransaction) throws -> GridSnapshot {
         if let identity = document.syncIdentity, let problem = identity.problem(for: document.content) {
-            throw .sync(SyncError(.malformed, "the document's sync ids do not fit its grid: \(problem)"))
+            throw GridError.sync(SyncError(.malformed, "the document's sync ids do not fit its grid: \(problem)"))
         }
-        let result = try GridError.catching {
-            try database.storageWrite { transaction -> (Int64, GridSnapshot) in
-                let header = try transaction.header(named: name)?.header()
-                let synced = try header.map { try transaction.syncState(gridID: $0.id) != nil } ?? false
-                var seen: GridSnapshot?
-                let changed = try change(in: transaction, record: HistoryRecord(operation: operation), caching: false, seen: &seen) { editor, _, _ in
-                    try editor.replaceContent(document.content)
-                }
-                if let identity = document.syncIdentity, !synced {
-                    try SyncSide.take(changed.1, identity: identity, gridID: changed.0, in: transaction, database: database)
-                }
-                return changed
-            }
+        let header = try transaction.header(named: name)?.header()
+        let synced = try header.map { try transaction.syncState(gridID: $0.id) != nil } ?? false
+        let changed = try run(GridOperation(record: HistoryRecord(operation: operation)) { editor, _, _ in
+            try editor.replaceContent(document.content)
+        }, in: transaction)
+        if let identity = document.syncIdentity, !synced {
+            try SyncSide.take(changed.1, identity: identity, gridID: changed.0, in: transaction, database: database)
         }
-        return result.1
+        return changed.1
     }
 }

@@ -52,11 +52,12 @@ public class GridReadTransaction {
         }
     }
 
-    /// Remembers `error` as the transaction's ``failure`` when it is the database's (not a
-    /// refusal of the engine's, which writes nothing) and the first.
-    func noteFailure(_ error: any Error) {
+    /// Remembers `error` as the transaction's ``failure`` when it is the first and the
+    /// database's, not a refusal of the engine's, which writes nothing (or any error, with
+    /// `evenARefusal`, for work that may refuse after writing part of itself).
+    func noteFailure(_ error: any Error, evenARefusal: Bool = false) {
         guard failure == nil else { return }
-        if let refusal = error as? GridError, !refusal.isStorageFailure { return }
+        if !evenARefusal, let refusal = error as? GridError, !refusal.isStorageFailure { return }
         failure = error
     }
 

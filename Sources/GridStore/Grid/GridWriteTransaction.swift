@@ -66,6 +66,83 @@ public final class GridWriteTransaction: GridReadTransaction {
         return try update(try Grid(changing: name, in: database, creatingWith: options), operation: operation, body)
     }
 
+    /// Takes back `grid`'s latest `count` changes, as ``Grid/undo(_:)`` does, as one revision
+    /// of it in this transaction.
+    ///
+    /// - Throws: ``Grid/undo(_:)``'s errors. A refusal (nothing to undo) leaves the transaction
+    ///   as it was; a failure of the database fails it.
+    @discardableResult
+    public func undo(_ grid: Grid, _ count: Int = 1) throws(GridError) -> GridSnapshot {
+        try run(.moving(count, through: .undo), on: grid)
+    }
+
+    /// Re-applies `grid`'s latest `count` changes undone, as ``Grid/redo(_:)`` does, in this transaction.
+    ///
+    /// - Throws: ``Grid/redo(_:)``'s errors, as ``undo(_:_:)`` does.
+    @discardableResult
+    public func redo(_ grid: Grid, _ count: Int = 1) throws(GridError) -> GridSnapshot {
+        try run(.moving(count, through: .redo), on: grid)
+    }
+
+    /// Makes `grid` as it was at `revision`, as ``Grid/revert(to:)`` does, in this transaction.
+    ///
+    /// - Throws: ``Grid/revert(to:)``'s errors, as ``undo(_:_:)`` does.
+    @discardableResult
+    public func revert(_ grid: Grid, to revision: Int) throws(GridError) -> GridSnapshot {
+        try run(.reverting(to: revision), on: grid)
+    }
+
+    /// Replaces `grid`'s settings and sizes with `document`, as ``Grid/importDocument(_:operation:)``
+    /// does, in this transaction.
+    ///
+    /// - Throws: ``Grid/importDocument(_:operation:)``'s errors. Any of them fails the
+    ///   transaction: ``GridDatabase/write(_:)`` throws it even when the closure caught it, as
+    ///   part of the import may be written by then.
+    @discardableResult
+    public func importDocument(_ document: GridDocument.Decoded, into grid: Grid, operation: String? = nil) throws(GridError) -> GridSnapshot {
+        try failingWhole(grid) { try grid.importing(document, operation: operation, in: storage) }
+    }
+
+    /// Merges the sync bundle `bytes` into `grid`, as ``Grid/applySyncBundle(_:)`` does, in
+    /// this transaction.
+    ///
+    /// - Throws: ``Grid/applySyncBundle(_:)``'s errors. A bundle that cannot be read leaves the
+    ///   transaction as it was; any other error fails it, as ``importDocument(_:into:operation:)``'s do.
+    @discardableResult
+    public func applySyncBundle(_ bytes: some Collection<UInt8>, to grid: Grid) throws(GridError) -> GridSyncResult {
+        let bundle = try SyncBundle.decoded(bytes)
+        return try failingWhole(grid) { try grid.applying(bundle, in: storage) }
+    }
+
+    /// What a peer at `cursor` lacks of `grid`, as ``Grid/syncBundle(since:)`` gives it, read in
+    /// this transaction, which records what it sends.
+    ///
+    /// - Throws: ``Grid/syncBundle(since:)``'s errors; any of them fails the transaction, as
+    ///   ``importDocument(_:into:operation:)``'s do.
+    public func syncBundle(of grid: Grid, since cursor: SyncCursor) throws(GridError) -> SyncBundle {
+        try failingWhole(grid) { try grid.syncBundle(since: cursor, in: storage) }
+    }
+
+    /// Runs `operation` on `grid` as ``update(_:operation:_:)`` runs its edits.
+    private func run(_ operation: @autoclosure () throws(GridError) -> GridOperation, on grid: Grid) throws(GridError) -> GridSnapshot {
+        check(grid)
+        guard !gridsBeingChanged.contains(grid.name) else { throw .reentrantCall }
+        let operation = try operation()
+        return try GridError.catching { try recordingFailure { try grid.run(operation, in: storage).1 } }
+    }
+
+    /// Runs `work` on `grid`, any error it throws failing the whole transaction.
+    private func failingWhole<T>(_ grid: Grid, _ work: () throws -> T) throws(GridError) -> T {
+        check(grid)
+        guard !gridsBeingChanged.contains(grid.name) else { throw .reentrantCall }
+        do {
+            return try GridError.catching(work)
+        } catch {
+            noteFailure(error, evenARefusal: true)
+            throw error
+        }
+    }
+
     /// Deletes the grid named `name` with everything it holds, as ``Grid/drop(named:in:keepingOnPeers:)`` does.
     ///
     /// - Parameter keepingOnPeers: Whether the drop stays here: a grid that took part in sync

@@ -340,3 +340,10 @@ struct BundleReader {
         }
     }
 }
+
+extension SyncBundle {
+    /// The bundle `bytes` hold, its refusal as a ``GridError``.
+    static func decoded(_ bytes: some Collection<UInt8>) throws(GridError) -> SyncBundle {
+        do { return try SyncBundle(decoding: bytes) } catch { throw .sync(error) }
+    }
+}

@@ -27,6 +27,10 @@ func docs_library_1() async throws {
         try transaction.update(phone) { try $0.toggle(at: GridIndexPath(item: 3)) }
         try transaction.update(tablet) { try $0.toggle(at: GridIndexPath(item: 3)) }
     }
+    try database.write { transaction in                   // undo, redo, revert, import, sync bundles: together too
+        try transaction.undo(tablet)
+        try transaction.revert(phone, to: 0)
+    }
     try phone.toggle(at: GridIndexPath(item: 3))          // the one-grid shorthand: a transaction of one change
     func rearrange(_ phone: Grid) async throws {
         let snapshot = try await phone.changing { phone in  // any call's async form: it never blocks the pool
