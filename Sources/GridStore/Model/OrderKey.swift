@@ -32,7 +32,20 @@ struct OrderKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     var description: String { String(decoding: text, as: UTF8.self) }
 
     static func < (lhs: OrderKey, rhs: OrderKey) -> Bool {
-        lhs.text.lexicographicallyPrecedes(rhs.text)
+        order(lhs, rhs) < 0
+    }
+
+    /// Negative when `lhs` sorts first, zero when the keys are equal, positive otherwise: one
+    /// pass over the digits, where a tuple's `<` compares them for equality first.
+    static func order(_ lhs: OrderKey, _ rhs: OrderKey) -> Int {
+        lhs.text.withUnsafeBufferPointer { left in
+            rhs.text.withUnsafeBufferPointer { right in
+                for index in 0..<min(left.count, right.count) where left[index] != right[index] {
+                    return left[index] < right[index] ? -1 : 1
+                }
+                return left.count - right.count
+            }
+        }
     }
 
     /// The key of the item at `index` of a section whose keys are written evenly spaced

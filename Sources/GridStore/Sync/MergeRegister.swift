@@ -26,6 +26,12 @@ struct MergeRegister<Value: Equatable & Sendable>: Equatable, Sendable {
 
     /// A register holding `heads` (any order) with `context`: as read back, checked by the reader.
     init(heads: [Write], context: [(replica: ReplicaID, time: HybridTime)]) {
+        if heads.count == 1 && context.isEmpty {
+            // Most registers: one write, seen by its writer alone.
+            self.heads = heads
+            self.context = [(heads[0].stamp.replica, heads[0].stamp.time)]
+            return
+        }
         self.heads = heads.sorted { $0.stamp > $1.stamp }
         self.context = (context + heads.map { ($0.stamp.replica, $0.stamp.time) }).sorted { $0.replica < $1.replica }
     }

@@ -129,11 +129,13 @@ struct ReplicatedGrid: Equatable, Sendable {
             guard let order = section.order.winner?.value else { continue }
             if section.alive.value(or: true) || placed[id] != nil { visible.append((order, id)) }
         }
-        visible.sort { ($0.order, $0.id) < ($1.order, $1.id) }
-        var sectionIDs = visible.map(\.id)
-        var itemIDs = sectionIDs.map { section in
-            (placed[section] ?? []).sorted { ($0.order, $0.id) < ($1.order, $1.id) }.map(\.id)
+        func precedes(_ lhs: (order: OrderKey, id: SyncEntityID), _ rhs: (order: OrderKey, id: SyncEntityID)) -> Bool {
+            let order = OrderKey.order(lhs.order, rhs.order)
+            return order != 0 ? order < 0 : lhs.id < rhs.id
         }
+        visible.sort(by: precedes)
+        var sectionIDs = visible.map(\.id)
+        var itemIDs = sectionIDs.map { section in (placed[section] ?? []).sorted(by: precedes).map(\.id) }
         let honeycomb = options.honeycomb.value(or: nil)
         if honeycomb != nil {
             itemIDs = [itemIDs.flatMap { $0 }]

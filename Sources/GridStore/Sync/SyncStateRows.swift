@@ -76,14 +76,10 @@ extension ReplicatedGrid {
                     try reader.option(row.field, into: &options)
                 case "section":
                     guard let id = SyncEntityID(row.entity) else { throw SyncError(.malformed, "its entity is not a sync id") }
-                    var section = sections[id] ?? Section()
-                    try reader.sectionField(row.field, into: &section)
-                    sections[id] = section
+                    try reader.sectionField(row.field, into: &sections[id, default: Section()])
                 case "item":
                     guard let id = SyncEntityID(row.entity) else { throw SyncError(.malformed, "its entity is not a sync id") }
-                    var item = items[id] ?? Item()
-                    try reader.itemField(row.field, into: &item)
-                    items[id] = item
+                    try reader.itemField(row.field, into: &items[id, default: Item()])
                 default:
                     throw SyncError(.malformed, "it is of no kind gridstore writes")
                 }
@@ -131,7 +127,7 @@ extension ReplicatedGrid {
             for entry in new.context { _ = numbers.number(of: entry.replica) }
             var writer = BundleWriter(indices: numbers.numbers)
             writer.register(new, value)
-            registers.append(StoredSyncRegister(kind: "\(kind)", entity: entity, field: field,
+            registers.append(StoredSyncRegister(kind: kind, entity: entity, field: field,
                                                 register: String(decoding: writer.text, as: UTF8.self), version: version))
         }
         let oldOptions = stored?.options
@@ -141,15 +137,17 @@ extension ReplicatedGrid {
         visit("grid", "", "honeycomb", options.honeycomb, oldOptions?.honeycomb, RegisterJSON.honeycomb)
         func visit(section id: SyncEntityID, _ new: Section?, _ old: Section?) {
             if let new, let old, new == old { return }
-            visit("section", id.description, "o", new?.order, old?.order, RegisterJSON.order)
-            visit("section", id.description, "a", new?.alive, old?.alive, RegisterJSON.alive)
+            let entity = id.description
+            visit("section", entity, "o", new?.order, old?.order, RegisterJSON.order)
+            visit("section", entity, "a", new?.alive, old?.alive, RegisterJSON.alive)
         }
         func visit(item id: SyncEntityID, _ new: Item?, _ old: Item?) {
             if let new, let old, new == old { return }
-            visit("item", id.description, "p", new?.place, old?.place, RegisterJSON.place)
-            visit("item", id.description, "s", new?.size, old?.size, RegisterJSON.size)
-            visit("item", id.description, "k", new?.key, old?.key, RegisterJSON.key)
-            visit("item", id.description, "a", new?.alive, old?.alive, RegisterJSON.alive)
+            let entity = id.description
+            visit("item", entity, "p", new?.place, old?.place, RegisterJSON.place)
+            visit("item", entity, "s", new?.size, old?.size, RegisterJSON.size)
+            visit("item", entity, "k", new?.key, old?.key, RegisterJSON.key)
+            visit("item", entity, "a", new?.alive, old?.alive, RegisterJSON.alive)
         }
         for (replica, name) in names { visit("replica", replica.description, "name", name, stored?.names[replica], RegisterJSON.name) }
         for (replica, name) in stored?.names ?? [:] where names[replica] == nil {
