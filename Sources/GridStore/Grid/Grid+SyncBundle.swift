@@ -42,8 +42,15 @@ extension Grid {
     /// - Parameter bytes: The bundle, in either format: an array of bytes, or `Data`.
     @discardableResult
     public func applySyncBundle(_ bytes: some Collection<UInt8>) throws(GridError) -> GridSyncResult {
-        let bundle = try SyncBundle.decoded(bytes)
-        return try GridError.catching { try database.storageWrite { try applying(bundle, in: $0) } }
+        try applySyncBundle(try SyncBundle.decoded(bytes))
+    }
+
+    /// Merges `bundle`, already decoded (``SyncBundle/init(decoding:)``), as the form that takes
+    /// a bundle's bytes does: for a caller that read the bundle first (to check its grid), so
+    /// it is not decoded twice.
+    @discardableResult
+    public func applySyncBundle(_ bundle: SyncBundle) throws(GridError) -> GridSyncResult {
+        try GridError.catching { try database.storageWrite { try applying(bundle, in: $0) } }
     }
 
     /// What ``applySyncBundle(_:)`` does with a bundle decoded, in `transaction`.

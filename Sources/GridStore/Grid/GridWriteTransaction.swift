@@ -110,8 +110,13 @@ public final class GridWriteTransaction: GridReadTransaction {
     ///   transaction as it was; any other error fails it, as ``importDocument(_:into:operation:)``'s do.
     @discardableResult
     public func applySyncBundle(_ bytes: some Collection<UInt8>, to grid: Grid) throws(GridError) -> GridSyncResult {
-        let bundle = try SyncBundle.decoded(bytes)
-        return try failingWhole(grid) { try grid.applying(bundle, in: storage) }
+        try applySyncBundle(try SyncBundle.decoded(bytes), to: grid)
+    }
+
+    /// Merges `bundle`, already decoded, into `grid`, as the form that takes a bundle's bytes does.
+    @discardableResult
+    public func applySyncBundle(_ bundle: SyncBundle, to grid: Grid) throws(GridError) -> GridSyncResult {
+        try failingWhole(grid) { try grid.applying(bundle, in: storage) }
     }
 
     /// What a peer at `cursor` lacks of `grid`, as ``Grid/syncBundle(since:)`` gives it, read in

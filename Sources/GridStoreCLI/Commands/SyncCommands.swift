@@ -381,9 +381,9 @@ struct SyncImportCommand: GridStoreCommand {
             // A new device starts from a bundle: the grid, and the file, are made from it. Tried in
             // memory first when the file is missing, so a bundle refused there leaves no file.
             if try !context.databaseArgument().exists() {
-                _ = try Grid(named: context.gridName, in: .inMemory(), creatingWith: GridOptions()).applySyncBundle(bytes)
+                _ = try Grid(named: context.gridName, in: .inMemory(), creatingWith: GridOptions()).applySyncBundle(bundle)
             }
-            result = try Grid(named: context.gridName, in: context.openDatabase(), creatingWith: GridOptions()).applySyncBundle(bytes)
+            result = try Grid(named: context.gridName, in: context.openDatabase(), creatingWith: GridOptions()).applySyncBundle(bundle)
         } catch let error as SyncError {
             throw CommandLineError.badInput("\(InputFile.displayName(source)) cannot be applied: \(error)")
         } catch let GridError.sync(error) {
