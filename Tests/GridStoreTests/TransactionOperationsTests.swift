@@ -51,7 +51,7 @@ struct TransactionOperationsTests {
         #expect(after.c == .big)
         #expect(try fixture.a.history(limit: 1).first?.kind == .undo)
         #expect(try fixture.c.history(limit: 1).first?.operation == "import c")
-        // The grid the bundle made syncs with the peer's as one grid: nothing more to take.
+        // The grid the bundle made knows the peer's changes.
         #expect(try fixture.shared.syncCursor() != .empty)
     }
 
@@ -106,6 +106,35 @@ struct TransactionOperationsTests {
             try transaction.redo(fixture.a)
         }
         #expect(try state(fixture).aFirst == .middle)
+    }
+
+    @Test("a revert and a redo in a transaction are revisions of their own, as the grid's own calls make them", arguments: Backend.all)
+    func revertAndRedo(backend: Backend) throws {
+        let fixture = try fixture(backend)
+        try fixture.a.toggle(at: GridIndexPath(item: 1))
+        let reverted = try fixture.database.write { transaction in try transaction.revert(fixture.a, to: 0) }
+        #expect(reverted.revision == 3)
+        #expect(try reverted.size(at: GridIndexPath(item: 0)) == .small && reverted.size(at: GridIndexPath(item: 1)) == .small)
+        let history = try fixture.a.history(limit: 1)
+        #expect(history.first?.kind == .revert && history.first?.operation == "revert --to 0")
+        try fixture.database.write { transaction in
+            try transaction.undo(fixture.a)
+            try transaction.redo(fixture.a)
+        }
+        #expect(try fixture.a.snapshot().revision == 5 && fixture.a.snapshot().size(at: GridIndexPath(item: 0)) == .small)
+    }
+
+    @Test("an undo of a grid that is not there is refused before anything, and the rest commits", arguments: Backend.all)
+    func undoOfAMissingGrid(backend: Backend) throws {
+        let fixture = try fixture(backend)
+        let new = try Grid(named: "new", in: fixture.database)
+        try fixture.database.write { transaction in
+            try transaction.update(fixture.a) { try $0.toggle(at: GridIndexPath(item: 3)) }
+            #expect(throws: GridError.gridNotFound("new")) { try transaction.undo(new) }
+            #expect(throws: GridError.gridNotFound("new")) { try transaction.revert(new, to: 0) }
+        }
+        #expect(try !Grid.exists(named: "new", in: fixture.database))
+        #expect(try fixture.a.snapshot().revision == 2)
     }
 
     @Test("an operation on a grid inside that grid's own update is refused as a reentrant call", arguments: Backend.all)

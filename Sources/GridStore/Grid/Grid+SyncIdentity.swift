@@ -25,14 +25,20 @@ extension Grid {
     ///   ``SyncError/Kind/malformed`` for an identity that does not fit the content.
     @discardableResult
     public func importDocument(_ document: GridDocument.Decoded, operation: String? = nil) throws(GridError) -> GridSnapshot {
-        try GridError.catching { try database.storageWrite { try importing(document, operation: operation, in: $0) } }
+        try Self.checkSyncIdentity(of: document)
+        return try GridError.catching { try database.storageWrite { try importing(document, operation: operation, in: $0) } }
     }
 
-    /// The import ``importDocument(_:operation:)`` makes, in `transaction`.
-    func importing(_ document: GridDocument.Decoded, operation: String?, in transaction: any GridStorageTransaction) throws -> GridSnapshot {
+    /// Refuses a document whose sync ids do not fit its grid, before anything is written.
+    static func checkSyncIdentity(of document: GridDocument.Decoded) throws(GridError) {
         if let identity = document.syncIdentity, let problem = identity.problem(for: document.content) {
-            throw GridError.sync(SyncError(.malformed, "the document's sync ids do not fit its grid: \(problem)"))
+            throw .sync(SyncError(.malformed, "the document's sync ids do not fit its grid: \(problem)"))
         }
+    }
+
+    /// The import ``importDocument(_:operation:)`` makes, in `transaction`, of a document
+    /// ``checkSyncIdentity(of:)`` passed.
+    func importing(_ document: GridDocument.Decoded, operation: String?, in transaction: any GridStorageTransaction) throws -> GridSnapshot {
         let header = try transaction.header(named: name)?.header()
         let synced = try header.map { try transaction.syncState(gridID: $0.id) != nil } ?? false
         let changed = try run(GridOperation(record: HistoryRecord(operation: operation)) { editor, _, _ in

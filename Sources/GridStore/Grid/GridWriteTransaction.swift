@@ -69,8 +69,9 @@ public final class GridWriteTransaction: GridReadTransaction {
     /// Takes back `grid`'s latest `count` changes, as ``Grid/undo(_:)`` does, as one revision
     /// of it in this transaction.
     ///
-    /// - Throws: ``Grid/undo(_:)``'s errors. A refusal (nothing to undo) leaves the transaction
-    ///   as it was; a failure of the database fails it.
+    /// - Throws: ``Grid/undo(_:)``'s errors, and ``GridError/gridNotFound(_:)`` for a grid that
+    ///   is not there. A refusal leaves the transaction as it was; a failure of the database
+    ///   fails it.
     @discardableResult
     public func undo(_ grid: Grid, _ count: Int = 1) throws(GridError) -> GridSnapshot {
         try run(.moving(count, through: .undo), on: grid)
@@ -95,12 +96,15 @@ public final class GridWriteTransaction: GridReadTransaction {
     /// Replaces `grid`'s settings and sizes with `document`, as ``Grid/importDocument(_:operation:)``
     /// does, in this transaction.
     ///
-    /// - Throws: ``Grid/importDocument(_:operation:)``'s errors. Any of them fails the
-    ///   transaction: ``GridDatabase/write(_:)`` throws it even when the closure caught it, as
-    ///   part of the import may be written by then.
+    /// - Throws: ``Grid/importDocument(_:operation:)``'s errors. A document whose sync ids do
+    ///   not fit its grid is refused before anything; any other error fails the transaction:
+    ///   ``GridDatabase/write(_:)`` throws it even when the closure caught it, as part of the
+    ///   import may be written by then.
     @discardableResult
     public func importDocument(_ document: GridDocument.Decoded, into grid: Grid, operation: String? = nil) throws(GridError) -> GridSnapshot {
-        try failingWhole(grid) { try grid.importing(document, operation: operation, in: storage) }
+        check(grid)
+        try Grid.checkSyncIdentity(of: document)
+        return try failingWhole(grid) { try grid.importing(document, operation: operation, in: storage) }
     }
 
     /// Merges the sync bundle `bytes` into `grid`, as ``Grid/applySyncBundle(_:)`` does, in
@@ -110,7 +114,8 @@ public final class GridWriteTransaction: GridReadTransaction {
     ///   transaction as it was; any other error fails it, as ``importDocument(_:into:operation:)``'s do.
     @discardableResult
     public func applySyncBundle(_ bytes: some Collection<UInt8>, to grid: Grid) throws(GridError) -> GridSyncResult {
-        try applySyncBundle(try SyncBundle.decoded(bytes), to: grid)
+        check(grid)
+        return try applySyncBundle(try SyncBundle.decoded(bytes), to: grid)
     }
 
     /// Merges `bundle`, already decoded, into `grid`, as the form that takes a bundle's bytes does.
@@ -133,7 +138,14 @@ public final class GridWriteTransaction: GridReadTransaction {
         check(grid)
         guard !gridsBeingChanged.contains(grid.name) else { throw .reentrantCall }
         let operation = try operation()
-        return try GridError.catching { try recordingFailure { try grid.run(operation, in: storage).1 } }
+        return try GridError.catching {
+            try recordingFailure {
+                // Nothing to take back or bring again in a grid that is not there: refused before
+                // the change would make it.
+                guard try storage.header(named: grid.name) != nil else { throw GridError.gridNotFound(grid.name) }
+                return try grid.run(operation, in: storage).1
+            }
+        }
     }
 
     /// Runs `work` on `grid`, any error it throws failing the whole transaction.
