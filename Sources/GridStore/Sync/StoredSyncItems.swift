@@ -10,8 +10,10 @@ struct StoredSyncItems {
     /// The grid's item counts, section by section.
     let itemCounts: [Int]
     let numbers: SyncReplicaNumbers
-    /// The chunks of ids read so far, by section and first item.
-    private var chunks: [[Int]: [UInt8]] = [:]
+    /// The chunks of ids read so far (a change reads one to three), with their section and
+    /// first item: a list, as a dictionary keyed by both would cost a process a search of the
+    /// runtime's conformance records at its first use.
+    private var chunks: [(section: Int, first: Int, bytes: [UInt8])] = []
     /// The items whose registers were read, each once.
     private var read = ReplicatedGrid()
 
@@ -26,12 +28,12 @@ struct StoredSyncItems {
     /// The chunk of ids of `section` from `first`, checked to hold as many ids as the section
     /// has items there; `nil` when it is not stored so.
     private mutating func chunk(section: Int, first: Int) throws -> [UInt8]? {
-        if let bytes = chunks[[section, first]] { return bytes }
+        if let read = chunks.first(where: { $0.section == section && $0.first == first }) { return read.bytes }
         guard section >= 0, section < itemCounts.count, first >= 0, first < itemCounts[section],
               let text = try transaction.syncItemIDs(gridID: gridID, section: section, firstItem: first),
               text.utf8.count == min(StoredSyncItemIDs.chunkSize, itemCounts[section] - first) * 16 else { return nil }
         let bytes = Array(text.utf8)
-        chunks[[section, first]] = bytes
+        chunks.append((section, first, bytes))
         return bytes
     }
 
