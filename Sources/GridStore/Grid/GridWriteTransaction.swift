@@ -9,8 +9,9 @@
 /// same grid is refused as well: it would be overwritten. The value is not `Sendable` and is
 /// valid only while the closure runs.
 ///
-/// Each grid changed through it gets one new revision per ``update(_:operation:_:)``, with
-/// its history entry, as a change on its own would.
+/// Each grid changed through it gets one new revision per ``update(_:operation:_:)``, undo,
+/// redo, revert, import or sync bundle applied, with its history entry, as a change on its own
+/// would.
 ///
 /// ```swift
 /// try database.write { transaction in
