@@ -113,6 +113,31 @@ extension ConnectionExecutorTests {
         #expect(try await running.value == 5)
     }
 
+    @Test("a call cancelled at any moment while its task starts never stays queued: it ends with CancellationError")
+    func cancelledWhileStarting() async throws {
+        let executor = ConnectionExecutor(location: "test", waitLimitMilliseconds: Self.patientLimit)
+        let probe = Probe()
+        // The executor is held, so a call can only end by its cancellation: one that slipped
+        // into the queue after its cancellation was handled would wait for the hold.
+        let release = try await hold(executor)
+        var calls: [Task<Void, any Error>] = []
+        for index in 0..<2_000 {
+            let call = Task { try await executor.run { probe.overlap.store(true, ordering: .relaxed) } }
+            // Cancelled before it starts, while it starts, or once it waits in the queue.
+            for _ in 0..<index % 7 { await Task.yield() }
+            call.cancel()
+            calls.append(call)
+        }
+        var cancelled = 0
+        for call in calls where (try? await call.value) == nil { cancelled += 1 }
+        #expect(cancelled == calls.count)
+        #expect(executor.waiting == 0)
+        release.signal()
+        #expect(try await executor.run { 1 } == 1)
+        let ran = probe.overlap.load(ordering: .relaxed)
+        #expect(!ran)
+    }
+
     @Test("threads are long-lived: calls apart in time reuse the executor's one thread")
     func longLivedThreads() async throws {
         let executor = ConnectionExecutor(location: "test", waitLimitMilliseconds: Self.patientLimit)
@@ -134,7 +159,9 @@ extension ConnectionExecutorTests {
 /// returns once it runs.
 private func hold(_ executor: ConnectionExecutor) async throws -> DispatchSemaphore {
     let release = DispatchSemaphore(value: 0)
-    executor.enqueue { _ in _ = release.wait(timeout: .now() + 300) }
+    // No time limit: a test's task may wait minutes for a thread of the cooperative pool while
+    // other tests hold them, and a hold that ended by itself would let queued calls run.
+    executor.enqueue { _ in release.wait() }
     for _ in 0..<5_000 where executor.waiting > 0 { try await Task.sleep(for: .milliseconds(1)) }
     return release
 }

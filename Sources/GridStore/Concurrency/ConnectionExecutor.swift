@@ -21,7 +21,7 @@ import Synchronization
 /// failure until it ends.
 package final class ConnectionExecutor: @unchecked Sendable {
     // @unchecked: `jobs`, `head`, `workers`, `idleWorkers`, `runningCalls` and `stopped`, and
-    // every job's `run`, are only touched while `lock` is held.
+    // every job's `run` and `isCancelled`, are only touched while `lock` is held.
 
     /// How a queued call ends its wait.
     private enum Outcome {
@@ -41,6 +41,9 @@ package final class ConnectionExecutor: @unchecked Sendable {
         var ahead = 0
         /// Ends the call's wait as the outcome says; `nil` once taken, by a worker or a cancellation.
         var run: (@Sendable (Outcome) -> Void)?
+        /// Whether its task was cancelled: a cancellation that comes before the call is queued
+        /// (after the task's flag was read) ends it when it is.
+        var isCancelled = false
 
         init(queuedAt: Int) {
             self.queuedAt = queuedAt
@@ -134,7 +137,7 @@ package final class ConnectionExecutor: @unchecked Sendable {
     /// Queues `job` to end with `run`, or ends it at once when its task is `cancelled` already.
     private func enqueue(_ job: Job, cancelled: Bool, _ run: @escaping @Sendable (Outcome) -> Void) {
         let (startsThread, endsNow) = lock.withLock { () -> (Bool, Bool) in
-            if cancelled { return (false, true) }
+            if cancelled || job.isCancelled { return (false, true) }
             job.run = run
             job.ahead = jobs.count - head + runningCalls
             jobs.append(job)
@@ -157,7 +160,12 @@ package final class ConnectionExecutor: @unchecked Sendable {
 
     /// Takes `job` out of the queue if it has not started, and fails it with `CancellationError`.
     private func cancel(_ job: Job) {
-        take(job)?(.cancelled)
+        let run = lock.withLock {
+            job.isCancelled = true
+            defer { job.run = nil }
+            return job.run
+        }
+        run?(.cancelled)
     }
 
     /// Takes `job` out of the queue: its closure, or `nil` when a worker or a cancellation
