@@ -34,6 +34,16 @@ enum TransactionKillCheck {
     }
 
     private static func check(location: String, backend: String, report: Report) {
+        // Both grids exist before the first kill: a child killed before its first commit (on a
+        // slow server, while it connects) leaves them as they were, not missing.
+        do {
+            let database = try GridDatabase(location: location)
+            _ = try grids(in: database).a.snapshot()
+            _ = try grids(in: database).b.snapshot()
+            try database.close()
+        } catch {
+            return report.fail("transactions (\(backend)): the grids cannot be made: \(error)")
+        }
         var generator = SeededGenerator(seed: 35)
         let child = ProcessRunner(executable: CommandLine.arguments[0], scratch: NSTemporaryDirectory())
         var killed = 0
@@ -80,12 +90,17 @@ enum TransactionKillCheck {
         return false
     }
 
+    /// The two grids the child changes together.
+    private static func grids(in database: GridDatabase) throws -> (a: Grid, b: Grid) {
+        (try Grid(named: "a", in: database, creatingWith: GridOptions(sectionItemCounts: [40])),
+         try Grid(named: "b", in: database, creatingWith: GridOptions(sectionItemCounts: [20_000])))
+    }
+
     /// The child: changes grids `a` and `b` together, one transaction after another, until killed.
     static func child(location: String) -> Never {
         do {
             let database = try GridDatabase(location: location)
-            let a = try Grid(named: "a", in: database, creatingWith: GridOptions(sectionItemCounts: [40]))
-            let b = try Grid(named: "b", in: database, creatingWith: GridOptions(sectionItemCounts: [20_000]))
+            let (a, b) = try grids(in: database)
             var generator = SeededGenerator(seed: UInt64(getpid()))
             let sizes: [TileSize?] = [nil, .small, .middle, .big]
             var step = 0
