@@ -31,11 +31,20 @@ extension Grid {
     @discardableResult
     public static func copy(from source: GridDatabase, to target: GridDatabase, names: [String]? = nil,
                             replacing: Bool = false, history: Bool = true) throws(GridError) -> [GridSummary] {
-        try GridError.catching { try copyGrids(from: source, to: target, names: names, replacing: replacing, history: history) }
+        try GridError.catching {
+            // Copying a database onto itself would delete each grid, and its history, before writing it again.
+            if try source === target || source.isSameDatabase(as: target) {
+                throw GridError.limitExceeded("\(source.location) and \(target.location) are one database; a copy needs two")
+            }
+            return try source.read { from in try target.write { to in try to.copy(from: from, names: names, replacing: replacing, history: history) } }
+        }
     }
+}
 
+/// Grids read from one database for a copy into another (``GridWriteTransaction/copy(from:names:replacing:history:)``).
+struct GridCopy {
     /// What is copied of one grid.
-    private struct Copied {
+    struct Copied {
         var snapshot: GridSnapshot
         var updatedAt: String
         var keep: Int
@@ -49,72 +58,87 @@ extension Grid {
         var syncLog: StoredSyncVersion?
     }
 
-    private static func copyGrids(from source: GridDatabase, to target: GridDatabase, names: [String]?,
-                                  replacing: Bool, history: Bool) throws -> [GridSummary] {
-        // Copying a database onto itself would delete each grid, and its history, before writing it again.
-        let oneDatabase = try source === target || source.isSameDatabase(as: target)
-        if oneDatabase {
-            throw GridError.limitExceeded("\(source.location) and \(target.location) are one database; a copy needs two")
-        }
-        let (grids, drops) = try source.storageRead { transaction -> ([Copied], [SyncDrop.Named]) in
-            let summaries = try transaction.grids()
-            // Keyed by bytes: two names Swift's `==` finds equal (NFC and NFD forms written by an
-            // older gridstore) are two grids, each with its own time.
-            let updatedAt = Dictionary(summaries.map { (Array($0.name.utf8), $0.updatedAt) }, uniquingKeysWith: { first, _ in first })
-            let wanted = names?.map(GridLimits.canonical) ?? summaries.map(\.name)
-            let copies = try wanted.map { name in
-                // A name written by hand that no grid may have would be copied into a grid no
-                // call can open.
-                try GridLimits.validate(name: name)
-                guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
-                let snapshot = try GridSnapshot.load(header, name: name, from: transaction)
-                var entries: [StoredHistoryEntry] = []
-                if history {
-                    entries = try GridHistory.entries(in: transaction, gridID: header.id, grid: name, deltas: true).reversed()
-                    for entry in entries {
-                        _ = try GridHistoryEntry(entry, grid: name)
-                        _ = try HistoryDelta.decode(entry.delta, revision: Int(entry.revision), grid: name)
-                    }
+    /// The grids, in the order asked for.
+    var grids: [Copied]
+    /// The drops the source recorded, when every grid is copied.
+    var drops: [SyncDrop.Named]
+    /// Whether the grids' history entries come along.
+    var history: Bool
+
+    /// Reads the grids named `names` (`nil`: all) from `transaction`.
+    ///
+    /// - Throws: ``GridError/gridNotFound(_:)`` for a name the source lacks, and what reading meets.
+    init(reading names: [String]?, history: Bool, from transaction: any GridStorageTransaction) throws {
+        self.history = history
+        let summaries = try transaction.grids()
+        // Keyed by bytes: two names Swift's `==` finds equal (NFC and NFD forms written by an
+        // older gridstore) are two grids, each with its own time.
+        let updatedAt = Dictionary(summaries.map { (Array($0.name.utf8), $0.updatedAt) }, uniquingKeysWith: { first, _ in first })
+        var named = Set<String>()
+        // A name asked for twice is copied once.
+        let wanted = names.map { $0.map(GridLimits.canonical).filter { named.insert($0).inserted } } ?? summaries.map(\.name)
+        grids = try wanted.map { name in
+            // A name written by hand that no grid may have would be copied into a grid no
+            // call can open.
+            try GridLimits.validate(name: name)
+            guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
+            let snapshot = try GridSnapshot.load(header, name: name, from: transaction)
+            var entries: [StoredHistoryEntry] = []
+            if history {
+                entries = try GridHistory.entries(in: transaction, gridID: header.id, grid: name, deltas: true).reversed()
+                for entry in entries {
+                    _ = try GridHistoryEntry(entry, grid: name)
+                    _ = try HistoryDelta.decode(entry.delta, revision: Int(entry.revision), grid: name)
                 }
-                var copied = Copied(snapshot: snapshot, updatedAt: updatedAt[Array(name.utf8)] ?? "", keep: header.historyKeep,
-                                    history: entries, syncState: try transaction.syncState(gridID: header.id))
-                if copied.syncState != nil {
-                    copied.syncRegisters = try transaction.syncRegisters(gridID: header.id, changedAfter: 0,
-                                                                         limit: ReplicatedGrid.maximumRegisterRows + 1)
-                    copied.syncLog = try transaction.syncVersionLog(gridID: header.id).first
-                }
-                return copied
             }
-            return (copies, names == nil ? try SyncDrop.all(in: transaction) : [])
+            var copied = Copied(snapshot: snapshot, updatedAt: updatedAt[Array(name.utf8)] ?? "", keep: header.historyKeep,
+                                history: entries, syncState: try transaction.syncState(gridID: header.id))
+            if copied.syncState != nil {
+                copied.syncRegisters = try transaction.syncRegisters(gridID: header.id, changedAfter: 0,
+                                                                     limit: ReplicatedGrid.maximumRegisterRows + 1)
+                copied.syncLog = try transaction.syncVersionLog(gridID: header.id).first
+            }
+            return copied
         }
+        drops = names == nil ? try SyncDrop.all(in: transaction) : []
+    }
+
+    /// Refuses the copy, before anything is written, when a grid of the same name is in
+    /// `transaction` and `replacing` is not set.
+    func checkNames(in transaction: any GridStorageTransaction, replacing: Bool) throws {
+        guard !replacing else { return }
+        for grid in grids where try transaction.header(named: grid.snapshot.name) != nil {
+            throw GridError.gridExists(grid.snapshot.name)
+        }
+    }
+
+    /// Writes the grids into `transaction` of `database`, replacing those of the same names.
+    ///
+    /// - Returns: The copied grids as `transaction` now holds them.
+    func write(into transaction: any GridStorageTransaction, of database: GridDatabase) throws -> [GridSummary] {
+        for grid in grids {
+            let snapshot = grid.snapshot
+            if try transaction.header(named: snapshot.name) != nil { _ = try transaction.deleteGrid(named: snapshot.name) }
+            let id = try transaction.insertGrid(named: snapshot.name, GridChangeSet(inserting: snapshot))
+            if history {
+                if grid.keep != GridHistory.defaultKeep {
+                    try transaction.setHistoryKeep(grid.keep, gridID: id, revision: snapshot.revision)
+                }
+                for entry in grid.history { try transaction.appendHistory(entry, gridID: id, keep: max(1, grid.keep)) }
+            }
+            if GridHistoryEntry.isTimestamp(grid.updatedAt) { try transaction.setUpdatedAt(grid.updatedAt, gridID: id) }
+            if let state = grid.syncState {
+                let dropped = try transaction.syncDrop(named: snapshot.name) != nil
+                try transaction.deleteSyncDrop(named: snapshot.name)
+                try transaction.writeSyncState(StoredSyncWrite(state: state, replacing: true, replicas: grid.syncRegisters.replicas,
+                                                               registers: grid.syncRegisters.registers, removed: [], log: grid.syncLog),
+                                               gridID: id)
+                // Copied back after a drop: a restore, made after the drop, which its peers take.
+                if dropped { try SyncDrop.markRestored(snapshot.name, in: transaction, database: database) }
+            }
+        }
+        for drop in drops { try SyncDrop.record(drop.drop, named: drop.name, in: transaction) }
         let copied = Set(grids.map(\.snapshot.name))
-        return try target.storageWrite { transaction -> [GridSummary] in
-            for grid in grids {
-                let snapshot = grid.snapshot
-                if try transaction.header(named: snapshot.name) != nil {
-                    guard replacing else { throw GridError.gridExists(snapshot.name) }
-                    _ = try transaction.deleteGrid(named: snapshot.name)
-                }
-                let id = try transaction.insertGrid(named: snapshot.name, GridChangeSet(inserting: snapshot))
-                if history {
-                    if grid.keep != GridHistory.defaultKeep {
-                        try transaction.setHistoryKeep(grid.keep, gridID: id, revision: snapshot.revision)
-                    }
-                    for entry in grid.history { try transaction.appendHistory(entry, gridID: id, keep: max(1, grid.keep)) }
-                }
-                if GridHistoryEntry.isTimestamp(grid.updatedAt) { try transaction.setUpdatedAt(grid.updatedAt, gridID: id) }
-                if let state = grid.syncState {
-                    let dropped = try transaction.syncDrop(named: snapshot.name) != nil
-                    try transaction.deleteSyncDrop(named: snapshot.name)
-                    try transaction.writeSyncState(StoredSyncWrite(state: state, replacing: true, replicas: grid.syncRegisters.replicas,
-                                                                   registers: grid.syncRegisters.registers, removed: [], log: grid.syncLog),
-                                                   gridID: id)
-                    // Copied back after a drop: a restore, made after the drop, which its peers take.
-                    if dropped { try SyncDrop.markRestored(snapshot.name, in: transaction, database: target) }
-                }
-            }
-            for drop in drops { try SyncDrop.record(drop.drop, named: drop.name, in: transaction) }
-            return try transaction.grids().filter { copied.contains($0.name) }
-        }
+        return try transaction.grids().filter { copied.contains($0.name) }
     }
 }

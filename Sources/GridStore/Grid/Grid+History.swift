@@ -16,16 +16,17 @@ extension Grid {
     /// - Parameter limit: The most entries to return; `nil` for every kept one.
     /// - Throws: ``GridError/gridNotFound(_:)`` when the grid does not exist.
     public func history(limit: Int? = nil) throws(GridError) -> [GridHistoryEntry] {
-        try GridError.catching {
-            try database.storageRead { transaction in
-                guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
-                var entries: [GridHistoryEntry] = []
-                for row in try GridHistory.entries(in: transaction, gridID: header.id, grid: name, limit: limit, deltas: false) {
-                    entries.append(try GridHistoryEntry(row, grid: name))
-                }
-                return entries
-            }
+        try GridError.catching { try database.storageRead { try history(limit: limit, in: $0) } }
+    }
+
+    /// ``history(limit:)`` read in `transaction`.
+    func history(limit: Int?, in transaction: any GridStorageTransaction) throws -> [GridHistoryEntry] {
+        guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
+        var entries: [GridHistoryEntry] = []
+        for row in try GridHistory.entries(in: transaction, gridID: header.id, grid: name, limit: limit, deltas: false) {
+            entries.append(try GridHistoryEntry(row, grid: name))
         }
+        return entries
     }
 
     /// Takes back the last `count` changes that are not undone yet, as one new revision:
@@ -52,15 +53,16 @@ extension Grid {
     /// - Throws: ``GridError/revisionOutOfRange(_:current:)``, or
     ///   ``GridError/historyTrimmed(oldestKept:grid:)`` when the history no longer reaches back to it.
     public func snapshot(at revision: Int) throws(GridError) -> GridSnapshot {
-        try GridError.catching {
-            try database.storageRead { transaction in
-                guard let (id, current, _, _) = try currentWithHeader(transaction, creatingIfMissing: false, caching: true) else {
-                    throw GridError.gridNotFound(name)
-                }
-                let reader = GridHistoryReader(transaction: transaction, gridID: id, grid: name, revision: current.revision)
-                return try GridHistory.state(at: revision, from: current, with: reader)
-            }
+        try GridError.catching { try database.storageRead { try snapshot(at: revision, in: $0, caching: true) } }
+    }
+
+    /// ``snapshot(at:)`` read in `transaction`; `caching` as ``storedState(in:caching:)`` takes it.
+    func snapshot(at revision: Int, in transaction: any GridStorageTransaction, caching: Bool) throws -> GridSnapshot {
+        guard let (id, current, _, _) = try currentWithHeader(transaction, creatingIfMissing: false, caching: caching) else {
+            throw GridError.gridNotFound(name)
         }
+        let reader = GridHistoryReader(transaction: transaction, gridID: id, grid: name, revision: current.revision)
+        return try GridHistory.state(at: revision, from: current, with: reader)
     }
 
     /// Makes the state the grid had at `revision` current, as one new revision (which can be
@@ -75,28 +77,37 @@ extension Grid {
     /// How many history entries the grid keeps: the newest; older ones are deleted by the change
     /// that makes them too old. 0 keeps none.
     public func historyRetention() throws(GridError) -> Int {
-        try GridError.catching {
-            try database.storageRead { transaction in
-                guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
-                return header.historyKeep
-            }
-        }
+        try GridError.catching { try database.storageRead { try historyRetention(in: $0) } }
+    }
+
+    /// ``historyRetention()`` read in `transaction`.
+    func historyRetention(in transaction: any GridStorageTransaction) throws -> Int {
+        guard let header = try transaction.header(named: name)?.header() else { throw GridError.gridNotFound(name) }
+        return header.historyKeep
     }
 
     /// Sets how many history entries the grid keeps (0 to 1,000,000), deleting older ones now.
     /// The grid's state and revision do not change.
+    ///
+    /// - Throws: ``GridError/limitExceeded(_:)`` for a count out of range, before anything.
     public func setHistoryRetention(_ keep: Int) throws(GridError) {
+        try Self.checkHistoryRetention(keep)
+        try GridError.catching { try database.storageWrite { try setHistoryRetention(keep, in: $0, caching: true) } }
+    }
+
+    /// Refuses a history retention out of range.
+    static func checkHistoryRetention(_ keep: Int) throws(GridError) {
         guard (0...GridHistory.maximumKeep).contains(keep) else {
             throw .limitExceeded("a grid keeps 0 to \(GridHistory.maximumKeep) history entries, not \(keep)")
         }
-        try GridError.catching {
-            try database.storageWrite { transaction in
-                guard let (id, current, _, _) = try currentWithHeader(transaction, creatingIfMissing: true, caching: true) else {
-                    throw GridError.gridNotFound(name)
-                }
-                try transaction.setHistoryKeep(keep, gridID: id, revision: current.revision)
-            }
+    }
+
+    /// ``setHistoryRetention(_:)`` in `transaction`, of a count ``checkHistoryRetention(_:)`` passed.
+    func setHistoryRetention(_ keep: Int, in transaction: any GridStorageTransaction, caching: Bool) throws {
+        guard let (id, current, _, _) = try currentWithHeader(transaction, creatingIfMissing: true, caching: caching) else {
+            throw GridError.gridNotFound(name)
         }
+        try transaction.setHistoryKeep(keep, gridID: id, revision: current.revision)
     }
 
     // MARK: Undo and redo

@@ -4,14 +4,15 @@ extension Grid {
     /// What this database knows of every replica's changes to the grid: give it to a peer, which
     /// answers with ``syncBundle(since:)``. ``SyncCursor/empty`` when the grid is not here or never synced here.
     public func syncCursor() throws(GridError) -> SyncCursor {
-        try GridError.catching {
-            try database.storageRead { transaction in
-                guard let header = try transaction.header(named: name)?.header(),
-                      try transaction.syncState(gridID: header.id) != nil else { return .empty }
-                if let current = try SyncSide.current(name, in: transaction) { return SyncCursor(current.versions) }
-                return SyncCursor(try SyncSide.prepare(name, in: transaction, database: database, minting: false).state.versions)
-            }
-        }
+        try GridError.catching { try database.storageRead { try syncCursor(in: $0) } }
+    }
+
+    /// ``syncCursor()`` read in `transaction`.
+    func syncCursor(in transaction: any GridStorageTransaction) throws -> SyncCursor {
+        guard let header = try transaction.header(named: name)?.header(),
+              try transaction.syncState(gridID: header.id) != nil else { return .empty }
+        if let current = try SyncSide.current(name, in: transaction) { return SyncCursor(current.versions) }
+        return SyncCursor(try SyncSide.prepare(name, in: transaction, database: database, minting: false).state.versions)
     }
 
     /// Everything a peer at `cursor` lacks of the grid, as a bundle for an app's own transport.

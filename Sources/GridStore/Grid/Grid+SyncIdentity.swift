@@ -4,16 +4,17 @@ extension Grid {
     /// The sync ids and places of the grid's sections and items, for a document
     /// (``GridDocument/encode(_:syncIdentity:)``); `nil` when the grid never synced here, or is a honeycomb.
     public func syncIdentity() throws(GridError) -> GridSyncIdentity? {
-        try GridError.catching {
-            try database.storageRead { transaction in
-                guard let header = try transaction.header(named: name)?.header(), header.honeycomb == nil,
-                      try transaction.syncState(gridID: header.id) != nil else { return nil }
-                let side = try SyncSide.prepare(name, in: transaction, database: database, minting: false)
-                var identity = side.state.identity(in: side.layout)
-                identity.revision = side.stored?.snapshot.revision
-                return identity
-            }
-        }
+        try GridError.catching { try database.storageRead { try syncIdentity(in: $0) } }
+    }
+
+    /// ``syncIdentity()`` read in `transaction`.
+    func syncIdentity(in transaction: any GridStorageTransaction) throws -> GridSyncIdentity? {
+        guard let header = try transaction.header(named: name)?.header(), header.honeycomb == nil,
+              try transaction.syncState(gridID: header.id) != nil else { return nil }
+        let side = try SyncSide.prepare(name, in: transaction, database: database, minting: false)
+        var identity = side.state.identity(in: side.layout)
+        identity.revision = side.stored?.snapshot.revision
+        return identity
     }
 
     /// Replaces the grid's settings and sizes with a document's, as ``replaceContent(_:)``

@@ -78,25 +78,32 @@ public final class Grid: Sendable {
     public static func create(named name: String, in database: GridDatabase, content: GridContent,
                               replacing: Bool = false) throws(GridError) -> Grid {
         let name = GridLimits.canonical(name)
-        try GridLimits.validate(name: name)
         let created = try GridError.catching {
-            try database.storageWrite { transaction -> (Int64, GridSnapshot) in
-                if let header = try transaction.header(named: name)?.header() {
-                    guard replacing else { throw GridError.gridExists(name) }
-                    if try transaction.syncState(gridID: header.id) != nil {
-                        _ = try GridSnapshot(name: name, revision: 0, content: content)
-                        var seen: GridSnapshot?
-                        return try Grid(changing: name, in: database, creatingWith: nil)
-                            .change(in: transaction, record: HistoryRecord(operation: "init"), caching: false, seen: &seen) { editor, _, _ in
-                                try editor.replaceContent(content)
-                            }
-                    }
-                    _ = try transaction.deleteGrid(named: name)
-                }
-                return try insert(name: name, content: content, transaction)
-            }
+            try database.storageWrite { try creating(named: name, content: content, replacing: replacing, in: $0, of: database) }
         }
         return Grid(name: name, database: database, cached: created)
+    }
+
+    /// What ``create(named:in:content:replacing:)`` writes, in `transaction` of `database`: every
+    /// refusal comes before the first write.
+    ///
+    /// - Returns: The grid's row id and state.
+    static func creating(named name: String, content: GridContent, replacing: Bool, in transaction: any GridStorageTransaction,
+                         of database: GridDatabase) throws -> (Int64, GridSnapshot) {
+        try GridLimits.validate(name: name)
+        let snapshot = try GridSnapshot(name: name, revision: 0, content: content)
+        if let header = try transaction.header(named: name)?.header() {
+            guard replacing else { throw GridError.gridExists(name) }
+            if try transaction.syncState(gridID: header.id) != nil {
+                var seen: GridSnapshot?
+                return try Grid(changing: name, in: database, creatingWith: nil)
+                    .change(in: transaction, record: HistoryRecord(operation: "init"), caching: false, seen: &seen) { editor, _, _ in
+                        try editor.replaceContent(content)
+                    }
+            }
+            _ = try transaction.deleteGrid(named: name)
+        }
+        return (try transaction.insertGrid(named: name, GridChangeSet(inserting: snapshot)), snapshot)
     }
 
     private init(name: String, database: GridDatabase, cached: (Int64, GridSnapshot)) {

@@ -68,6 +68,12 @@ public class GridReadTransaction {
                      "grid '\(grid?.name ?? "")' is of another database than this transaction's")
     }
 
+    /// The result of `work`, which reads `grid` in this transaction, remembering a failure of the database it meets.
+    func reading<T>(_ grid: Grid, _ work: () throws -> T) throws(GridError) -> T {
+        check(grid)
+        return try GridError.catching { try recordingFailure(work) }
+    }
+
     /// Every grid in the database, by name.
     public func grids() throws(GridError) -> [GridSummary] {
         check()
@@ -96,5 +102,19 @@ public class GridReadTransaction {
     public func snapshot(of grid: Grid) throws(GridError) -> GridSnapshot {
         check(grid)
         return try GridError.catching { try recordingFailure { try grid.storedState(in: storage, caching: false).snapshot } }
+    }
+
+    /// The item at `path` of `grid`, as ``Grid/item(at:)`` reads it.
+    ///
+    /// - Throws: ``Grid/item(at:)``'s errors.
+    public func item(at path: GridIndexPath, of grid: Grid) throws(GridError) -> GridItem {
+        try reading(grid) { try grid.item(at: path, key: nil, in: storage) }
+    }
+
+    /// The item of `grid` with the key `key`, as ``Grid/item(forKey:)`` reads it.
+    ///
+    /// - Throws: ``Grid/item(forKey:)``'s errors.
+    public func item(forKey key: String, of grid: Grid) throws(GridError) -> GridItem {
+        try reading(grid) { try grid.item(at: nil, key: key, in: storage) }
     }
 }

@@ -30,6 +30,11 @@ public final class GridWriteTransaction: GridReadTransaction {
     /// The grids whose editor closure runs now.
     private var gridsBeingChanged: [String] = []
 
+    /// Refuses a change of the grid named `name` inside its own change's editor closure, which would overwrite it.
+    func refuseWhileChanging(_ name: String) throws(GridError) {
+        if gridsBeingChanged.contains(name) { throw .reentrantCall }
+    }
+
     /// Applies the edits `body` makes to `grid`, as one revision of it, in this transaction.
     ///
     /// A missing grid is created as `grid` says (see ``Grid/init(named:in:creatingWith:)``).
@@ -41,7 +46,7 @@ public final class GridWriteTransaction: GridReadTransaction {
     @discardableResult
     public func update(_ grid: Grid, operation: String? = nil, _ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
         check(grid)
-        guard !gridsBeingChanged.contains(grid.name) else { throw GridError.reentrantCall }
+        try refuseWhileChanging(grid.name)
         gridsBeingChanged.append(grid.name)
         defer { gridsBeingChanged.removeAll { $0 == grid.name } }
         let thrown = ThrownByBody()
@@ -137,7 +142,7 @@ public final class GridWriteTransaction: GridReadTransaction {
     /// Runs `operation` on `grid` as ``update(_:operation:_:)`` runs its edits.
     private func run(_ operation: @autoclosure () throws(GridError) -> GridOperation, on grid: Grid) throws(GridError) -> GridSnapshot {
         check(grid)
-        guard !gridsBeingChanged.contains(grid.name) else { throw .reentrantCall }
+        try refuseWhileChanging(grid.name)
         let operation = try operation()
         return try GridError.catching {
             try recordingFailure {
@@ -152,7 +157,7 @@ public final class GridWriteTransaction: GridReadTransaction {
     /// Runs `work` on `grid`, any error it throws failing the whole transaction.
     private func failingWhole<T>(_ grid: Grid, _ work: () throws -> T) throws(GridError) -> T {
         check(grid)
-        guard !gridsBeingChanged.contains(grid.name) else { throw .reentrantCall }
+        try refuseWhileChanging(grid.name)
         do {
             return try GridError.catching(work)
         } catch {
@@ -169,7 +174,7 @@ public final class GridWriteTransaction: GridReadTransaction {
     public func drop(gridNamed name: String, keepingOnPeers: Bool = false) throws(GridError) {
         check()
         let name = GridLimits.canonical(name)
-        guard !gridsBeingChanged.contains(name) else { throw .reentrantCall }
+        try refuseWhileChanging(name)
         let dropped = try GridError.catching {
             try recordingFailure { try SyncDrop.dropGrid(named: name, in: storage, recording: !keepingOnPeers).found }
         }
