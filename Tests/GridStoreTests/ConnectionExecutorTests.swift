@@ -4,7 +4,8 @@ import Testing
 @testable import GridStore
 
 /// The serial executor async calls queue on: arrival order, one thread, a bounded wait.
-@Suite("Connection executor")
+// A call that stays queued behind a hold waits for it without a limit: the suite's limit ends the run.
+@Suite("Connection executor", .timeLimit(.minutes(15)))
 struct ConnectionExecutorTests {
     /// A queue limit no test run reaches, however loaded (ThreadSanitizer on two cores has taken
     /// more than 10 s to queue twenty calls): for the tests that are not about the limit.

@@ -56,8 +56,10 @@ struct TransactionGridOperationsTests {
         #expect(try a.snapshot().size(at: GridIndexPath(item: 0)) == .small)
         #expect(try a.historyRetention() == 1 && a.history().count == 1)
         // What `Grid.copy` gives, made of the same transaction operation.
+        try moved.toggle(at: GridIndexPath(item: 0))
         try Grid.copy(from: source, to: target, names: ["moved"], replacing: true)
-        #expect(try moved.snapshot().revision == 2)
+        #expect(try moved.snapshot().revision == 2 && moved.history().count == 2)
+        #expect(try moved.snapshot().size(at: GridIndexPath(item: 0)) == .small)
     }
 
     @Test("a copy, a creation or a history setting refused leaves the transaction as it was", arguments: Backend.all)

@@ -36,7 +36,13 @@ extension Grid {
             if try source === target || source.isSameDatabase(as: target) {
                 throw GridError.limitExceeded("\(source.location) and \(target.location) are one database; a copy needs two")
             }
-            return try source.read { from in try target.write { to in try to.copy(from: from, names: names, replacing: replacing, history: history) } }
+            // Read whole, then written: the source's connection is not held while the target's
+            // lock is waited for (two copies in opposite directions would wait for each other).
+            let copy = try source.storageRead { try GridCopy(reading: names, history: history, from: $0) }
+            return try target.storageWrite { transaction in
+                try copy.checkNames(in: transaction, replacing: replacing)
+                return try copy.write(into: transaction, of: target)
+            }
         }
     }
 }

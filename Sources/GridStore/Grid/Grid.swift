@@ -78,6 +78,8 @@ public final class Grid: Sendable {
     public static func create(named name: String, in database: GridDatabase, content: GridContent,
                               replacing: Bool = false) throws(GridError) -> Grid {
         let name = GridLimits.canonical(name)
+        // Refused before the database is asked.
+        try GridLimits.validate(name: name)
         let created = try GridError.catching {
             try database.storageWrite { try creating(named: name, content: content, replacing: replacing, in: $0, of: database) }
         }

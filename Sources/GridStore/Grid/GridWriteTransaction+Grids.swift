@@ -40,11 +40,18 @@ extension GridWriteTransaction {
     /// }
     /// ```
     ///
+    /// The source's transaction stays open while this one writes: nest the two in the same order
+    /// everywhere in an app (two copies nested in opposite directions wait for each other), or
+    /// use ``Grid/copy(from:to:names:replacing:history:)``, which reads the source whole first.
+    /// A second `GridDatabase` of this same database is not found out here, as `Grid.copy`
+    /// finds it: the grids are written over themselves as they were read.
+    ///
     /// - Returns: The copied grids as this transaction now holds them.
     /// - Throws: ``Grid/copy(from:to:names:replacing:history:)``'s errors: a name `source` lacks
-    ///   or this database has (unless `replacing`) is refused before anything is written, and
-    ///   leaves the transaction as it was; a failure of either database fails it.
-    ///   ``GridError/limitExceeded(_:)`` when `source` is this transaction.
+    ///   or this database has (unless `replacing`), or a failure of the source's database, comes
+    ///   before anything is written and leaves this transaction as it was; a failure of this
+    ///   database while it writes fails it. ``GridError/limitExceeded(_:)`` when `source` is
+    ///   this transaction.
     @discardableResult
     public func copy(from source: GridReadTransaction, names: [String]? = nil, replacing: Bool = false,
                      history: Bool = true) throws(GridError) -> [GridSummary] {

@@ -213,7 +213,10 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
         do {
             connection.begin(begin)
             result = try body()
-        } catch let error where (Self.cause(of: error) as? PostgreSQLError)?.isConnectionFailure == true {
+        } catch let error where (Self.cause(of: error) as? PostgreSQLError)?.isConnectionFailure == true && !connection.isOpen {
+            // (A connection failure while this connection is still open is another's: a call of
+            // another database's made in this transaction's body. This transaction is rolled
+            // back below, as for any error, and the connection goes back to the pool idle.)
             let error = Self.cause(of: error) as! PostgreSQLError
             connection.discardQueued()
             // COMMIT was never sent, so the server rolls the transaction back.
