@@ -6,20 +6,21 @@ import SeededRandom
 /// is checked against.
 enum ReferencePacker {
     static func pack(_ spans: [TileSpan], columns: Int, dense: Bool = true) -> [CellRect] {
-        var taken = Set<[Int]>()
+        // A cell is its number in reading order: row y, column x is y * columns + x.
+        var taken = Set<Int>()
+        func isFree(x: Int, y: Int, _ span: TileSpan) -> Bool {
+            for dy in 0..<span.height { for dx in 0..<span.width where taken.contains((y + dy) * columns + x + dx) { return false } }
+            return true
+        }
         var result: [CellRect] = []
         var cursor = (x: 0, y: 0)
         for span in spans {
             var (x, y) = dense ? (0, 0) : cursor
-            while true {
-                if x + span.width <= columns,
-                   (0..<span.width).allSatisfy({ dx in (0..<span.height).allSatisfy { dy in !taken.contains([x + dx, y + dy]) } }) {
-                    break
-                }
+            while x + span.width > columns || !isFree(x: x, y: y, span) {
                 x += 1
                 if x + span.width > columns { x = 0; y += 1 }
             }
-            for dx in 0..<span.width { for dy in 0..<span.height { taken.insert([x + dx, y + dy]) } }
+            for dy in 0..<span.height { for dx in 0..<span.width { taken.insert((y + dy) * columns + x + dx) } }
             result.append(CellRect(x: x, y: y, width: span.width, height: span.height))
             cursor = (x, y)
         }
@@ -40,14 +41,20 @@ func randomSizes(_ count: Int, weights: [Double] = [1, 1, 1], using generator: i
     }
 }
 
+/// One cell, hashed without the allocation an array key costs.
+private struct CellPoint: Hashable {
+    var x: Int
+    var y: Int
+}
+
 extension RandomAccessCollection where Element == CellRect {
     /// Every cell covered twice, if any: a packing must never overlap tiles.
     var overlappingCells: [[Int]] {
-        var seen = Set<[Int]>()
+        var seen = Set<CellPoint>()
         var doubled: [[Int]] = []
         for rect in self {
             for x in rect.x..<(rect.x + rect.width) {
-                for y in rect.y..<(rect.y + rect.height) where !seen.insert([x, y]).inserted {
+                for y in rect.y..<(rect.y + rect.height) where !seen.insert(CellPoint(x: x, y: y)).inserted {
                     doubled.append([x, y])
                 }
             }
