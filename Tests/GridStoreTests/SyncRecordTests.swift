@@ -65,6 +65,33 @@ struct SyncRecordTests {
         #expect(try Grid(named: "default", in: tablet).storedSnapshot().content == Grid(named: "default", in: phone).storedSnapshot().content)
     }
 
+    @Test("an item read from its rows alone is the item of the whole state; a row of another item, or one it cannot read, is refused")
+    func itemReadFromItsRows() throws {
+        let phone = try GridDatabase(path: directory.file("phone.sqlite")), tablet = try GridDatabase(path: directory.file("tablet.sqlite"))
+        try Grid(named: "default", in: phone).setSize(.big, at: GridIndexPath(item: 2))
+        _ = try phone.sync(with: tablet)
+        try Grid(named: "default", in: phone).setSize(.middle, at: GridIndexPath(item: 2))
+        try Grid(named: "default", in: tablet).setSize(.small, at: GridIndexPath(item: 2))
+        _ = try phone.sync(with: tablet)
+        try phone.storageRead { transaction in
+            let header = try #require(try transaction.header(named: "default")?.header())
+            let row = try #require(try transaction.syncState(gridID: header.id))
+            let (state, layout, numbers) = try SyncSide.loadState(row, gridID: header.id, in: transaction, grid: "default")
+            #expect(try transaction.syncReplicas(gridID: header.id, limit: 10).map(\.id) == numbers.ids.map(\.description))
+            let ids = layout.itemIDs[0]
+            for id in ids {
+                let rows = try transaction.syncRegisters(gridID: header.id, kind: "item", entity: id.description)
+                // The conflicted item too: its size register holds both writes.
+                #expect(try ReplicatedGrid.item(id, rows: rows, replicas: numbers, grid: "default") == state.items[id])
+            }
+            let first = try transaction.syncRegisters(gridID: header.id, kind: "item", entity: ids[0].description)
+            #expect(throws: GridError.self) { try ReplicatedGrid.item(ids[1], rows: first, replicas: numbers, grid: "default") }
+            var damaged = first
+            damaged[0].register.removeLast()
+            #expect(throws: GridError.self) { try ReplicatedGrid.item(ids[0], rows: damaged, replicas: numbers, grid: "default") }
+        }
+    }
+
     @Test("a file restored in place from a backup (the same file) that changed since gets back the changes it lost, and its own reach the peer",
           arguments: [false, true])
     func restoredInPlace(byBundle: Bool) throws {

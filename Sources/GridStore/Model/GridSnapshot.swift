@@ -86,7 +86,10 @@ public struct GridSnapshot: Sendable {
     public var direction: ScrollDirection { configuration.direction }
 
     /// The number of items in each section.
-    public var itemCounts: [Int] { explicitSizes.map(\.count) }
+    public var itemCounts: [Int] {
+        // A closure, not `\.count`: a key path costs a process its instantiation at first use.
+        explicitSizes.map { $0.count }
+    }
 
     /// The number of items over all sections.
     public var totalItemCount: Int { explicitSizes.reduce(0) { $0 + $1.count } }

@@ -161,6 +161,10 @@ package protocol GridStorageTransaction: AnyObject {
     /// The grid's sync state without its registers; `nil` when the grid never took part in a sync.
     func syncState(gridID: Int64) throws -> StoredSyncState?
 
+    /// The replicas the grid's registers number, in the order of their numbers: at most `limit`
+    /// (more is a damaged state).
+    func syncReplicas(gridID: Int64, limit: Int) throws -> [StoredSyncReplica]
+
     /// The replicas the grid's registers number, and its registers changed after `version`
     /// (every one for 0) with every replica's name (kind `replica`), whenever it changed: at
     /// most `limit` of each (more is a damaged state), a register's text

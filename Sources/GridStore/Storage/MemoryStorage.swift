@@ -233,9 +233,13 @@ final class MemoryTransaction: GridStorageTransaction {
         try rows(gridID).syncState
     }
 
+    func syncReplicas(gridID: Int64, limit: Int) throws -> [StoredSyncReplica] {
+        Array(try rows(gridID).syncReplicas.prefix(limit))
+    }
+
     func syncRegisters(gridID: Int64, changedAfter version: Int64, limit: Int) throws -> StoredSyncRegisters {
         let grid = try rows(gridID)
-        return StoredSyncRegisters(replicas: Array(grid.syncReplicas.prefix(limit)),
+        return StoredSyncRegisters(replicas: try syncReplicas(gridID: gridID, limit: limit),
                                    registers: Array(grid.syncRegisters.values.lazy.filter { $0.version > version || $0.kind == "replica" }.prefix(limit)))
     }
 

@@ -10,9 +10,13 @@
 /// that the other has not seen yet, so merging is commutative, associative and idempotent:
 /// replicas that have merged the same writes, in any order and any number of times, hold the
 /// same register.
-struct MergeRegister<Value: Equatable & Sendable>: Equatable, Sendable {
+///
+/// `Value` carries no requirement but `Sendable` (what compares values is in an extension where
+/// `Value` is `Equatable`): a register of a new value type costs a process no search of the
+/// runtime's conformance records at its first use, which a requirement on the type would.
+struct MergeRegister<Value: Sendable>: Sendable {
     /// A value with when, and by which replica, it was written.
-    struct Write: Equatable, Sendable {
+    struct Write: Sendable {
         var value: Value
         var stamp: SyncStamp
     }
@@ -42,30 +46,10 @@ struct MergeRegister<Value: Equatable & Sendable>: Equatable, Sendable {
     /// The current value, or `fallback` when nothing was ever written.
     func value(or fallback: Value) -> Value { heads.first?.value ?? fallback }
 
-    /// The heads that lost to the winner and hold another value: what a concurrent write overwrote.
-    var conflicts: [Write] {
-        guard let winner = heads.first, heads.count > 1 else { return [] }
-        return heads.dropFirst().filter { $0.value != winner.value }
-    }
-
-    /// The conflicts a person is shown: those written by a change, not at ``HybridTime/origin``
-    /// (a grid's value as it was taken from a document, which any change replaces).
-    var shownConflicts: [Write] {
-        conflicts.filter { $0.stamp.time != .origin }
-    }
-
     /// Writes `value` at `stamp`, replacing every head: the writer has seen them all.
     mutating func write(_ value: Value, at stamp: SyncStamp) {
         heads = [Write(value: value, stamp: stamp)]
         advance(stamp)
-    }
-
-    /// Writes `value` at `stamp` unless it is the value already (`fallback` when nothing was
-    /// ever written), with no conflict to settle: a replacement of everything (an import)
-    /// writes only what it changes, so it does not override concurrent changes of the rest.
-    mutating func update(_ value: Value, at stamp: SyncStamp, unwritten fallback: Value) {
-        if heads.count <= 1, self.value(or: fallback) == value { return }
-        write(value, at: stamp)
     }
 
     /// The context's entries of replicas with no head: replicas whose latest write known was
@@ -83,6 +67,49 @@ struct MergeRegister<Value: Equatable & Sendable>: Equatable, Sendable {
     func knownTime(of replica: ReplicaID) -> HybridTime {
         for entry in context where entry.replica == replica { return entry.time }
         return .zero
+    }
+
+    /// Whether the register holds a write `cursor` does not cover: what a peer at `cursor` lacks.
+    ///
+    /// - Complexity: O(*c*) for the register's *c* context entries.
+    func isChanged(since cursor: VersionVector) -> Bool {
+        context.contains { $0.time > cursor[$0.replica] }
+    }
+
+    /// The latest time in the context.
+    var latestTime: HybridTime { context.lazy.map(\.time).max() ?? .zero }
+
+    private mutating func advance(_ stamp: SyncStamp) {
+        for index in context.indices where context[index].replica == stamp.replica {
+            if stamp.time > context[index].time { context[index].time = stamp.time }
+            return
+        }
+        let index = context.firstIndex { $0.replica > stamp.replica } ?? context.endIndex
+        context.insert((stamp.replica, stamp.time), at: index)
+    }
+}
+
+extension MergeRegister.Write: Equatable where Value: Equatable {}
+
+extension MergeRegister: Equatable where Value: Equatable {
+    /// The heads that lost to the winner and hold another value: what a concurrent write overwrote.
+    var conflicts: [Write] {
+        guard let winner = heads.first, heads.count > 1 else { return [] }
+        return heads.dropFirst().filter { $0.value != winner.value }
+    }
+
+    /// The conflicts a person is shown: those written by a change, not at ``HybridTime/origin``
+    /// (a grid's value as it was taken from a document, which any change replaces).
+    var shownConflicts: [Write] {
+        conflicts.filter { $0.stamp.time != .origin }
+    }
+
+    /// Writes `value` at `stamp` unless it is the value already (`fallback` when nothing was
+    /// ever written), with no conflict to settle: a replacement of everything (an import)
+    /// writes only what it changes, so it does not override concurrent changes of the rest.
+    mutating func update(_ value: Value, at stamp: SyncStamp, unwritten fallback: Value) {
+        if heads.count <= 1, self.value(or: fallback) == value { return }
+        write(value, at: stamp)
     }
 
     /// Merges in what `other` holds.
@@ -138,25 +165,6 @@ struct MergeRegister<Value: Equatable & Sendable>: Equatable, Sendable {
         }
         context = joined
         return self != before
-    }
-
-    /// Whether the register holds a write `cursor` does not cover: what a peer at `cursor` lacks.
-    ///
-    /// - Complexity: O(*c*) for the register's *c* context entries.
-    func isChanged(since cursor: VersionVector) -> Bool {
-        context.contains { $0.time > cursor[$0.replica] }
-    }
-
-    /// The latest time in the context.
-    var latestTime: HybridTime { context.lazy.map(\.time).max() ?? .zero }
-
-    private mutating func advance(_ stamp: SyncStamp) {
-        for index in context.indices where context[index].replica == stamp.replica {
-            if stamp.time > context[index].time { context[index].time = stamp.time }
-            return
-        }
-        let index = context.firstIndex { $0.replica > stamp.replica } ?? context.endIndex
-        context.insert((stamp.replica, stamp.time), at: index)
     }
 
     static func == (lhs: MergeRegister, rhs: MergeRegister) -> Bool {

@@ -54,7 +54,7 @@ extension ReplicatedGrid {
     @discardableResult
     mutating func merge(_ delta: ReplicatedGrid, exportedSince cursor: VersionVector) -> (registers: Int, values: Int) {
         var changed = (registers: 0, values: 0)
-        func merge<Value>(_ register: inout MergeRegister<Value>, _ incoming: MergeRegister<Value>) {
+        func merge<Value: Equatable>(_ register: inout MergeRegister<Value>, _ incoming: MergeRegister<Value>) {
             let shown = register.winner?.value
             guard register.merge(incoming) else { return }
             changed.registers += 1

@@ -14,8 +14,8 @@ struct StoredSyncItems {
     /// first item: a list, as a dictionary keyed by both would cost a process a search of the
     /// runtime's conformance records at its first use.
     private var chunks: [(section: Int, first: Int, bytes: [UInt8])] = []
-    /// The items whose registers were read, each once.
-    private var read = ReplicatedGrid()
+    /// The items whose registers were read, each once: a list, for the reason ``chunks`` is.
+    private var read: [(id: SyncEntityID, item: ReplicatedGrid.Item)] = []
 
     init(transaction: any GridStorageTransaction, gridID: Int64, grid: String, itemCounts: [Int], numbers: SyncReplicaNumbers) {
         self.transaction = transaction
@@ -48,13 +48,11 @@ struct StoredSyncItems {
 
     /// The item's registers; `nil` when they cannot be read.
     mutating func item(_ id: SyncEntityID) throws -> ReplicatedGrid.Item? {
-        if let item = read.items[id] { return item }
-        // The storage's failures are the caller's; rows that cannot be read are no item, and
-        // are read apart, so no part of the item is left behind.
+        if let known = read.first(where: { $0.id == id }) { return known.item }
+        // The storage's failures are the caller's; rows that cannot be read are no item.
         let rows = try transaction.syncRegisters(gridID: gridID, kind: "item", entity: id.description)
-        var one = ReplicatedGrid()
-        guard (try? one.load(rows, replicas: numbers, grid: grid)) != nil, let item = one.items[id] else { return nil }
-        read.items[id] = item
+        guard !rows.isEmpty, let item = try? ReplicatedGrid.item(id, rows: rows, replicas: numbers, grid: grid) else { return nil }
+        read.append((id, item))
         return item
     }
 

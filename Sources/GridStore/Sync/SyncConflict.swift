@@ -60,7 +60,7 @@ extension ReplicatedGrid {
         for (section, ids) in layout.itemIDs.enumerated() {
             for (item, id) in ids.enumerated() { paths[id] = GridIndexPath(item: item, section: section) }
         }
-        func add<Value>(_ field: SyncConflict.Field, _ register: MergeRegister<Value>, item: SyncEntityID? = nil,
+        func add<Value: Equatable>(_ field: SyncConflict.Field, _ register: MergeRegister<Value>, item: SyncEntityID? = nil,
                         _ text: (Value) -> String) {
             guard let winner = register.winner else { return }
             // Two replicas whose grids began apart placed their items differently before their

@@ -83,8 +83,8 @@ extension SyncSide {
     private static func recordSizes(_ sizes: [(GridIndexPath, TileSize?)], state row: StoredSyncState, replica: ReplicaID,
                                     versions: VersionVector, clock: HybridClock, now: Int64, itemCounts: [Int], revision: Int,
                                     gridID: Int64, grid name: String, in transaction: any GridStorageTransaction) throws -> Bool? {
-        let stored = try transaction.syncRegisters(gridID: gridID, changedAfter: .max, limit: SyncReplicaNumbers.maximumCount + 1)
-        guard var numbers = try? SyncReplicaNumbers(stored: stored.replicas, grid: name) else { return false }
+        let stored = try transaction.syncReplicas(gridID: gridID, limit: SyncReplicaNumbers.maximumCount + 1)
+        guard var numbers = try? SyncReplicaNumbers(stored: stored, grid: name) else { return false }
         var rows = StoredSyncItems(transaction: transaction, gridID: gridID, grid: name, itemCounts: itemCounts, numbers: numbers)
         var ids: [SyncEntityID] = []
         for (path, _) in sizes {
@@ -94,18 +94,25 @@ extension SyncSide {
         }
         var clock = clock
         let stamp = SyncStamp(time: clock.tick(now: now), replica: replica)
-        var items = ReplicatedGrid()
+        // The items changed, each once, in the order of their ids (a list, for the reason
+        // StoredSyncItems keeps one).
+        var items: [(id: SyncEntityID, item: ReplicatedGrid.Item)] = []
         var overwritten = 0
         for ((_, size), id) in zip(sizes, ids) {
-            if items.items[id] == nil {
+            let index: Int
+            if let known = items.firstIndex(where: { $0.id == id }) {
+                index = known
+            } else {
                 guard let item = try rows.item(id), item.place.winner != nil, item.alive.value(or: true) else { return false }
-                items.items[id] = item
+                items.append((id, item))
                 overwritten += item.size.shownConflicts.count
+                index = items.endIndex - 1
             }
-            items.items[id]!.size.write(size, at: stamp)
+            items[index].item.size.write(size, at: stamp)
         }
+        items.sort { $0.id < $1.id }
         var registers: [StoredSyncRegister] = []
-        for (id, item) in items.items.sorted(by: { $0.key < $1.key }) {
+        for (id, item) in items {
             for entry in item.size.context { _ = numbers.number(of: entry.replica) }
             var writer = BundleWriter(indices: numbers.numbers)
             writer.register(item.size, RegisterJSON.size)

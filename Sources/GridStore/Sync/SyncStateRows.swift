@@ -66,11 +66,7 @@ extension ReplicatedGrid {
                 if let (replica, name) = try? Self.name(in: row, replicas: replicas) { names[replica] = name }
                 continue
             }
-            do {
-                guard row.register.utf8.count <= StoredSyncRegisters.maximumRegisterBytes else {
-                    throw SyncError(.tooLarge, "it is longer than \(NumberText.count(StoredSyncRegisters.maximumRegisterBytes)) bytes")
-                }
-                var reader = BundleReader(reader: JSONReader(Array(row.register.utf8)), replicas: replicas.ids)
+            try Self.read(row, replicas: replicas, grid: grid) { reader in
                 switch row.kind {
                 case "grid" where row.entity.isEmpty:
                     try reader.option(row.field, into: &options)
@@ -83,14 +79,48 @@ extension ReplicatedGrid {
                 default:
                     throw SyncError(.malformed, "it is of no kind gridstore writes")
                 }
-                try reader.reader.expectEnd()
-            } catch {
-                throw .corrupted("grid '\(grid)' has a sync state gridstore cannot read: its register \(SyncError.excerpt(row.kind)) "
-                                 + "'\(SyncError.excerpt(row.entity))' \(SyncError.excerpt(row.field)): \(error)")
             }
         }
         guard items.count + sections.count <= SyncBundle.maximumEntities else {
             throw .corrupted("grid '\(grid)' has a sync state of more than \(NumberText.count(SyncBundle.maximumEntities)) items and sections")
+        }
+    }
+
+    /// The item `id` whose register rows are `rows`, each checked as ``load(_:replicas:grid:)``
+    /// checks it: what a change of a few sizes reads of each item it changes, without building
+    /// a state.
+    ///
+    /// - Throws: ``GridError/corrupted(_:)`` naming the register gridstore cannot read, or
+    ///   one that is not of the item.
+    static func item(_ id: SyncEntityID, rows: [StoredSyncRegister], replicas: SyncReplicaNumbers,
+                     grid: String) throws(GridError) -> Item {
+        var item = Item()
+        for row in rows {
+            try read(row, replicas: replicas, grid: grid) { reader in
+                guard row.kind == "item", row.entity == id.description else { throw SyncError(.malformed, "it is not the item's register") }
+                try reader.itemField(row.field, into: &item)
+            }
+        }
+        return item
+    }
+
+    /// Reads one register row with `body`, which is given a reader of its text and must read it
+    /// all.
+    ///
+    /// - Throws: ``GridError/corrupted(_:)`` naming the register, for a row longer than a
+    ///   register may be or one `body` cannot read.
+    private static func read(_ row: StoredSyncRegister, replicas: SyncReplicaNumbers, grid: String,
+                             _ body: (inout BundleReader) throws -> Void) throws(GridError) {
+        do {
+            guard row.register.utf8.count <= StoredSyncRegisters.maximumRegisterBytes else {
+                throw SyncError(.tooLarge, "it is longer than \(NumberText.count(StoredSyncRegisters.maximumRegisterBytes)) bytes")
+            }
+            var reader = BundleReader(reader: JSONReader(Array(row.register.utf8)), replicas: replicas.ids)
+            try body(&reader)
+            try reader.reader.expectEnd()
+        } catch {
+            throw .corrupted("grid '\(grid)' has a sync state gridstore cannot read: its register \(SyncError.excerpt(row.kind)) "
+                             + "'\(SyncError.excerpt(row.entity))' \(SyncError.excerpt(row.field)): \(error)")
         }
     }
 
@@ -116,7 +146,7 @@ extension ReplicatedGrid {
               numbers: inout SyncReplicaNumbers) -> (registers: [StoredSyncRegister], removed: [(kind: String, entity: String, field: String)]) {
         var registers: [StoredSyncRegister] = []
         var removed: [(kind: String, entity: String, field: String)] = []
-        func visit<Value>(_ kind: String, _ entity: String, _ field: String, _ new: MergeRegister<Value>?, _ old: MergeRegister<Value>?,
+        func visit<Value: Equatable>(_ kind: String, _ entity: String, _ field: String, _ new: MergeRegister<Value>?, _ old: MergeRegister<Value>?,
                           _ value: (Value) -> String) {
             let new = new.flatMap { $0.context.isEmpty ? nil : $0 }, old = old.flatMap { $0.context.isEmpty ? nil : $0 }
             guard let new else {

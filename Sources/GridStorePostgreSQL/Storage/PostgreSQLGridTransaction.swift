@@ -364,9 +364,20 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
                                sent: rows.isNull(0, 7) ? nil : rows.int(0, 7))
     }
 
+    /// The replicas' query, alone or in a batch.
+    private static let replicasQuery = "SELECT number, left(id, 40) FROM sync_replicas WHERE grid_id = $1 ORDER BY number LIMIT $2"
+
+    private static func replicas(in rows: PostgreSQLResult) -> [StoredSyncReplica] {
+        (0..<rows.count).map { StoredSyncReplica(number: rows.int($0, 0), id: rows.string($0, 1)) }
+    }
+
+    func syncReplicas(gridID: Int64, limit: Int) throws -> [StoredSyncReplica] {
+        Self.replicas(in: try connection.execute(Self.replicasQuery, [String(gridID), String(limit)]))
+    }
+
     func syncRegisters(gridID: Int64, changedAfter version: Int64, limit: Int) throws -> StoredSyncRegisters {
         let results = try connection.execute(batch: [
-            ("SELECT number, left(id, 40) FROM sync_replicas WHERE grid_id = $1 ORDER BY number LIMIT $2", [String(gridID), String(limit)]),
+            (Self.replicasQuery, [String(gridID), String(limit)]),
             ("(SELECT kind, left(entity, 40), left(field, 40), left(register, $4), version FROM sync_registers "
                 + "WHERE grid_id = $1 AND version > $2) UNION ALL (SELECT kind, left(entity, 40), left(field, 40), left(register, $4), "
                 + "version FROM sync_registers WHERE grid_id = $1 AND kind = 'replica' AND version <= $2) LIMIT $3",
@@ -374,7 +385,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         ])
         let replicas = results[0], registers = results[1]
         return StoredSyncRegisters(
-            replicas: (0..<replicas.count).map { StoredSyncReplica(number: replicas.int($0, 0), id: replicas.string($0, 1)) },
+            replicas: Self.replicas(in: replicas),
             registers: (0..<registers.count).map { row in
                 StoredSyncRegister(kind: registers.string(row, 0), entity: registers.string(row, 1), field: registers.string(row, 2),
                                    register: registers.string(row, 3), version: registers.int(row, 4))
