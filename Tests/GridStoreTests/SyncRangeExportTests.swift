@@ -46,6 +46,11 @@ struct SyncRangeExportTests {
                     #expect(ranged.replica == whole.replica, comment)
                     compared += 1
                 }
+                // The replica numbers read alone are those read with the registers.
+                let header = try #require(try transaction.header(named: "default")?.header())
+                let limit = SyncReplicaNumbers.maximumCount + 1
+                #expect(try transaction.syncReplicas(gridID: header.id, limit: limit)
+                        == transaction.syncRegisters(gridID: header.id, changedAfter: 0, limit: limit).replicas, comment)
             }
         }
         #expect(compared > 0, comment)

@@ -79,6 +79,7 @@ struct SyncRecordTests {
             let (state, layout, numbers) = try SyncSide.loadState(row, gridID: header.id, in: transaction, grid: "default")
             #expect(try transaction.syncReplicas(gridID: header.id, limit: 10).map(\.id) == numbers.ids.map(\.description))
             let ids = layout.itemIDs[0]
+            #expect(state.items[ids[2]]?.size.heads.count == 2, "item 2 is in conflict")
             for id in ids {
                 let rows = try transaction.syncRegisters(gridID: header.id, kind: "item", entity: id.description)
                 // The conflicted item too: its size register holds both writes.

@@ -87,8 +87,9 @@ extension ReplicatedGrid {
     }
 
     /// The item `id` whose register rows are `rows`, each checked as ``load(_:replicas:grid:)``
-    /// checks it: what a change of a few sizes reads of each item it changes, without building
-    /// a state.
+    /// checks a register (its length, its text): what a change of a few sizes reads of each item
+    /// it changes, without building a state. The caller bounds the number of rows (an item has
+    /// at most four registers); a row of another kind or entity is refused, not skipped.
     ///
     /// - Throws: ``GridError/corrupted(_:)`` naming the register gridstore cannot read, or
     ///   one that is not of the item.
