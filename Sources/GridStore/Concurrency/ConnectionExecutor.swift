@@ -110,7 +110,8 @@ package final class ConnectionExecutor: @unchecked Sendable {
         let job = Job(queuedAt: Platform.monotonicMilliseconds())
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                enqueue(job, cancelled: Task.isCancelled) { outcome in
+                // A task cancelled already has had `onCancel` run first, which marked the job.
+                enqueue(job) { outcome in
                     switch outcome {
                     case .start: continuation.resume(with: Result { try body() })
                     case .expired(let timeout): continuation.resume(throwing: GridError.storage(GridStorageFailure(timeout)))
@@ -126,7 +127,7 @@ package final class ConnectionExecutor: @unchecked Sendable {
     /// Queues `run` from the calling thread without waiting for it; it gets the timeout it met
     /// instead of running, if it met one: for tests that hold the executor.
     func enqueue(_ run: @escaping @Sendable (_ expired: QueueWaitTimeout?) -> Void) {
-        enqueue(Job(queuedAt: Platform.monotonicMilliseconds()), cancelled: false) { outcome in
+        enqueue(Job(queuedAt: Platform.monotonicMilliseconds())) { outcome in
             switch outcome {
             case .start, .cancelled: run(nil)
             case .expired(let timeout): run(timeout)
@@ -134,10 +135,10 @@ package final class ConnectionExecutor: @unchecked Sendable {
         }
     }
 
-    /// Queues `job` to end with `run`, or ends it at once when its task is `cancelled` already.
-    private func enqueue(_ job: Job, cancelled: Bool, _ run: @escaping @Sendable (Outcome) -> Void) {
+    /// Queues `job` to end with `run`, or ends it at once when its task was cancelled already.
+    private func enqueue(_ job: Job, _ run: @escaping @Sendable (Outcome) -> Void) {
         let (startsThread, endsNow) = lock.withLock { () -> (Bool, Bool) in
-            if cancelled || job.isCancelled { return (false, true) }
+            if job.isCancelled { return (false, true) }
             job.run = run
             job.ahead = jobs.count - head + runningCalls
             jobs.append(job)
