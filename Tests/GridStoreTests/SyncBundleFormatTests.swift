@@ -31,6 +31,21 @@ struct SyncBundleFormatTests {
         #expect(binary.encoded() == bundle.encoded(), "seed \(seed)")
     }
 
+    @Test("a delta's latest time of each replica is the latest of its versions and of every register's context", arguments: 0..<200)
+    func latestTimes(seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed &+ 4_302)
+        let delta = Self.randomBundle(using: &generator).delta
+        // The obvious fold, entry by entry.
+        var expected = delta.versions.entries
+        func fold<Value>(_ register: MergeRegister<Value>) {
+            for entry in register.context where entry.time > expected[entry.replica] ?? .zero { expected[entry.replica] = entry.time }
+        }
+        fold(delta.options.columns); fold(delta.options.direction); fold(delta.options.defaultSize); fold(delta.options.honeycomb)
+        for section in delta.sections.values { fold(section.order); fold(section.alive) }
+        for item in delta.items.values { fold(item.place); fold(item.size); fold(item.key); fold(item.alive) }
+        #expect(delta.latestTimes() == expected, "seed \(seed) (replay with arguments: [\(seed)])")
+    }
+
     @Test("every prefix of a bundle, and every bundle with a byte changed, is refused or read; never a crash", arguments: 0..<20)
     func damaged(seed: UInt64) throws {
         var generator = SeededGenerator(seed: seed &+ 4_301)

@@ -67,8 +67,14 @@ private struct BinaryBundleEncoder {
         let delta = bundle.delta
         var stamps = Set<SyncStamp>()
         var sectionIDs = Set(delta.sections.keys)
+        // Most heads share their stamp with the head before (one change wrote them): looked up
+        // in the set only when the stamp changes.
+        var previousStamp: SyncStamp?
         func collect<Value>(_ register: MergeRegister<Value>) {
-            for head in register.heads { stamps.insert(head.stamp) }
+            for head in register.heads where head.stamp != previousStamp {
+                stamps.insert(head.stamp)
+                previousStamp = head.stamp
+            }
         }
         collect(delta.options.columns)
         collect(delta.options.direction)

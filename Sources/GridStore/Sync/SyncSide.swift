@@ -493,8 +493,22 @@ extension ReplicatedGrid {
     /// - Complexity: O(*n* · *c*) for the *n* items and sections and the *c* context entries of a register.
     func latestTimes() -> [ReplicaID: HybridTime] {
         var latest = versions.entries
+        // Registers one replica wrote follow each other (most of a state, or of a bundle): the
+        // latest time of the current run of one replica's entries is kept here, and the
+        // dictionary is read and written once a run, not once an entry.
+        var run: (replica: ReplicaID, time: HybridTime)?
+        func endRun() {
+            if let run, run.time > latest[run.replica] ?? .zero { latest[run.replica] = run.time }
+        }
         func collect<Value>(_ register: MergeRegister<Value>) {
-            for entry in register.context where entry.time > latest[entry.replica] ?? .zero { latest[entry.replica] = entry.time }
+            for entry in register.context {
+                if let current = run, current.replica == entry.replica {
+                    if entry.time > current.time { run = (current.replica, entry.time) }
+                } else {
+                    endRun()
+                    run = entry
+                }
+            }
         }
         collect(options.columns)
         collect(options.direction)
@@ -502,6 +516,7 @@ extension ReplicatedGrid {
         collect(options.honeycomb)
         for section in sections.values { collect(section.order); collect(section.alive) }
         for item in items.values { collect(item.place); collect(item.size); collect(item.key); collect(item.alive) }
+        endRun()
         return latest
     }
 }
