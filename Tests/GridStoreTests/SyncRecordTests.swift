@@ -44,15 +44,21 @@ struct SyncRecordTests {
         }
     }
 
-    @Test("a toggle of a synced grid writes its one size register, the state of the new revision, and what a whole read finds")
-    func toggleWritesOneRegister() throws {
+    /// A phone and a tablet that synced, changed item 2 each, and synced again: item 2 is in conflict.
+    func syncedWithConflictOnItem2() throws -> (phone: GridDatabase, tablet: GridDatabase) {
         let phone = try GridDatabase(path: directory.file("phone.sqlite")), tablet = try GridDatabase(path: directory.file("tablet.sqlite"))
         try Grid(named: "default", in: phone).setSize(.big, at: GridIndexPath(item: 2))
         _ = try phone.sync(with: tablet)
-        // A conflict on item 2, then a toggle of it here: the write replaces the conflict.
         try Grid(named: "default", in: phone).setSize(.middle, at: GridIndexPath(item: 2))
         try Grid(named: "default", in: tablet).setSize(.small, at: GridIndexPath(item: 2))
         _ = try phone.sync(with: tablet)
+        return (phone, tablet)
+    }
+
+    @Test("a toggle of a synced grid writes its one size register, the state of the new revision, and what a whole read finds")
+    func toggleWritesOneRegister() throws {
+        // A conflict on item 2, then a toggle of it here: the write replaces the conflict.
+        let (phone, tablet) = try syncedWithConflictOnItem2()
         #expect(try Stored(phone).conflicts == 1)
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 2))
         let stored = try Stored(phone)
@@ -67,12 +73,7 @@ struct SyncRecordTests {
 
     @Test("an item read from its rows alone is the item of the whole state; a row of another item, or one it cannot read, is refused")
     func itemReadFromItsRows() throws {
-        let phone = try GridDatabase(path: directory.file("phone.sqlite")), tablet = try GridDatabase(path: directory.file("tablet.sqlite"))
-        try Grid(named: "default", in: phone).setSize(.big, at: GridIndexPath(item: 2))
-        _ = try phone.sync(with: tablet)
-        try Grid(named: "default", in: phone).setSize(.middle, at: GridIndexPath(item: 2))
-        try Grid(named: "default", in: tablet).setSize(.small, at: GridIndexPath(item: 2))
-        _ = try phone.sync(with: tablet)
+        let (phone, _) = try syncedWithConflictOnItem2()
         try phone.storageRead { transaction in
             let header = try #require(try transaction.header(named: "default")?.header())
             let row = try #require(try transaction.syncState(gridID: header.id))
