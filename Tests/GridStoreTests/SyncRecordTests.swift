@@ -31,7 +31,7 @@ struct SyncRecordTests {
                 let row = try #require(try transaction.syncState(gridID: header.id))
                 let (state, layout, _) = try SyncSide.loadState(row, gridID: header.id, in: transaction, grid: name)
                 let snapshot = try GridSnapshot.load(header, name: name, from: transaction)
-                let expected = SyncSide.itemIDChunks(layout.itemIDs)
+                let expected = SyncSide.itemIDChunks(layout.itemIDs, gridID: header.id)
                 let stored = try expected.map { chunk in
                     StoredSyncItemIDs(section: chunk.section, firstItem: chunk.firstItem,
                                       ids: try transaction.syncItemIDs(gridID: header.id, section: chunk.section, firstItem: chunk.firstItem) ?? "")

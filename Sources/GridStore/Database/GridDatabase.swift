@@ -1,3 +1,4 @@
+import Synchronization
 /// An open gridstore database: an SQLite file (through `GridStoreSQLite`) or a PostgreSQL
 /// server (through `GridStorePostgreSQL`). ``Grid`` and the repositories work the same on either.
 ///
@@ -25,6 +26,10 @@ public final class GridDatabase: Sendable {
     /// one that has not started by then fails, having done nothing (checked when the call ahead
     /// of it ends). 10 seconds, as long as a write waits for another connection's lock.
     public static let queueWaitLimitMilliseconds = 10_000
+
+    /// How many sync bundles this instance merged reading only the rows they name
+    /// (``SyncSide/applyByRows(_:grid:in:clockReference:)``), not the whole sync state: for tests.
+    package let mergesByRows = Atomic(0)
 
     /// Opens the database of `backend`.
     package init(backend: any GridStorageBackend) {

@@ -55,7 +55,16 @@ extension Grid {
     }
 
     /// What ``applySyncBundle(_:)`` does with a bundle decoded, in `transaction`.
-    func applying(_ bundle: SyncBundle, in transaction: any GridStorageTransaction) throws -> GridSyncResult {
+    ///
+    /// - Parameter byRows: Whether a bundle of sizes alone may be merged reading only the rows
+    ///   it names (``SyncSide/applyByRows(_:grid:in:)``); `false` merges the whole state, for
+    ///   tests that compare the two.
+    func applying(_ bundle: SyncBundle, in transaction: any GridStorageTransaction, byRows: Bool = true) throws -> GridSyncResult {
+        if byRows, let merged = try SyncSide.applyByRows(bundle, grid: GridLimits.canonical(name), in: transaction) {
+            database.mergesByRows.add(1, ordering: .relaxed)
+            return GridSyncResult(grid: GridLimits.canonical(name), sent: 0, otherRevision: (nil, nil), received: merged.received,
+                                  revision: (merged.revision.before, merged.revision.after), conflicts: merged.conflicts)
+        }
         var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true)
         let dropped = side.stored == nil ? try transaction.syncDrop(named: side.name).flatMap(SyncDrop.init) : nil
         if let drop = dropped {

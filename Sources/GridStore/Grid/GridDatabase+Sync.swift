@@ -210,43 +210,70 @@ extension GridDatabase {
         let hereReference = try reference(other, stored[1], for: self)
         let thereReference = try reference(self, stored[0], for: other)
         // This side's changes since the last sync become its writes, stored before any leaves.
-        let here = try access(dryRun) { transaction in
+        // A state current on both sides is read by rows: only what the other side lacks.
+        let peerVersions = peer.flatMap { SyncVersionsText.decode($0.versions) }
+        let outgoing: (bundle: SyncBundle?, side: SyncSide?) = try access(dryRun) { transaction in
+            if !dryRun, let peerVersions, let bundle = try SyncSide.storedBundle(GridLimits.canonical(name), since: peerVersions,
+                                                                                 in: transaction) {
+                return (bundle, nil)
+            }
             var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun,
-                                            peer: peer.flatMap { SyncVersionsText.decode($0.versions) }, clockReference: hereReference)
+                                            peer: peerVersions, clockReference: hereReference)
             if !dryRun, side.stored != nil { try side.store(in: transaction, origin: nil, sending: true) }
-            return side
+            return (nil, side)
         }
+        // What this side knows, its replica, and whether it has the grid.
+        let hereVersions = outgoing.side?.state.versions ?? outgoing.bundle!.delta.versions
+        let hereReplica = outgoing.side?.replica ?? outgoing.bundle!.replica
         // The other side: made current, given what it lacks, stored; what this side lacks.
         let there = try other.access(dryRun) { transaction in
-            var side = try SyncSide.prepare(name, in: transaction, database: other, minting: !dryRun, peer: here.state.versions,
+            if !dryRun, let bundle = outgoing.bundle,
+               let answer = try SyncSide.answerByRows(bundle, grid: GridLimits.canonical(name), peer: hereVersions, in: transaction,
+                                                      clockReference: thereReference) {
+                other.mergesByRows.add(1, ordering: .relaxed)
+                return (sent: answer.result.received, reply: answer.reply, before: Optional(answer.result.revision.before),
+                        after: Optional(answer.result.revision.after))
+            }
+            var side = try SyncSide.prepare(name, in: transaction, database: other, minting: !dryRun, peer: hereVersions,
                                             clockReference: thereReference)
             let before = side.stored?.snapshot.revision
             let cursor = side.state.versions
-            let sent = SyncBundle(grid: side.name, replica: here.replica, cursor: cursor, delta: here.state.changes(since: cursor))
+            let sent = outgoing.bundle
+                ?? SyncBundle(grid: side.name, replica: hereReplica, cursor: cursor, delta: outgoing.side!.state.changes(since: cursor))
             let taken = try side.merge(sent)
             let after = dryRun ? side.revisionAfterStoring
-                : try side.store(in: transaction, origin: here.replica, sending: true)
-            let reply = SyncBundle(grid: side.name, replica: side.replica, cursor: here.state.versions,
-                                   delta: side.state.changes(since: here.state.versions))
+                : try side.store(in: transaction, origin: hereReplica, sending: true)
+            let reply = SyncBundle(grid: side.name, replica: side.replica, cursor: hereVersions, delta: side.state.changes(since: hereVersions))
             return (sent: taken, reply: reply, before: before, after: after)
         }
-        guard here.stored != nil || there.before != nil else { throw GridError.gridNotFound(here.name) }
+        guard outgoing.bundle != nil || outgoing.side?.stored != nil || there.before != nil else {
+            throw GridError.gridNotFound(GridLimits.canonical(name))
+        }
         // This side again: its changes since the first step recorded, then what the other sent.
         return try access(dryRun) { transaction in
-            var side: SyncSide
-            if !dryRun, let reused = try here.reused(in: transaction, clockReference: hereReference) {
-                side = reused
+            var result: GridSyncResult
+            if !dryRun, let applied = try SyncSide.applyByRows(there.reply, grid: GridLimits.canonical(name), in: transaction,
+                                                                clockReference: hereReference) {
+                mergesByRows.add(1, ordering: .relaxed)
+                result = GridSyncResult(grid: GridLimits.canonical(name), sent: there.sent, otherRevision: (there.before, there.after),
+                                        received: applied.received, revision: (applied.revision.before, applied.revision.after),
+                                        conflicts: applied.conflicts)
             } else {
-                side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun, clockReference: hereReference)
-                if dryRun { side.adopt(here) }
-            }
-            let before = side.stored?.snapshot.revision
-            let received = try side.merge(there.reply)
-            let after = dryRun ? side.revisionAfterStoring
-                : try side.store(in: transaction, origin: there.reply.replica, sending: true)
-            var result = GridSyncResult(grid: side.name, sent: there.sent, otherRevision: (there.before, there.after),
+                var side: SyncSide
+                if !dryRun, let reused = try outgoing.side?.reused(in: transaction, clockReference: hereReference) {
+                    side = reused
+                } else {
+                    side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun, clockReference: hereReference)
+                    if dryRun, let first = outgoing.side { side.adopt(first) }
+                }
+                let before = side.stored?.snapshot.revision
+                let received = try side.merge(there.reply)
+                let after = dryRun ? side.revisionAfterStoring
+                    : try side.store(in: transaction, origin: there.reply.replica, sending: true)
+                result = GridSyncResult(grid: side.name, sent: there.sent, otherRevision: (there.before, there.after),
                                         received: received, revision: (before, after),
                                         conflicts: side.state.conflicts(in: side.layout).count)
+            }
             result.mergedUnrelated = unrelated != nil
             result.drop = drop
             return result

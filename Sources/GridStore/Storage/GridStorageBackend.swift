@@ -174,9 +174,26 @@ package protocol GridStorageTransaction: AnyObject {
     /// The stored registers of one section or item (kind `section` or `item`).
     func syncRegisters(gridID: Int64, kind: String, entity: String) throws -> [StoredSyncRegister]
 
+    /// The stored size registers of the items `items` and name registers of the replicas
+    /// `replicas` (their ids), read in one statement; each text cut as
+    /// ``syncRegisters(gridID:changedAfter:limit:)`` cuts it.
+    func syncRegisters(gridID: Int64, sizesOf items: [String], namesOf replicas: [String]) throws -> [StoredSyncRegister]
+
+    /// What a merge by rows reads of a grid's sync state, in one round trip on a server: the
+    /// versions log (``syncVersionLog(gridID:)``), the replicas' numbers (at most
+    /// `replicaLimit`), every chunk of the items' ids (at most `chunkLimit`) and the registers
+    /// of ``syncRegisters(gridID:sizesOf:namesOf:)``.
+    func syncMergeRows(gridID: Int64, sizesOf items: [String], namesOf replicas: [String], replicaLimit: Int,
+                       chunkLimit: Int) throws -> StoredSyncMergeRows
+
     /// The sync ids of section `section`'s items from `firstItem` (a multiple of
-    /// ``StoredSyncItemIDs/chunkSize``), 16 hexadecimal digits each; `nil` when none are stored.
+    /// ``StoredSyncItemIDs/chunkSize``), 16 hexadecimal digits each, then the chunk's seal;
+    /// `nil` when none are stored. A text longer than a chunk's is cut just past that length.
     func syncItemIDs(gridID: Int64, section: Int, firstItem: Int) throws -> String?
+
+    /// Every chunk of the grid's items' sync ids, at most `limit`, in the order of their
+    /// sections, then first items; each text cut as ``syncItemIDs(gridID:section:firstItem:)`` cuts it.
+    func syncItemIDs(gridID: Int64, limit: Int) throws -> [StoredSyncItemIDs]
 
     /// The grid's latest entries of what its registers knew at a sync version, newest first.
     func syncVersionLog(gridID: Int64) throws -> [StoredSyncVersion]
@@ -210,8 +227,31 @@ package protocol GridStorageTransaction: AnyObject {
 extension GridStorageTransaction {
     package func clockMilliseconds() throws -> Int64 { Platform.wallClockMilliseconds() }
 
+    package func syncMergeRows(gridID: Int64, sizesOf items: [String], namesOf replicas: [String], replicaLimit: Int,
+                               chunkLimit: Int) throws -> StoredSyncMergeRows {
+        StoredSyncMergeRows(log: try syncVersionLog(gridID: gridID), replicas: try syncReplicas(gridID: gridID, limit: replicaLimit),
+                            itemIDs: try syncItemIDs(gridID: gridID, limit: chunkLimit),
+                            registers: try syncRegisters(gridID: gridID, sizesOf: items, namesOf: replicas))
+    }
+
     package func replicaContext() throws -> StoredReplicaContext {
         StoredReplicaContext(row: try replicaRow(), storageIdentity: try storageIdentity(), clock: try clockMilliseconds())
+    }
+}
+
+/// What ``GridStorageTransaction/syncMergeRows(gridID:entities:replicaLimit:chunkLimit:)`` reads.
+package struct StoredSyncMergeRows: Sendable {
+    /// Newest first.
+    package var log: [StoredSyncVersion]
+    package var replicas: [StoredSyncReplica]
+    package var itemIDs: [StoredSyncItemIDs]
+    package var registers: [StoredSyncRegister]
+
+    package init(log: [StoredSyncVersion], replicas: [StoredSyncReplica], itemIDs: [StoredSyncItemIDs], registers: [StoredSyncRegister]) {
+        self.log = log
+        self.replicas = replicas
+        self.itemIDs = itemIDs
+        self.registers = registers
     }
 }
 

@@ -247,8 +247,20 @@ final class MemoryTransaction: GridStorageTransaction {
         try rows(gridID).syncRegisters.values.filter { $0.kind == kind && $0.entity == entity }
     }
 
+    func syncRegisters(gridID: Int64, sizesOf items: [String], namesOf replicas: [String]) throws -> [StoredSyncRegister] {
+        let items = Set(items), replicas = Set(replicas)
+        return try rows(gridID).syncRegisters.values.filter {
+            $0.kind == "item" && $0.field == "s" && items.contains($0.entity) || $0.kind == "replica" && $0.field == "name" && replicas.contains($0.entity)
+        }
+    }
+
     func syncItemIDs(gridID: Int64, section: Int, firstItem: Int) throws -> String? {
         try rows(gridID).syncItemIDs[[section, firstItem]]
+    }
+
+    func syncItemIDs(gridID: Int64, limit: Int) throws -> [StoredSyncItemIDs] {
+        try rows(gridID).syncItemIDs.sorted { ($0.key[0], $0.key[1]) < ($1.key[0], $1.key[1]) }.prefix(limit)
+            .map { StoredSyncItemIDs(section: $0.key[0], firstItem: $0.key[1], ids: $0.value) }
     }
 
     func syncVersionLog(gridID: Int64) throws -> [StoredSyncVersion] {

@@ -127,10 +127,12 @@ package struct StoredSyncWrite: Sendable {
 /// The sync ids of up to ``chunkSize`` consecutive items of a section, as stored.
 package struct StoredSyncItemIDs: Sendable, Equatable {
     package static let chunkSize = 256
+    /// The longest text a chunk holds: its ids, then its seal.
+    package static let maximumTextLength = (chunkSize + 1) * 16
 
     package var section: Int
     package var firstItem: Int
-    /// 16 hexadecimal digits an item, in order.
+    /// 16 hexadecimal digits an item, in order, then 16 of the chunk's seal.
     package var ids: String
 
     package init(section: Int, firstItem: Int, ids: String) {

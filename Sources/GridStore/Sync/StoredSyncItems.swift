@@ -26,15 +26,52 @@ struct StoredSyncItems {
     }
 
     /// The chunk of ids of `section` from `first`, checked to hold as many ids as the section
-    /// has items there; `nil` when it is not stored so.
+    /// has items there and to be sealed for its place; `nil` when it is not stored so.
     private mutating func chunk(section: Int, first: Int) throws -> [UInt8]? {
         if let read = chunks.first(where: { $0.section == section && $0.first == first }) { return read.bytes }
         guard section >= 0, section < itemCounts.count, first >= 0, first < itemCounts[section],
               let text = try transaction.syncItemIDs(gridID: gridID, section: section, firstItem: first),
-              text.utf8.count == min(StoredSyncItemIDs.chunkSize, itemCounts[section] - first) * 16 else { return nil }
-        let bytes = Array(text.utf8)
+              let bytes = SyncItemIDSeal.unsealed(text, count: min(StoredSyncItemIDs.chunkSize, itemCounts[section] - first),
+                                                  gridID: gridID, section: section, firstItem: first) else { return nil }
         chunks.append((section, first, bytes))
         return bytes
+    }
+
+    /// Every item's id, section by section, read in one statement; `nil` when a chunk is not
+    /// stored as the grid is (``ids(in:gridID:itemCounts:)``).
+    ///
+    /// - Complexity: O(*n*) for the grid's *n* items.
+    static func all(gridID: Int64, itemCounts: [Int], in transaction: any GridStorageTransaction) throws -> [[SyncEntityID]]? {
+        ids(in: try transaction.syncItemIDs(gridID: gridID, limit: chunkCount(itemCounts) + 1), gridID: gridID, itemCounts: itemCounts)
+    }
+
+    /// How many chunks hold the ids of a grid of `itemCounts`.
+    static func chunkCount(_ itemCounts: [Int]) -> Int {
+        itemCounts.reduce(0) { $0 + ($1 + StoredSyncItemIDs.chunkSize - 1) / StoredSyncItemIDs.chunkSize }
+    }
+
+    /// Every item's id, section by section, from the grid's stored chunks in the order of their
+    /// sections, then first items; `nil` when a chunk is not stored as the grid is (missing, of
+    /// another length, not sealed for its place), or an id is not one or is stored twice.
+    ///
+    /// - Complexity: O(*n*) for the grid's *n* items.
+    static func ids(in stored: [StoredSyncItemIDs], gridID: Int64, itemCounts: [Int]) -> [[SyncEntityID]]? {
+        guard stored.count == chunkCount(itemCounts) else { return nil }
+        var ids = itemCounts.map { _ in [SyncEntityID]() }
+        var seen = Set<SyncEntityID>()
+        seen.reserveCapacity(itemCounts.reduce(0, +))
+        for chunk in stored {
+            guard chunk.section >= 0, chunk.section < itemCounts.count, chunk.firstItem == ids[chunk.section].count,
+                  let bytes = SyncItemIDSeal.unsealed(chunk.ids, count: min(StoredSyncItemIDs.chunkSize, itemCounts[chunk.section] - chunk.firstItem),
+                                                      gridID: gridID, section: chunk.section, firstItem: chunk.firstItem) else { return nil }
+            for offset in stride(from: 0, to: bytes.count, by: 16) {
+                guard let id = SyncEntityID(String(decoding: bytes[offset..<offset + 16], as: UTF8.self)), seen.insert(id).inserted else {
+                    return nil
+                }
+                ids[chunk.section].append(id)
+            }
+        }
+        return zip(ids, itemCounts).allSatisfy { $0.count == $1 } ? ids : nil
     }
 
     /// The id of the item at `item` of `section`; `nil` when the stored ids do not say.
@@ -70,5 +107,54 @@ struct StoredSyncItems {
                   isBefore ? (theirs.order, other) < (own.order, id) : (own.order, id) < (theirs.order, other) else { return false }
         }
         return true
+    }
+}
+
+/// The seal that ends each chunk of `sync_item_ids`: 16 hexadecimal digits of a 64-bit FNV-1a
+/// hash of the grid's row id, the chunk's section and first item, and its ids. A chunk edited by
+/// hand (ids swapped, shifted, repeated), or moved to another place, is not taken for the ids
+/// there: a change then reads the grid's whole sync state, and writes the ids again.
+enum SyncItemIDSeal {
+    /// `ids` (16 hexadecimal digits an item) followed by their seal.
+    static func sealed(_ ids: String, gridID: Int64, section: Int, firstItem: Int) -> String {
+        var text = ids
+        text += hexadecimal(hash(Array(ids.utf8)[...], gridID: gridID, section: section, firstItem: firstItem))
+        return text
+    }
+
+    /// The ids of a stored chunk of `count` items, when it holds that many and its seal is
+    /// theirs at this place; `nil` otherwise (a chunk of an earlier gridstore has no seal).
+    static func unsealed(_ text: String, count: Int, gridID: Int64, section: Int, firstItem: Int) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        guard count > 0, bytes.count == (count + 1) * 16 else { return nil }
+        let ids = bytes[..<(count * 16)]
+        let seal = hexadecimal(hash(ids, gridID: gridID, section: section, firstItem: firstItem))
+        guard bytes[(count * 16)...].elementsEqual(seal.utf8) else { return nil }
+        return Array(ids)
+    }
+
+    /// Whether `text` is `expected`'s ids without a seal: a chunk as an earlier gridstore wrote it.
+    static func isUnsealed(_ text: String, of expected: String) -> Bool {
+        text.utf8.count + 16 == expected.utf8.count && expected.utf8.starts(with: text.utf8)
+    }
+
+    private static func hash(_ ids: ArraySlice<UInt8>, gridID: Int64, section: Int, firstItem: Int) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ byte: UInt8) {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        for number in [UInt64(bitPattern: gridID), UInt64(bitPattern: Int64(section)), UInt64(bitPattern: Int64(firstItem))] {
+            for shift in stride(from: 0, to: 64, by: 8) { add(UInt8(truncatingIfNeeded: number >> UInt64(shift))) }
+        }
+        for byte in ids { add(byte) }
+        return hash
+    }
+
+    private static func hexadecimal(_ value: UInt64) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<16 { bytes[index] = digits[Int((value >> UInt64(60 - 4 * index)) & 0xf)] }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

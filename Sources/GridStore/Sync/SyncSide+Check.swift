@@ -82,9 +82,10 @@ extension SyncSide {
                                      row: StoredSyncState, gridID: Int64, in transaction: any GridStorageTransaction,
                                      grid name: String) throws -> Bool {
         // A chunk not stored is not wrong (a grid synced before schema 10 has its ids written at its next change).
-        for chunk in itemIDChunks(loaded.layout.itemIDs) {
+        // Nor is one an earlier gridstore wrote, without a seal: a whole sync writes it again.
+        for chunk in itemIDChunks(loaded.layout.itemIDs, gridID: gridID) {
             if let stored = try transaction.syncItemIDs(gridID: gridID, section: chunk.section, firstItem: chunk.firstItem),
-               stored != chunk.ids {
+               stored != chunk.ids, !SyncItemIDSeal.isUnsealed(stored, of: chunk.ids) {
                 return true
             }
         }
@@ -124,7 +125,7 @@ extension SyncSide {
         var write = StoredSyncWrite(state: state, replacing: false, replicas: [], registers: clamped, removed: [],
                                     log: StoredSyncVersion(version: state.version,
                                                            versions: SyncVersionsText.encode(VersionVector(loaded.state.latestTimes()))),
-                                    itemIDs: itemIDChunks(loaded.layout.itemIDs))
+                                    itemIDs: itemIDChunks(loaded.layout.itemIDs, gridID: gridID))
         write.replacingLog = true
         try transaction.writeSyncState(write, gridID: gridID)
     }

@@ -4,11 +4,31 @@ extension SyncSide {
     /// knows is then what the stored rows say, and a peer's bundle can be read from them alone.
     struct Current {
         let gridID: Int64
-        let row: StoredSyncState
+        /// The grid's header, read with the state.
+        var header: GridHeader
+        var row: StoredSyncState
         let replica: ReplicaID
-        let versions: VersionVector
+        var versions: VersionVector
+        /// This database's clock, read with the state (a PostgreSQL server's own).
+        let now: Int64
+        /// The name the database's replica row holds.
+        let databaseName: String?
         /// The latest time of the replica's own writes that left the database.
         var sent: HybridTime { row.sent.map(HybridTime.init(rawValue:)) ?? versions[replica] }
+
+        /// Whether the replica's name in the state is the one the database goes by, as a whole
+        /// sync writes it before this replica's changes leave; `false` when it is not, or the
+        /// database has no name a sync can send (a whole sync then writes it).
+        func namesDatabase(numbers: SyncReplicaNumbers, in transaction: any GridStorageTransaction) throws -> Bool {
+            let rows = try transaction.syncRegisters(gridID: gridID, kind: "replica", entity: replica.description)
+            return names(rows.count == 1 ? (try? ReplicatedGrid.name(in: rows[0], replicas: numbers))?.1 : nil)
+        }
+
+        /// ``namesDatabase(numbers:in:)`` of the replica's name register `register`, read already.
+        func names(_ register: MergeRegister<String>?) -> Bool {
+            guard let databaseName, SyncError.problem(replicaName: databaseName) == nil else { return false }
+            return register?.winner?.value == databaseName
+        }
     }
 
     /// The grid `name`'s stored sync state when it is current; `nil` when it is not (or the grid
@@ -21,28 +41,43 @@ extension SyncSide {
         guard let stored = context.row, stored.id == row.databaseReplica,
               context.storageIdentity.isEmpty || stored.storageIdentity == context.storageIdentity,
               !HybridClock.isTooFarAhead(versions[replica], now: context.clock) else { return nil }
-        return Current(gridID: header.id, row: row, replica: replica, versions: versions)
+        return Current(gridID: header.id, header: header, row: row, replica: replica, versions: versions, now: context.clock,
+                       databaseName: stored.name)
     }
 
     /// What a peer at `cursor` lacks of the grid `name`, read from the stored registers alone:
     /// those changed after the latest sync version whose registers `cursor` covers (a range of
     /// the version index), each sent when it holds a write `cursor` does not cover; the state
-    /// then records this replica's writes as sent. `nil` when the stored state is not current, or
-    /// the peer knows more of this replica's changes than ever left here (a restored database).
+    /// then records this replica's writes as sent. `nil` when the stored state is not current,
+    /// the peer knows more of this replica's changes than ever left here (a restored database),
+    /// or the state does not hold the name the database goes by (a whole sync writes it first).
     ///
     /// - Complexity: O(*v* log *N* + *m*) for the *v* registers changed after the version the
     ///   cursor covers, of the grid's *N*, and the *m* bytes of their rows (a range of the version
     ///   index), plus the at most ``StoredSyncWrite/keptVersions`` entries of the versions log.
     static func storedBundle(_ name: String, since cursor: VersionVector, in transaction: any GridStorageTransaction) throws -> SyncBundle? {
-        guard let current = try current(name, in: transaction), cursor[current.replica] <= current.sent else {
-            return nil
-        }
+        guard let current = try current(name, in: transaction) else { return nil }
+        return try storedBundle(name, of: current, since: cursor, in: transaction)
+    }
+
+    /// ``storedBundle(_:since:in:)`` of the state `current`, read in `transaction`.
+    ///
+    /// - Parameters:
+    ///   - log: The grid's versions log, newest entry first, when the caller read or wrote it in
+    ///     this transaction; `nil` to read it.
+    ///   - namesChecked: Whether the caller found the state holding the name the database goes
+    ///     by (``Current/names(_:)``) in this transaction.
+    static func storedBundle(_ name: String, of current: Current, since cursor: VersionVector, log: [StoredSyncVersion]? = nil,
+                             namesChecked: Bool = false, in transaction: any GridStorageTransaction) throws -> SyncBundle? {
+        guard cursor[current.replica] <= current.sent else { return nil }
         // An entry past the state's version is not one gridstore wrote.
-        let log = try transaction.syncVersionLog(gridID: current.gridID).filter { $0.version <= current.row.version }
+        let log = try (log ?? transaction.syncVersionLog(gridID: current.gridID)).filter { $0.version <= current.row.version }
         let known = log.first { SyncVersionsText.decode($0.versions)?.isCovered(by: cursor) ?? false }?.version ?? 0
         let stored = try transaction.syncRegisters(gridID: current.gridID, changedAfter: known, limit: ReplicatedGrid.maximumRegisterRows + 1)
+        let numbers = try SyncReplicaNumbers(stored: stored.replicas, grid: name)
+        guard try namesChecked || current.namesDatabase(numbers: numbers, in: transaction) else { return nil }
         var delta = ReplicatedGrid()
-        try delta.load(stored.registers, replicas: try SyncReplicaNumbers(stored: stored.replicas, grid: name), grid: name)
+        try delta.load(stored.registers, replicas: numbers, grid: name)
         delta.versions = current.versions
         if current.row.sent != current.versions[current.replica].rawValue {
             var row = current.row

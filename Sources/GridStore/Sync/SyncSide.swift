@@ -112,7 +112,8 @@ struct SyncSide {
         var side = SyncSide(name: name, replica: replica, databaseReplica: databaseReplica, stored: (header.id, snapshot),
                             state: state, clock: clock, layout: restored ? state.layout() : layout,
                             isChanged: replica.description != row.replica, now: now,
-                            loaded: loaded, numbers: numbers, version: row.version, storedItemIDs: layout.itemIDs,
+                            loaded: loaded, numbers: numbers, version: row.version,
+                            storedItemIDs: try StoredSyncItems.all(gridID: header.id, itemCounts: snapshot.itemCounts, in: transaction),
                             // A new replica has sent nothing yet.
                             sent: replica.description == row.replica ? row.sent.map(HybridTime.init(rawValue:)) : .zero)
         side.storedName = .some(storedName)
@@ -297,18 +298,8 @@ struct SyncSide {
     mutating func merge(_ bundle: SyncBundle) throws(GridError) -> Int {
         guard bundle.grid == name else { throw .sync(.wrongGrid(bundle.grid, expected: name)) }
         let latest = bundle.delta.latestTimes()
-        // A name's stamp is not judged: it orders the names a replica gave itself, and moves no clock.
-        if let own = latest[bundle.replica], HybridClock.isTooFarAhead(own, now: now) {
-            let minutes = (own.milliseconds - now) / 60_000
-            throw .sync(SyncError(.clockAhead, "the sync bundle holds changes its sender, replica \(bundle.replica), stamped \(minutes) "
-                                  + "minutes ahead of this database's clock (at most \(HybridClock.maximumDrift / 60_000) are accepted): "
-                                  + "the sender's clock is fast, or this machine's is slow; put the wrong one right and sync again"))
-        }
-        if let mine = latest[replica], mine > state.versions[replica] || state.holdsForgedWrite(in: bundle.delta, as: replica) {
-            throw .sync(SyncError(.forged, "the sync bundle holds changes made as this database (replica \(replica)) that it "
-                                  + "does not have: it was altered, or this database was restored from a backup or copied; "
-                                  + "after one gridstore sync with the database it came from, this one takes bundles again"))
-        }
+        try Self.checkSender(of: bundle, latest: latest, replica: replica, known: state.versions, now: now)
+        if latest[replica] != nil && state.holdsForgedWrite(in: bundle.delta, as: replica) { throw .sync(Self.forged(replica)) }
         for (id, item) in bundle.delta.items {
             for head in item.place.heads where bundle.delta.sections[head.value.section]?.order.winner == nil
                 && state.sections[head.value.section]?.order.winner == nil {
@@ -316,15 +307,8 @@ struct SyncSide {
                                       + "nor grid '\(name)' has"))
             }
         }
-        // Names are labels, taken only where they can do no harm: never this replica's own
-        // (only it writes its name), never one stamped too far ahead of this database's clock
-        // (it would hide the replica's later names; it comes again with a later sync), and only
-        // for the sender and replicas whose changes are known.
         var delta = bundle.delta
-        delta.names = delta.names.filter { replica, name in
-            replica != self.replica && !HybridClock.isTooFarAhead(name.latestTime, now: now)
-                && (replica == bundle.replica || delta.versions[replica] > .zero || state.versions[replica] > .zero)
-        }
+        delta.names = Self.takenNames(of: bundle, replica: replica, known: state.versions, now: now)
         var merged = state
         let changed = merged.merge(delta, exportedSince: bundle.cursor)
         let layout: ReplicatedGrid.Layout
@@ -338,6 +322,41 @@ struct SyncSide {
         self.layout = layout
         for time in latest.values { clock.observe(time, now: now) }
         return changed.values
+    }
+
+    /// Refuses a bundle whose sender stamped its own changes further ahead of this database's
+    /// clock (`now`) than ``HybridClock/maximumDrift``, or that holds changes stamped as
+    /// `replica` (this grid's own) later than `known` says it made any. `latest` is the
+    /// bundle's ``ReplicatedGrid/latestTimes()``.
+    static func checkSender(of bundle: SyncBundle, latest: [ReplicaID: HybridTime], replica: ReplicaID, known: VersionVector,
+                            now: Int64) throws(GridError) {
+        // A name's stamp is not judged: it orders the names a replica gave itself, and moves no clock.
+        if let own = latest[bundle.replica], HybridClock.isTooFarAhead(own, now: now) {
+            let minutes = (own.milliseconds - now) / 60_000
+            throw .sync(SyncError(.clockAhead, "the sync bundle holds changes its sender, replica \(bundle.replica), stamped \(minutes) "
+                                  + "minutes ahead of this database's clock (at most \(HybridClock.maximumDrift / 60_000) are accepted): "
+                                  + "the sender's clock is fast, or this machine's is slow; put the wrong one right and sync again"))
+        }
+        if let mine = latest[replica], mine > known[replica] { throw .sync(forged(replica)) }
+    }
+
+    /// The refusal of a bundle holding a write stamped as `replica`, this grid's own, that it never made.
+    static func forged(_ replica: ReplicaID) -> SyncError {
+        SyncError(.forged, "the sync bundle holds changes made as this database (replica \(replica)) that it "
+                  + "does not have: it was altered, or this database was restored from a backup or copied; "
+                  + "after one gridstore sync with the database it came from, this one takes bundles again")
+    }
+
+    /// The names of `bundle` a merge takes. Names are labels, taken only where they can do no
+    /// harm: never `replica`'s own (only it writes its name), never one stamped too far ahead of
+    /// this database's clock (it would hide the replica's later names; it comes again with a
+    /// later sync), and only for the sender and replicas whose changes are known.
+    static func takenNames(of bundle: SyncBundle, replica: ReplicaID, known: VersionVector,
+                           now: Int64) -> [ReplicaID: MergeRegister<String>] {
+        bundle.delta.names.filter { named, name in
+            named != replica && !HybridClock.isTooFarAhead(name.latestTime, now: now)
+                && (named == bundle.replica || bundle.delta.versions[named] > .zero || known[named] > .zero)
+        }
     }
 
     // MARK: Storing
@@ -402,7 +421,7 @@ struct SyncSide {
             let row = StoredSyncState(replica: replica.description, databaseReplica: databaseReplica.description,
                                       revision: Int64(revision), clock: clock.latest.rawValue, versions: SyncVersionsText.encode(state.versions),
                                       conflicts: Int64(state.conflicts(in: layout).count), version: version, sent: sent?.rawValue)
-            let itemIDs = storedItemIDs == layout.itemIDs ? nil : Self.itemIDChunks(layout.itemIDs)
+            let itemIDs = storedItemIDs == layout.itemIDs ? nil : Self.itemIDChunks(layout.itemIDs, gridID: id)
             try transaction.writeSyncState(StoredSyncWrite(state: row, replacing: replacing, replicas: numbers.takeAdded(),
                                                            registers: registers, removed: removed, log: log, itemIDs: itemIDs), gridID: id)
             loaded = state
@@ -412,15 +431,17 @@ struct SyncSide {
         return revision
     }
 
-    /// The items' ids as `sync_item_ids` stores them: chunks of consecutive items of a section.
-    static func itemIDChunks(_ ids: [[SyncEntityID]]) -> [StoredSyncItemIDs] {
+    /// The items' ids as `sync_item_ids` stores them: chunks of consecutive items of a section,
+    /// each sealed for its place in the grid `gridID` (``SyncItemIDSeal``).
+    static func itemIDChunks(_ ids: [[SyncEntityID]], gridID: Int64) -> [StoredSyncItemIDs] {
         var chunks: [StoredSyncItemIDs] = []
         for (section, items) in ids.enumerated() {
             for first in stride(from: 0, to: items.count, by: StoredSyncItemIDs.chunkSize) {
                 var text = ""
                 text.reserveCapacity(16 * StoredSyncItemIDs.chunkSize)
                 for id in items[first..<min(items.count, first + StoredSyncItemIDs.chunkSize)] { text += id.description }
-                chunks.append(StoredSyncItemIDs(section: section, firstItem: first, ids: text))
+                chunks.append(StoredSyncItemIDs(section: section, firstItem: first,
+                                                ids: SyncItemIDSeal.sealed(text, gridID: gridID, section: section, firstItem: first)))
             }
         }
         return chunks

@@ -401,16 +401,74 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
     }
 
+    /// The size registers of items and name registers of replicas, alone or in a batch.
+    private static let sizesAndNamesQuery = """
+        (SELECT left(kind, 10), left(entity, 40), left(field, 40), left(register, $4), version FROM sync_registers
+         WHERE grid_id = $1 AND kind = 'item' AND field = 's' AND entity = ANY($2::text[]))
+        UNION ALL
+        (SELECT left(kind, 10), left(entity, 40), left(field, 40), left(register, $4), version FROM sync_registers
+         WHERE grid_id = $1 AND kind = 'replica' AND field = 'name' AND entity = ANY($3::text[]))
+        LIMIT $5
+        """
+
+    private static func sizesAndNamesParameters(gridID: Int64, items: [String], replicas: [String]) -> [String?] {
+        // Each list of ids as one array literal: one statement, whatever their number. Ids are hexadecimal digits.
+        func list(_ ids: [String]) -> String { "{" + ids.map { $0.filter(\.isHexDigit) }.joined(separator: ",") + "}" }
+        return [String(gridID), list(items), list(replicas), String(StoredSyncRegisters.maximumRegisterBytes + 1),
+                String(items.count + replicas.count)]
+    }
+
+    private static func registers(in rows: PostgreSQLResult) -> [StoredSyncRegister] {
+        (0..<rows.count).map {
+            StoredSyncRegister(kind: rows.string($0, 0), entity: rows.string($0, 1), field: rows.string($0, 2), register: rows.string($0, 3),
+                               version: rows.int($0, 4))
+        }
+    }
+
+    func syncRegisters(gridID: Int64, sizesOf items: [String], namesOf replicas: [String]) throws -> [StoredSyncRegister] {
+        guard !items.isEmpty || !replicas.isEmpty else { return [] }
+        return Self.registers(in: try connection.execute(Self.sizesAndNamesQuery,
+                                                         Self.sizesAndNamesParameters(gridID: gridID, items: items, replicas: replicas)))
+    }
+
+    func syncMergeRows(gridID: Int64, sizesOf items: [String], namesOf replicas: [String], replicaLimit: Int,
+                       chunkLimit: Int) throws -> StoredSyncMergeRows {
+        let results = try connection.execute(batch: [
+            (Self.logQuery, [String(gridID), String(StoredSyncWrite.keptVersions)]),
+            (Self.replicasQuery, [String(gridID), String(replicaLimit)]),
+            (Self.itemIDsQuery, [String(gridID), String(StoredSyncItemIDs.maximumTextLength + 1), String(chunkLimit)]),
+            (Self.sizesAndNamesQuery, Self.sizesAndNamesParameters(gridID: gridID, items: items, replicas: replicas)),
+        ])
+        return StoredSyncMergeRows(log: Self.log(in: results[0]), replicas: Self.replicas(in: results[1]), itemIDs: Self.itemIDs(in: results[2]),
+                                   registers: Self.registers(in: results[3]))
+    }
+
     func syncItemIDs(gridID: Int64, section: Int, firstItem: Int) throws -> String? {
         let rows = try connection.execute("SELECT left(ids, $4) FROM sync_item_ids WHERE grid_id = $1 AND section = $2 AND first_item = $3",
-                                          [String(gridID), String(section), String(firstItem), String(StoredSyncItemIDs.chunkSize * 16 + 1)])
+                                          [String(gridID), String(section), String(firstItem), String(StoredSyncItemIDs.maximumTextLength + 1)])
         return rows.count == 1 ? rows.string(0, 0) : nil
     }
 
+    private static let itemIDsQuery =
+        "SELECT section, first_item, left(ids, $2) FROM sync_item_ids WHERE grid_id = $1 ORDER BY section, first_item LIMIT $3"
+
+    private static func itemIDs(in rows: PostgreSQLResult) -> [StoredSyncItemIDs] {
+        (0..<rows.count).map { StoredSyncItemIDs(section: Int(rows.int($0, 0)), firstItem: Int(rows.int($0, 1)), ids: rows.string($0, 2)) }
+    }
+
+    func syncItemIDs(gridID: Int64, limit: Int) throws -> [StoredSyncItemIDs] {
+        Self.itemIDs(in: try connection.execute(Self.itemIDsQuery,
+                                                [String(gridID), String(StoredSyncItemIDs.maximumTextLength + 1), String(limit)]))
+    }
+
+    private static let logQuery = "SELECT version, versions FROM sync_versions WHERE grid_id = $1 ORDER BY version DESC LIMIT $2"
+
+    private static func log(in rows: PostgreSQLResult) -> [StoredSyncVersion] {
+        (0..<rows.count).map { StoredSyncVersion(version: rows.int($0, 0), versions: rows.string($0, 1)) }
+    }
+
     func syncVersionLog(gridID: Int64) throws -> [StoredSyncVersion] {
-        let rows = try connection.execute("SELECT version, versions FROM sync_versions WHERE grid_id = $1 ORDER BY version DESC LIMIT $2",
-                                          [String(gridID), String(StoredSyncWrite.keptVersions)])
-        return (0..<rows.count).map { StoredSyncVersion(version: rows.int($0, 0), versions: rows.string($0, 1)) }
+        Self.log(in: try connection.execute(Self.logQuery, [String(gridID), String(StoredSyncWrite.keptVersions)]))
     }
 
     func writeSyncState(_ write: StoredSyncWrite, gridID: Int64) throws {

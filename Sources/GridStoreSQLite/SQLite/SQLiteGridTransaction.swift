@@ -262,9 +262,35 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         }
     }
 
+    func syncRegisters(gridID: Int64, sizesOf items: [String], namesOf replicas: [String]) throws -> [StoredSyncRegister] {
+        guard !items.isEmpty || !replicas.isEmpty else { return [] }
+        // Each list of ids as one JSON array: one statement, whatever their number. Ids are hexadecimal digits.
+        func list(_ ids: [String]) -> String { "[" + ids.map { "\"\($0.filter(\.isHexDigit))\"" }.joined(separator: ",") + "]" }
+        let limit = StoredSyncRegisters.maximumRegisterBytes + 1
+        return try connection.fetchAll("""
+            SELECT kind, entity, field, substr(register, 1, ?), version FROM sync_registers
+            WHERE grid_id = ? AND kind = 'item' AND entity IN (SELECT value FROM json_each(?)) AND field = 's'
+            UNION ALL
+            SELECT kind, entity, field, substr(register, 1, ?), version FROM sync_registers
+            WHERE grid_id = ? AND kind = 'replica' AND entity IN (SELECT value FROM json_each(?)) AND field = 'name'
+            LIMIT ?
+            """, [limit, gridID, list(items), limit, gridID, list(replicas), items.count + replicas.count]) {
+            StoredSyncRegister(kind: $0.string(at: 0), entity: $0.string(at: 1), field: $0.string(at: 2), register: $0.string(at: 3),
+                               version: Int64($0.int(at: 4)))
+        }
+    }
+
     func syncItemIDs(gridID: Int64, section: Int, firstItem: Int) throws -> String? {
         try connection.fetchOne("SELECT substr(ids, 1, ?) FROM sync_item_ids WHERE grid_id = ? AND section = ? AND first_item = ?",
-                                [StoredSyncItemIDs.chunkSize * 16 + 1, gridID, section, firstItem]) { $0.string(at: 0) }
+                                [StoredSyncItemIDs.maximumTextLength + 1, gridID, section, firstItem]) { $0.string(at: 0) }
+    }
+
+    func syncItemIDs(gridID: Int64, limit: Int) throws -> [StoredSyncItemIDs] {
+        try connection.fetchAll("""
+            SELECT section, first_item, substr(ids, 1, ?) FROM sync_item_ids WHERE grid_id = ? ORDER BY section, first_item LIMIT ?
+            """, [StoredSyncItemIDs.maximumTextLength + 1, gridID, limit]) {
+            StoredSyncItemIDs(section: $0.int(at: 0), firstItem: $0.int(at: 1), ids: $0.string(at: 2))
+        }
     }
 
     func syncVersionLog(gridID: Int64) throws -> [StoredSyncVersion] {

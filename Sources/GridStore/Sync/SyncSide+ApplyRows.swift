@@ -1,0 +1,201 @@
+import GridLayout
+
+extension SyncSide {
+    /// What a merge by rows did.
+    struct RowsMerge {
+        /// The registers whose winning value changed, as ``SyncSide/merge(_:)`` counts them.
+        var received: Int
+        /// The grid's revision before and after.
+        var revision: (before: Int, after: Int)
+        /// The conflicts the grid's state holds after.
+        var conflicts: Int
+    }
+
+    /// Merges `bundle` into the grid `name` reading and writing only the rows it names, when it
+    /// changes nothing but sizes of tiles the grid shows (a peer's toggles, an import of sizes):
+    /// the grid, then in one round trip the tiles' ids (`sync_item_ids`, each chunk sealed for
+    /// its place, written with the layout: a tile they hold is shown), the size registers of the
+    /// tiles and the names the bundle names, the replicas' numbers and the versions log. The grid takes the new sizes as one merge in its history, as a whole
+    /// merge writes it; the state the rows that changed, the revision, and a versions log entry
+    /// bounding every register.
+    ///
+    /// Refuses what a whole merge refuses, with the same errors, and writes nothing before it
+    /// knows it can write everything.
+    ///
+    /// - Parameter clockReference: A server's clock, when the bundle comes from one and this
+    ///   database is not one: what the bundle's stamps are judged by when it is ahead of this one's.
+    /// - Returns: The result; `nil` when the bundle or the stored state is not one this reads
+    ///   (the grid's state is not current, a bundle that places, keys or deletes an item, one
+    ///   that names an item the grid does not show, ids that do not check), nothing written:
+    ///   the whole state is merged then.
+    /// - Complexity: O(*n* + *d*) for the grid's *n* items (its ids and sizes, read and
+    ///   written whole) and the bundle's *d* registers.
+    static func applyByRows(_ bundle: SyncBundle, grid name: String, in transaction: any GridStorageTransaction,
+                            clockReference: Int64? = nil) throws -> RowsMerge? {
+        guard bundle.grid == name, let current = try current(name, in: transaction) else { return nil }
+        return try applyByRows(bundle, to: current, in: transaction, clockReference: clockReference)?.result
+    }
+
+    /// ``applyByRows(_:grid:in:clockReference:)`` into the state `current`, read in
+    /// `transaction`; with the state it leaves and its versions log, newest entry first.
+    ///
+    /// - Parameter sending: Whether this replica's writes leave after the merge (a sync's
+    ///   reply): merged by rows only when the state holds the name the database goes by, which
+    ///   a whole sync writes first.
+    private static func applyByRows(_ bundle: SyncBundle, to current: Current, in transaction: any GridStorageTransaction,
+                                    clockReference: Int64?, sending: Bool = false)
+        throws -> (result: RowsMerge, current: Current, log: [StoredSyncVersion])? {
+        let delta = bundle.delta, name = bundle.grid, header = current.header
+        guard delta.sections.isEmpty, delta.options == ReplicatedGrid.Options(),
+              delta.items.allSatisfy({ $0.value.place.context.isEmpty && $0.value.key.context.isEmpty && $0.value.alive.context.isEmpty })
+        else { return nil }
+        let replica = current.replica, now = max(current.now, clockReference ?? .min)
+        let latest = delta.latestTimes()
+        try checkSender(of: bundle, latest: latest, replica: replica, known: current.versions, now: now)
+        let taken = takenNames(of: bundle, replica: replica, known: current.versions, now: now)
+        let named = Set(taken.keys).union([bundle.replica, replica]).sorted()
+
+        // In one round trip: the versions log, the replicas' numbers, the tiles' ids, and the
+        // registers of the tiles the bundle names and of the names (this replica's, the
+        // sender's, and those the bundle carries).
+        let snapshot = delta.items.isEmpty ? nil : try GridSnapshot.load(header, name: name, from: transaction)
+        let itemCounts = snapshot?.itemCounts ?? []
+        guard snapshot?.kind ?? .tiles == .tiles else { return nil }
+        let stored = try transaction.syncMergeRows(gridID: current.gridID, sizesOf: delta.items.keys.map(\.description),
+                                                   namesOf: named.map(\.description), replicaLimit: SyncReplicaNumbers.maximumCount + 1,
+                                                   chunkLimit: delta.items.isEmpty ? 0 : StoredSyncItems.chunkCount(itemCounts) + 1)
+        let log = stored.log.first { $0.version <= current.row.version }
+        guard let logged = log.flatMap({ SyncVersionsText.decode($0.versions) }) else { return nil }
+        var numbers = try SyncReplicaNumbers(stored: stored.replicas, grid: name)
+        var paths: [SyncEntityID: GridIndexPath] = [:]
+        if !delta.items.isEmpty {
+            guard let ids = StoredSyncItems.ids(in: stored.itemIDs, gridID: current.gridID, itemCounts: itemCounts) else { return nil }
+            paths.reserveCapacity(itemCounts.reduce(0, +))
+            for (section, items) in ids.enumerated() {
+                for (item, id) in items.enumerated() { paths[id] = GridIndexPath(item: item, section: section) }
+            }
+        }
+        var sizeRows: [String: StoredSyncRegister] = [:]
+        var storedNames: [ReplicaID: MergeRegister<String>] = [:]
+        for row in stored.registers {
+            if row.kind == "item" {
+                sizeRows[row.entity] = row
+            } else if row.kind == "replica", let (id, name) = try? ReplicatedGrid.name(in: row, replicas: numbers) {
+                // A name that cannot be read is taken for none, as reading the whole state does.
+                storedNames[id] = name
+            }
+        }
+        // Each item's size merged, in the order of their ids, with what it held before.
+        var merged: [(id: SyncEntityID, path: GridIndexPath, before: MergeRegister<TileSize?>, after: MergeRegister<TileSize?>)] = []
+        merged.reserveCapacity(delta.items.count)
+        for (id, incoming) in delta.items.sorted(by: { $0.key < $1.key }) {
+            // A tile the grid shows is one whose id its sealed chunks hold (they are written with
+            // the layout); a size that cannot be read is left to the whole merge, which says why.
+            guard let path = paths[id],
+                  let item = try? ReplicatedGrid.item(id, rows: sizeRows[id.description].map { [$0] } ?? [], replicas: numbers, grid: name)
+            else { return nil }
+            if incoming.size.knownTime(of: replica) > item.size.knownTime(of: replica) { throw GridError.sync(forged(replica)) }
+            var size = item.size
+            _ = size.merge(incoming.size)
+            // A register merged empty cannot be written back: the whole merge says why.
+            guard size.winner != nil else { return nil }
+            merged.append((id, path, item.size, size))
+        }
+        var names: [(replica: ReplicaID, before: MergeRegister<String>?, after: MergeRegister<String>)] = []
+        for named in named where named != replica {
+            var after = storedNames[named] ?? MergeRegister()
+            if let incoming = taken[named] { _ = after.merge(incoming) }
+            names.append((named, storedNames[named], after))
+        }
+        if sending && !current.names(storedNames[replica]) { return nil }
+
+        var versions = current.versions
+        if bundle.cursor.isCovered(by: versions) { versions.formUnion(delta.versions) }
+        let changed = merged.filter { $0.before != $0.after }
+        let renamed = names.filter { $0.before != $0.after }
+        guard !changed.isEmpty || !renamed.isEmpty || versions != current.versions else {
+            return (RowsMerge(received: 0, revision: (header.revision, header.revision), conflicts: Int(current.row.conflicts)), current,
+                    stored.log)
+        }
+
+        // The registers written, numbering the replicas they name; past the numbers a state
+        // keeps, the whole merge writes the state anew. The log's entry bounds every register:
+        // those at its previous entry by it, those a toggle wrote since by this replica's
+        // version (a toggle writes no entry), and those written now by their writes.
+        let version = current.row.version + 1
+        var registers: [StoredSyncRegister] = []
+        var bound = logged
+        bound.formUnion(versions)
+        for (id, _, _, size) in changed {
+            for entry in size.context {
+                _ = numbers.number(of: entry.replica)
+                if entry.time > bound[entry.replica] { bound.advance(entry.replica, to: entry.time) }
+            }
+            var writer = BundleWriter(indices: numbers.numbers)
+            writer.register(size, RegisterJSON.size)
+            registers.append(StoredSyncRegister(kind: "item", entity: id.description, field: "s",
+                                                register: String(decoding: writer.text, as: UTF8.self), version: version))
+        }
+        for (named, _, name) in renamed {
+            for entry in name.context { _ = numbers.number(of: entry.replica) }
+            var writer = BundleWriter(indices: numbers.numbers)
+            writer.register(name, RegisterJSON.name)
+            registers.append(StoredSyncRegister(kind: "replica", entity: named.description, field: "name",
+                                                register: String(decoding: writer.text, as: UTF8.self), version: version))
+        }
+        guard numbers.count <= SyncBundle.maximumReplicas else { return nil }
+
+        // The grid, when a size it shows changed: one merge, as the whole merge writes it.
+        var revision = header.revision
+        let sizes = changed.filter { $0.before.value(or: nil) != $0.after.value(or: nil) }
+            .map { ($0.path, $0.after.value(or: nil)) }
+            .sorted { ($0.0.section, $0.0.item) < ($1.0.section, $1.0.item) }
+        if !sizes.isEmpty, let snapshot {
+            let label = bundle.replica.label(named: names.first { $0.replica == bundle.replica }?.after.winner?.value)
+            let edited = try GridEditor.edit(snapshot, seenAs: nil) { try $0.setSizes(sizes) }
+            let written = try GridRevisionWriter.write((edited.snapshot, edited.changes, edited.edits), from: snapshot, gridID: header.id,
+                                                       grid: name, record: HistoryRecord(kind: .merge, operation: "sync from \(label)"),
+                                                       keep: header.historyKeep, in: transaction)
+            revision = written?.revision ?? revision
+        }
+
+        var clock = HybridClock(latest: current.versions[replica])
+        clock.observe(HybridTime(rawValue: current.row.clock), now: now)
+        for time in latest.values { clock.observe(time, now: now) }
+        let conflicts = Int(current.row.conflicts) + changed.reduce(0) { $0 + $1.after.shownConflicts.count - $1.before.shownConflicts.count }
+        let state = StoredSyncState(replica: current.row.replica, databaseReplica: current.row.databaseReplica, revision: Int64(revision),
+                                    clock: clock.latest.rawValue, versions: SyncVersionsText.encode(versions),
+                                    conflicts: Int64(max(0, conflicts)), version: version, sent: current.row.sent)
+        let entry = StoredSyncVersion(version: version, versions: SyncVersionsText.encode(bound))
+        try transaction.writeSyncState(StoredSyncWrite(state: state, replacing: false, replicas: numbers.takeAdded(), registers: registers,
+                                                       removed: [], log: entry),
+                                       gridID: header.id)
+        // As the whole merge counts them: the registers whose winning value changed (a first
+        // write of the default size too, which `winner?.value` would flatten away).
+        let received = changed.count { $0.before.winner.map(\.value) != $0.after.winner.map(\.value) }
+        var after = current
+        after.row = state
+        after.versions = versions
+        after.header.revision = revision
+        return (RowsMerge(received: received, revision: (header.revision, revision), conflicts: max(0, conflicts)), after,
+                [entry] + stored.log.prefix(Int(StoredSyncWrite.keptVersions) - 1))
+    }
+
+    /// The other side's step of a sync by rows: `bundle` merged by rows (``applyByRows(_:grid:in:clockReference:)``),
+    /// then what a peer at `peer` lacks, read from the rows (``storedBundle(_:since:in:)``),
+    /// this replica's writes recorded as sent, in `transaction`.
+    ///
+    /// - Returns: The merge's result and the reply; `nil`, with nothing written, when the state
+    ///   is not current, the peer knows more of this replica's changes than ever left here (a
+    ///   restore, which a whole sync hands to a new replica), the state does not hold the name the
+    ///   database goes by, or the bundle is not one merged by rows.
+    static func answerByRows(_ bundle: SyncBundle, grid name: String, peer: VersionVector, in transaction: any GridStorageTransaction,
+                             clockReference: Int64?) throws -> (result: RowsMerge, reply: SyncBundle)? {
+        guard bundle.grid == name, let current = try current(name, in: transaction), peer[current.replica] <= current.sent,
+              let applied = try applyByRows(bundle, to: current, in: transaction, clockReference: clockReference, sending: true),
+              // The merge left the state current, naming the database.
+              let reply = try storedBundle(name, of: applied.current, since: peer, log: applied.log, namesChecked: true,
+                                           in: transaction) else { return nil }
+        return (applied.result, reply)
+    }
+}
