@@ -26,6 +26,8 @@ struct SyncApplyRowsTests {
         var history: [String]
         /// Whether the latest entry of the versions log covers every register.
         var logBoundsRegisters: Bool
+        /// The versions of the log's entries, newest first.
+        var logged: [Int64]
 
         var description: String {
             "result \(result), revision \(revision), state \(state), history \(history.suffix(2)), log bounds registers: \(logBoundsRegisters)"
@@ -70,7 +72,8 @@ struct SyncApplyRowsTests {
         }
         return Observed(result: result, content: snapshot.content, revision: snapshot.revision, state: row, registers: state,
                         versions: Dictionary(uniqueKeysWithValues: stored.map { ("\($0.kind) \($0.entity) \($0.field)", $0.version) }),
-                        history: history, logBoundsRegisters: VersionVector(state.latestTimes()).isCovered(by: bound))
+                        history: history, logBoundsRegisters: VersionVector(state.latestTimes()).isCovered(by: bound),
+                        logged: try transaction.syncVersionLog(gridID: header.id).map(\.version))
     }
 
     @Test("a bundle of sizes leaves by rows what the whole merge leaves: grid, registers, state, history (seeded, tablet on each backend)",
@@ -124,7 +127,12 @@ struct SyncApplyRowsTests {
         try randomSizes(laptop, count: Int.random(in: 0...3, using: &generator))
         _ = try laptop.sync(with: phone)
         if Int.random(in: 0..<4, using: &generator) == 0 { try phone.setReplicaName("phone \(seed)") }
-        try randomSizes(phone, count: Int.random(in: 1...(Bool.random(using: &generator) ? 40 : 4), using: &generator))
+        if backend == .sqlite, Int.random(in: 0..<4, using: &generator) == 0 {
+            // A name `check --repair` deleted, or never stored: it comes again with a sync.
+            try SQLiteConnection(path: directory.file("tablet.sqlite")).execute("DELETE FROM sync_registers WHERE kind = 'replica'")
+        }
+        // Sometimes none: a bundle that brings only what the phone knows of the laptop's changes.
+        try randomSizes(phone, count: Int.random(in: 0...(Bool.random(using: &generator) ? 40 : 4), using: &generator))
         // Since the tablet's cursor, or the laptop's: one that knows more than the tablet, so its
         // versions are not taken.
         let cursor = try Grid(named: Self.grid, in: Bool.random(using: &generator) ? tablet : laptop).syncCursor()

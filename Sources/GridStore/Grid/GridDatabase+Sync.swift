@@ -212,8 +212,16 @@ extension GridDatabase {
         // This side's changes since the last sync become its writes, stored before any leaves.
         // A state current on both sides is read by rows: only what the other side lacks.
         let peerVersions = peer.flatMap { SyncVersionsText.decode($0.versions) }
+        // A peer that may have been restored from a backup in place (this side knows more of its
+        // replica's changes than it sent) hands its lost changes to a new replica as it prepares:
+        // it is sent what it lacks from this side's whole state, since what it knows then.
+        let peerMayBeRestored: Bool = {
+            guard let row = stored[1]?.state, let theirs = ReplicaID(row.replica), let peerVersions,
+                  let known = stored[0]?.state.flatMap({ SyncVersionsText.decode($0.versions) }) else { return true }
+            return known[theirs] > (row.sent.map(HybridTime.init(rawValue:)) ?? peerVersions[theirs])
+        }()
         let outgoing: (bundle: SyncBundle?, side: SyncSide?) = try access(dryRun) { transaction in
-            if !dryRun, let peerVersions, let bundle = try SyncSide.storedBundle(GridLimits.canonical(name), since: peerVersions,
+            if !dryRun, !peerMayBeRestored, let peerVersions, let bundle = try SyncSide.storedBundle(GridLimits.canonical(name), since: peerVersions,
                                                                                  in: transaction) {
                 return (bundle, nil)
             }

@@ -15,12 +15,14 @@ extension SyncSide {
     /// changes nothing but sizes of tiles the grid shows (a peer's toggles, an import of sizes):
     /// the grid, then in one round trip the tiles' ids (`sync_item_ids`, each chunk sealed for
     /// its place, written with the layout: a tile they hold is shown), the size registers of the
-    /// tiles and the names the bundle names, the replicas' numbers and the versions log. The grid takes the new sizes as one merge in its history, as a whole
-    /// merge writes it; the state the rows that changed, the revision, and a versions log entry
-    /// bounding every register.
+    /// tiles and the names the bundle names, the replicas' numbers and the versions log. The grid
+    /// takes the new sizes as one merge in its history, as a whole merge writes it; the state the
+    /// rows that changed, the revision, and a versions log entry bounding every register.
     ///
-    /// Refuses what a whole merge refuses, with the same errors, and writes nothing before it
-    /// knows it can write everything.
+    /// Refuses what a whole merge refuses of the bundle (a sender's clock far ahead, a write
+    /// forged as this replica's), with the same errors, and writes nothing before it knows it
+    /// can write everything. Registers it does not read are not checked: one damaged elsewhere in
+    /// the state is found by `gridstore check`, or by the next whole merge, which refuses it.
     ///
     /// - Parameter clockReference: A server's clock, when the bundle comes from one and this
     ///   database is not one: what the bundle's stamps are judged by when it is ahead of this one's.
@@ -101,28 +103,37 @@ extension SyncSide {
             guard size.winner != nil else { return nil }
             merged.append((id, path, item.size, size))
         }
-        var names: [(replica: ReplicaID, before: MergeRegister<String>?, after: MergeRegister<String>)] = []
-        for named in named where named != replica {
-            var after = storedNames[named] ?? MergeRegister()
-            if let incoming = taken[named] { _ = after.merge(incoming) }
-            names.append((named, storedNames[named], after))
+        // The names the bundle brings, merged as the whole merge merges them: a stored name that
+        // cannot be read is taken for none.
+        var renamed: [(replica: ReplicaID, name: MergeRegister<String>)] = []
+        for (named, incoming) in taken.sorted(by: { $0.key < $1.key }) {
+            var name = storedNames[named] ?? MergeRegister()
+            if name.merge(incoming) { renamed.append((named, name)) }
         }
         if sending && !current.names(storedNames[replica]) { return nil }
 
         var versions = current.versions
         if bundle.cursor.isCovered(by: versions) { versions.formUnion(delta.versions) }
         let changed = merged.filter { $0.before != $0.after }
-        let renamed = names.filter { $0.before != $0.after }
+        // A state holds the changes of at most as many replicas as a bundle names (every replica
+        // its registers number, or its versions name); near that, the whole merge counts exactly.
+        func withinReplicaLimit() -> Bool {
+            versions.entries.count + numbers.count + 1 <= SyncBundle.maximumReplicas
+                || Set(versions.entries.keys).union(numbers.ids).union([replica]).count <= SyncBundle.maximumReplicas
+        }
+        // A count of conflicts no state holds is a hand edit: the whole merge counts them again.
+        guard (0..<Int64(Int32.max)).contains(current.row.conflicts), withinReplicaLimit() else { return nil }
         guard !changed.isEmpty || !renamed.isEmpty || versions != current.versions else {
             return (RowsMerge(received: 0, revision: (header.revision, header.revision), conflicts: Int(current.row.conflicts)), current,
                     stored.log)
         }
 
         // The registers written, numbering the replicas they name; past the numbers a state
-        // keeps, the whole merge writes the state anew. The log's entry bounds every register:
+        // keeps, the whole merge writes the state anew. A version, and the log's entry for it,
+        // only when a register changed (as the whole merge writes them). The entry bounds every register:
         // those at its previous entry by it, those a toggle wrote since by this replica's
         // version (a toggle writes no entry), and those written now by their writes.
-        let version = current.row.version + 1
+        let version = changed.isEmpty && renamed.isEmpty ? current.row.version : current.row.version + 1
         var registers: [StoredSyncRegister] = []
         var bound = logged
         bound.formUnion(versions)
@@ -136,14 +147,14 @@ extension SyncSide {
             registers.append(StoredSyncRegister(kind: "item", entity: id.description, field: "s",
                                                 register: String(decoding: writer.text, as: UTF8.self), version: version))
         }
-        for (named, _, name) in renamed {
+        for (named, name) in renamed {
             for entry in name.context { _ = numbers.number(of: entry.replica) }
             var writer = BundleWriter(indices: numbers.numbers)
             writer.register(name, RegisterJSON.name)
             registers.append(StoredSyncRegister(kind: "replica", entity: named.description, field: "name",
                                                 register: String(decoding: writer.text, as: UTF8.self), version: version))
         }
-        guard numbers.count <= SyncBundle.maximumReplicas else { return nil }
+        guard withinReplicaLimit() else { return nil }
 
         // The grid, when a size it shows changed: one merge, as the whole merge writes it.
         var revision = header.revision
@@ -151,7 +162,8 @@ extension SyncSide {
             .map { ($0.path, $0.after.value(or: nil)) }
             .sorted { ($0.0.section, $0.0.item) < ($1.0.section, $1.0.item) }
         if !sizes.isEmpty, let snapshot {
-            let label = bundle.replica.label(named: names.first { $0.replica == bundle.replica }?.after.winner?.value)
+            let label = bundle.replica.label(named: (renamed.first { $0.replica == bundle.replica }?.name ?? storedNames[bundle.replica])?
+                .winner?.value)
             let edited = try GridEditor.edit(snapshot, seenAs: nil) { try $0.setSizes(sizes) }
             let written = try GridRevisionWriter.write((edited.snapshot, edited.changes, edited.edits), from: snapshot, gridID: header.id,
                                                        grid: name, record: HistoryRecord(kind: .merge, operation: "sync from \(label)"),
@@ -166,7 +178,7 @@ extension SyncSide {
         let state = StoredSyncState(replica: current.row.replica, databaseReplica: current.row.databaseReplica, revision: Int64(revision),
                                     clock: clock.latest.rawValue, versions: SyncVersionsText.encode(versions),
                                     conflicts: Int64(max(0, conflicts)), version: version, sent: current.row.sent)
-        let entry = StoredSyncVersion(version: version, versions: SyncVersionsText.encode(bound))
+        let entry = registers.isEmpty ? nil : StoredSyncVersion(version: version, versions: SyncVersionsText.encode(bound))
         try transaction.writeSyncState(StoredSyncWrite(state: state, replacing: false, replicas: numbers.takeAdded(), registers: registers,
                                                        removed: [], log: entry),
                                        gridID: header.id)
@@ -178,7 +190,8 @@ extension SyncSide {
         after.versions = versions
         after.header.revision = revision
         return (RowsMerge(received: received, revision: (header.revision, revision), conflicts: max(0, conflicts)), after,
-                [entry] + stored.log.prefix(Int(StoredSyncWrite.keptVersions) - 1))
+                // An entry stored at or past the new version is not one gridstore wrote.
+                (entry.map { [$0] } ?? []) + stored.log.filter { $0.version <= current.row.version })
     }
 
     /// The other side's step of a sync by rows: `bundle` merged by rows (``applyByRows(_:grid:in:clockReference:)``),
