@@ -2,6 +2,7 @@ import Foundation
 import GridLayout
 import TestSupport
 import GridStoreAudit
+import Synchronization
 import Testing
 @testable import GridStore
 @testable import GridStorePostgreSQL
@@ -229,8 +230,12 @@ struct PostgreSQLPoolTests {
             for item in [3, 20, 41] { try onDevice.toggle(at: GridIndexPath(item: item + round)) }
             try onHub.toggle(at: GridIndexPath(item: 50 + round))
             let before = storage.pool.idleRoundTrips
+            let merges = (device.mergesByRows.load(ordering: .relaxed), database.mergesByRows.load(ordering: .relaxed))
             let result = try device.sync(with: database, grids: ["g"])
             #expect(result.first?.sent == 3 && result.first?.received == 1, "round \(round)")
+            // Sizes alone: each side merged what it received reading only the rows it names.
+            #expect(device.mergesByRows.load(ordering: .relaxed) == merges.0 + 1 && database.mergesByRows.load(ordering: .relaxed) == merges.1 + 1,
+                    "round \(round)")
             // The summary with the server's clock (before: then the clock in a read transaction of
             // its own); in the write transaction, the replica row with the storage's identity and
             // the clock (before: three), the grid's locked header and its content, its sync state's
