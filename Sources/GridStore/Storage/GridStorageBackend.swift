@@ -285,6 +285,13 @@ package struct StoredReplicaRow: Sendable, Equatable {
         self.storageIdentity = storageIdentity
         self.name = name
     }
+
+    /// Whether the id was minted for the storage whose identity is `identity` now: the one
+    /// recorded, or one that extends it with `:` and more (a backend that came to tell its
+    /// storage apart more finely, as a file's birth time after its device and inode).
+    package func isMinted(for identity: String) -> Bool {
+        storageIdentity == identity || (!storageIdentity.isEmpty && identity.hasPrefix(storageIdentity + ":"))
+    }
 }
 
 /// What ``GridStorageTransaction/syncSummary(named:)`` reads.

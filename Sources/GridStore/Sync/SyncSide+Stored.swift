@@ -39,7 +39,7 @@ extension SyncSide {
               let replica = ReplicaID(row.replica), let versions = SyncVersionsText.decode(row.versions) else { return nil }
         let context = try transaction.replicaContext()
         guard let stored = context.row, stored.id == row.databaseReplica,
-              context.storageIdentity.isEmpty || stored.storageIdentity == context.storageIdentity,
+              context.storageIdentity.isEmpty || stored.isMinted(for: context.storageIdentity),
               !HybridClock.isTooFarAhead(versions[replica], now: context.clock) else { return nil }
         return Current(gridID: header.id, header: header, row: row, replica: replica, versions: versions, now: context.clock,
                        databaseName: stored.name)

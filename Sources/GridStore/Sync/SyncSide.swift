@@ -166,7 +166,7 @@ struct SyncSide {
     /// its last sync; `nil` when it never synced here (or the database is a copy not synced yet).
     /// Read without the registers, which a sync that finds nothing new never decodes.
     static func summary(_ summary: StoredSyncSummary?) -> (revision: Int, versions: String, conflicts: Int, changed: Bool)? {
-        guard let summary, summary.replica.storageIdentity == summary.storageIdentity, summary.replica.id == summary.state?.databaseReplica,
+        guard let summary, summary.replica.isMinted(for: summary.storageIdentity), summary.replica.id == summary.state?.databaseReplica,
               let revision = summary.revision, let row = summary.state, revision >= 0, revision < Int64.max, row.conflicts >= 0,
               SyncVersionsText.decode(row.versions) != nil else {
             return nil
@@ -189,7 +189,7 @@ struct SyncSide {
         guard let row = context.row else { throw GridError.corrupted("the database has no replica id") }
         guard let id = ReplicaID(row.id) else { throw GridError.corrupted("the database's replica id '\(row.id.prefix(40))' is not 32 hexadecimal digits") }
         let identity = context.storageIdentity
-        guard !identity.isEmpty, row.storageIdentity != identity else { return (id, row.name) }
+        guard !identity.isEmpty, !row.isMinted(for: identity) else { return (id, row.name) }
         if row.storageIdentity.isEmpty {
             if minting { try transaction.setReplicaRow(StoredReplicaRow(id: id.description, storageIdentity: identity)) }
             return (id, row.name)

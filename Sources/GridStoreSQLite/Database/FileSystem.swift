@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSQLite
 import GridStore
 
 /// The few file-system calls gridstore needs, on top of the C library.
@@ -279,5 +280,16 @@ package struct FileIdentity: Hashable, Sendable {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// The identity a database's replica id is recorded with: `<device>:<inode>`, then
+    /// `:<birth time in nanoseconds>` where the file system records one, so that a copy put in
+    /// place of the original under a freed inode number of the original's is another file;
+    /// empty when there is no file at `path`.
+    package static func replicaText(of path: String) -> String {
+        guard let identity = of(path) else { return "" }
+        var seconds: Int64 = 0, nanoseconds: UInt32 = 0
+        guard csqlite_file_birth_time(path, &seconds, &nanoseconds) == 0 else { return "\(identity.device):\(identity.inode)" }
+        return "\(identity.device):\(identity.inode):\(seconds).\(nanoseconds)"
     }
 }

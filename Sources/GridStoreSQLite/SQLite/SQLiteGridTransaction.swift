@@ -154,9 +154,9 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         }
     }
 
-    /// The file's device and inode, `<device>:<inode>`: a copy of the file is another file.
+    /// The file's device, inode and birth time (``FileIdentity/replicaText(of:)``): a copy of the file is another file.
     func storageIdentity() throws -> String {
-        FileIdentity.of(path).map { "\($0.device):\($0.inode)" } ?? ""
+        FileIdentity.replicaText(of: path)
     }
 
     func syncSummary(named name: String) throws -> StoredSyncSummary? {

@@ -127,10 +127,10 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         writers = identity.map(WriterQueue.forFile)
         // The replica id a migration minted belongs to this file: a copy of it is another file,
         // so it takes an id of its own before its first sync, even when copied before this one's.
-        if let identity, migrationsAppliedOnOpen.contains(where: { $0.sql.contains("CREATE TABLE replica") }) {
+        if identity != nil, migrationsAppliedOnOpen.contains(where: { $0.sql.contains("CREATE TABLE replica") }) {
             try Self.withTimeLimit(connection) {
                 try connection.execute("UPDATE replica SET file_identity = ? WHERE file_identity = ''",
-                                       ["\(identity.device):\(identity.inode)"])
+                                       [FileIdentity.replicaText(of: path)])
             }
         }
     }
