@@ -212,6 +212,9 @@ extension GridDatabase {
         // This side's changes since the last sync become its writes, stored before any leaves.
         // A state current on both sides is read by rows: only what the other side lacks.
         let peerVersions = peer.flatMap { SyncVersionsText.decode($0.versions) }
+        // What the other side's stored state knows, even when it is a copy that has not synced
+        // as itself yet (`Grid.copy`, a file copy): enough to find this side restored.
+        let peerKnows = stored[1]?.state.flatMap { SyncVersionsText.decode($0.versions) }
         // A peer that may have been restored from a backup in place (this side knows more of its
         // replica's changes than it sent) hands its lost changes to a new replica as it prepares:
         // it is sent what it lacks from this side's whole state, since what it knows then.
@@ -220,13 +223,21 @@ extension GridDatabase {
                   let known = stored[0]?.state.flatMap({ SyncVersionsText.decode($0.versions) }) else { return true }
             return known[theirs] > (row.sent.map(HybridTime.init(rawValue:)) ?? peerVersions[theirs])
         }()
+        // This side, when the peer knows more of its replica's changes than it sent (a restored
+        // database, or one whose changes left by `Grid.copy` before a backup was put back),
+        // hands its lost changes to a new replica as it prepares.
+        let hereMayBeRestored: Bool = {
+            guard let row = stored[0]?.state, let ours = ReplicaID(row.replica), let peerKnows = peerVersions ?? peerKnows,
+                  let known = SyncVersionsText.decode(row.versions) else { return true }
+            return peerKnows[ours] > (row.sent.map(HybridTime.init(rawValue:)) ?? known[ours])
+        }()
         let outgoing: (bundle: SyncBundle?, side: SyncSide?) = try access(dryRun) { transaction in
-            if !dryRun, !peerMayBeRestored, let peerVersions, let bundle = try SyncSide.storedBundle(GridLimits.canonical(name), since: peerVersions,
-                                                                                 in: transaction) {
+            if !dryRun, !peerMayBeRestored, !hereMayBeRestored, let peerVersions,
+               let bundle = try SyncSide.storedBundle(GridLimits.canonical(name), since: peerVersions, in: transaction) {
                 return (bundle, nil)
             }
             var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun,
-                                            peer: peerVersions, clockReference: hereReference)
+                                            peer: peerVersions ?? peerKnows, clockReference: hereReference)
             if !dryRun, side.stored != nil { try side.store(in: transaction, origin: nil, sending: true) }
             return (nil, side)
         }
@@ -257,21 +268,27 @@ extension GridDatabase {
         guard outgoing.bundle != nil || outgoing.side?.stored != nil || there.before != nil else {
             throw GridError.gridNotFound(GridLimits.canonical(name))
         }
+        // The other side knows changes made as this side's replica that this side lacks: this
+        // database was restored from a backup, found out only now when the other side had not
+        // synced before. This side hands its lost changes to a new replica as it prepares again.
+        let restoredHere = there.reply.delta.versions[hereReplica] > hereVersions[hereReplica]
         // This side again: its changes since the first step recorded, then what the other sent.
         return try access(dryRun) { transaction in
             var result: GridSyncResult
-            if !dryRun, let applied = try SyncSide.applyByRows(there.reply, grid: GridLimits.canonical(name), in: transaction,
-                                                                clockReference: hereReference) {
+            if !dryRun, !restoredHere,
+               let applied = try SyncSide.applyByRows(there.reply, grid: GridLimits.canonical(name), in: transaction,
+                                                      clockReference: hereReference) {
                 mergesByRows.add(1, ordering: .relaxed)
                 result = GridSyncResult(grid: GridLimits.canonical(name), sent: there.sent, otherRevision: (there.before, there.after),
                                         received: applied.received, revision: (applied.revision.before, applied.revision.after),
                                         conflicts: applied.conflicts)
             } else {
                 var side: SyncSide
-                if !dryRun, let reused = try outgoing.side?.reused(in: transaction, clockReference: hereReference) {
+                if !dryRun, !restoredHere, let reused = try outgoing.side?.reused(in: transaction, clockReference: hereReference) {
                     side = reused
                 } else {
-                    side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun, clockReference: hereReference)
+                    side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun,
+                                                peer: restoredHere ? there.reply.delta.versions : nil, clockReference: hereReference)
                     if dryRun, let first = outgoing.side { side.adopt(first) }
                 }
                 let before = side.stored?.snapshot.revision

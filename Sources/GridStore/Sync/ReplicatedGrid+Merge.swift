@@ -86,6 +86,25 @@ extension ReplicatedGrid {
         return changed
     }
 
+    /// Leaves out of this delta the sections and items `state` could not place after a merge:
+    /// ones whose place the delta does not hold and `state` never had, or placed in a section
+    /// neither knows. A delta made for a cursor `state` does not cover (a bundle for the cursor a
+    /// database had before it was restored from a backup) can name what was made in changes it
+    /// leaves out; `state`'s versions then take nothing from it, and a later sync brings them whole.
+    ///
+    /// - Complexity: O(*d*) for the delta's *d* sections and items.
+    mutating func dropUnplaceable(into state: ReplicatedGrid) {
+        sections = sections.filter { id, section in section.order.winner != nil || state.sections[id]?.order.winner != nil }
+        func isKnown(_ section: SyncEntityID) -> Bool {
+            sections[section]?.order.winner != nil || state.sections[section]?.order.winner != nil
+        }
+        items = items.filter { id, item in
+            let held = state.items[id]?.place ?? MergeRegister()
+            return (item.place.winner != nil || held.winner != nil)
+                && item.place.heads.allSatisfy { isKnown($0.value.section) } && held.heads.allSatisfy { isKnown($0.value.section) }
+        }
+    }
+
     /// Checks what a merge left: every item has a place in a section that exists, every section
     /// has a place, and the grid is within gridstore's limits.
     ///

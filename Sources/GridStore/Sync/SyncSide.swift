@@ -300,14 +300,15 @@ struct SyncSide {
         let latest = bundle.delta.latestTimes()
         try Self.checkSender(of: bundle, latest: latest, replica: replica, known: state.versions, now: now)
         if latest[replica] != nil && state.holdsForgedWrite(in: bundle.delta, as: replica) { throw .sync(Self.forged(replica)) }
-        for (id, item) in bundle.delta.items {
-            for head in item.place.heads where bundle.delta.sections[head.value.section]?.order.winner == nil
+        var delta = bundle.delta
+        if !bundle.cursor.isCovered(by: state.versions) { delta.dropUnplaceable(into: state) }
+        for (id, item) in delta.items {
+            for head in item.place.heads where delta.sections[head.value.section]?.order.winner == nil
                 && state.sections[head.value.section]?.order.winner == nil {
                 throw .sync(SyncError(.malformed, "the sync bundle places item \(id) in section \(head.value.section), which neither it "
                                       + "nor grid '\(name)' has"))
             }
         }
-        var delta = bundle.delta
         delta.names = Self.takenNames(of: bundle, replica: replica, known: state.versions, now: now)
         var merged = state
         let changed = merged.merge(delta, exportedSince: bundle.cursor)
