@@ -68,7 +68,7 @@ struct SyncApplyRowsTests {
         let log = try transaction.syncVersionLog(gridID: header.id).first { $0.version <= row.version }
         let bound = try #require(log.flatMap { SyncVersionsText.decode($0.versions) })
         let history = try transaction.historyEntries(gridID: header.id, limit: 3, deltas: true).map {
-            "\($0.revision) \($0.operation ?? "") \($0.delta)"
+            "\($0.revision) \($0.operation) \($0.delta)"
         }
         return Observed(result: result, content: snapshot.content, revision: snapshot.revision, state: row, registers: state,
                         versions: Dictionary(uniqueKeysWithValues: stored.map { ("\($0.kind) \($0.entity) \($0.field)", $0.version) }),

@@ -224,6 +224,115 @@ struct SyncDatabaseTests {
         #expect(try restored.sync(with: phone).allSatisfy { $0.sent == 0 && $0.received == 0 })
     }
 
+    /// Puts `backup` in place of the database file `name`: over the same file, or as a new file moved into place.
+    func restore(_ backup: Data, as name: String, newFile: Bool) throws -> GridDatabase {
+        let path = directory.file(name)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        if newFile {
+            try backup.write(to: URL(fileURLWithPath: path + ".new"))
+            #expect(rename(path + ".new", path) == 0)
+        } else {
+            try backup.write(to: URL(fileURLWithPath: path))
+        }
+        return try database(name)
+    }
+
+    @Test("a database restored in place whose lost change left by Grid.copy meets that copy first: the change comes back, on both")
+    func restoredMeetsCopyFirst() throws {
+        var phone = try database("phone.sqlite")
+        let hub = try database("hub.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
+        _ = try phone.sync(with: hub)
+        _ = try phone.checkpoint()
+        let backup = try Data(contentsOf: URL(fileURLWithPath: directory.file("phone.sqlite")))
+        try Grid(named: "default", in: phone).update { try $0.deleteItem(at: GridIndexPath(item: 4)) }
+        let laptop = try database("laptop.sqlite")
+        try Grid.copy(from: phone, to: laptop)
+        try phone.close()
+        phone = try restore(backup, as: "phone.sqlite", newFile: false)
+        try Grid(named: "default", in: phone).setSize(.big, at: GridIndexPath(item: 7))
+        // The laptop never synced: what it knows is read only in the sync, which finds the restore.
+        _ = try phone.sync(with: laptop)
+        let merged = try content(phone)
+        #expect(try merged.sections[0].count == 11 && merged == content(laptop), "\(merged.sections[0])")
+        _ = try hub.sync(with: laptop)
+        _ = try phone.sync(with: hub)
+        #expect(try content(hub) == merged && content(phone) == merged)
+    }
+
+    @Test("a backup restored as a new file moved into place, twice, syncs as a copy: the change it lost comes back and none is claimed")
+    func restoredTwiceAsNewFile() throws {
+        var phone = try database("phone.sqlite")
+        let hub = try database("hub.sqlite"), tablet = try database("tablet.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
+        _ = try phone.sync(with: hub)
+        _ = try tablet.sync(with: hub)
+        _ = try phone.checkpoint()
+        let backup = try Data(contentsOf: URL(fileURLWithPath: directory.file("phone.sqlite")))
+        // A tile inserted after the backup reaches the tablet only, in a copy of the file made then.
+        try Grid(named: "default", in: phone).update { try $0.insertItem(at: GridIndexPath(item: 3), size: .big) }
+        _ = try phone.checkpoint()
+        try FileManager.default.copyItem(atPath: directory.file("phone.sqlite"), toPath: directory.file("old-phone.sqlite"))
+        // Restored twice: the second new file may take the inode number the original had.
+        for _ in 0..<2 {
+            try phone.close()
+            phone = try restore(backup, as: "phone.sqlite", newFile: true)
+        }
+        try Grid(named: "default", in: phone).setSize(.middle, at: GridIndexPath(item: 6))
+        _ = try phone.sync(with: hub)
+        _ = try database("old-phone.sqlite").sync(with: hub)
+        _ = try phone.sync(with: hub)
+        _ = try tablet.sync(with: hub)
+        let merged = try content(hub)
+        #expect(merged.sections[0].count == 13 && merged.sections[0][3] == .big, "\(merged.sections[0])")
+        #expect(try content(phone) == merged && content(tablet) == merged)
+    }
+
+    @Test("a file's identity has its birth time; one an earlier gridstore recorded (device and inode) still names the file")
+    func fileIdentityWithBirthTime() throws {
+        let path = directory.file("phone.sqlite")
+        var phone = try database("phone.sqlite")
+        let hub = try database("hub.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
+        _ = try phone.sync(with: hub)
+        let replica = try Grid(named: "default", in: phone).syncReplicaID()
+        let current = FileIdentity.replicaText(of: path)
+        let parts = current.split(separator: ":")
+        #expect(parts.count == 3, "\(current): ext4 and tmpfs record a birth time")
+        try phone.close()
+        try SQLiteConnection(path: path, mode: .readWrite)
+            .executeScript("UPDATE replica SET file_identity = '\(parts.prefix(2).joined(separator: ":"))'")
+        phone = try database("phone.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 2))
+        _ = try phone.sync(with: hub)
+        #expect(try Grid(named: "default", in: phone).syncReplicaID() == replica)
+        #expect(try content(hub) == content(phone))
+    }
+
+    @Test("a bundle made for the cursor a database had before a backup was restored adds what it can, and a sync brings the rest")
+    func bundleForCursorBeforeRestore() throws {
+        var tablet = try database("tablet.sqlite")
+        let hub = try database("hub.sqlite")
+        try Grid(named: "default", in: tablet).toggle(at: GridIndexPath(item: 0))
+        _ = try tablet.sync(with: hub)
+        _ = try tablet.checkpoint()
+        let backup = try Data(contentsOf: URL(fileURLWithPath: directory.file("tablet.sqlite")))
+        // The hub inserts a tile and the tablet takes it; the hub then deletes it and resizes another.
+        try Grid(named: "default", in: hub).update { try $0.insertItem(at: GridIndexPath(item: 2), size: .big) }
+        _ = try tablet.sync(with: hub)
+        let cursor = try Grid(named: "default", in: tablet).syncCursor()
+        try Grid(named: "default", in: hub).update { try $0.deleteItem(at: GridIndexPath(item: 2)) }
+        try Grid(named: "default", in: hub).setSize(.middle, at: GridIndexPath(item: 5))
+        let bundle = try Grid(named: "default", in: hub).syncBundle(since: cursor).encoded()
+        try tablet.close()
+        tablet = try restore(backup, as: "tablet.sqlite", newFile: false)
+        // The bundle deletes a tile the restored tablet never had: it takes the resize.
+        try Grid(named: "default", in: tablet).applySyncBundle(bundle)
+        #expect(try content(tablet).sections[0][5] == .middle)
+        _ = try tablet.sync(with: hub)
+        #expect(try content(tablet) == content(hub) && content(hub).sections[0].count == 12)
+    }
+
     @Test("an import that moves a keyed tile to another section moves it, keeping a resize another replica made meanwhile")
     func importMovesKeyedTile() throws {
         let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")
