@@ -2,11 +2,15 @@
 #define GRIDSTORE_CSQLITE_SHIM_H
 
 #include <sqlite3.h>
-#if defined(__linux__)
+#if defined(__linux__) && defined(__has_include)
+#if __has_include(<linux/stat.h>)
 #include <fcntl.h>
 #include <linux/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#endif
+#elif defined(__APPLE__)
+#include <sys/stat.h>
 #endif
 
 /// `SQLITE_TRANSIENT` is a macro that casts -1 to a function pointer, which
@@ -27,7 +31,7 @@ static inline int csqlite_config_memory_statistics(int on) {
 }
 
 /// The birth time of the file at `path`, following symbolic links, where the file system
-/// records one (ext4, btrfs, xfs, tmpfs on recent kernels): 0 with it set, else -1. Not part
+/// records one (ext4, btrfs, xfs and APFS): 0 with it set, else -1. Not part
 /// of SQLite: the package's one C module holds it so that a copy of a database file restored
 /// where a freed inode number comes back is still told apart from the file it copies.
 static inline int csqlite_file_birth_time(const char *path, long long *seconds, unsigned int *nanoseconds) {
@@ -36,6 +40,12 @@ static inline int csqlite_file_birth_time(const char *path, long long *seconds, 
     if (syscall(SYS_statx, AT_FDCWD, path, 0, STATX_BTIME, &info) != 0 || !(info.stx_mask & STATX_BTIME)) return -1;
     *seconds = (long long)info.stx_btime.tv_sec;
     *nanoseconds = info.stx_btime.tv_nsec;
+    return 0;
+#elif defined(__APPLE__)
+    struct stat info;
+    if (stat(path, &info) != 0) return -1;
+    *seconds = (long long)info.st_birthtimespec.tv_sec;
+    *nanoseconds = (unsigned int)info.st_birthtimespec.tv_nsec;
     return 0;
 #else
     (void)path; (void)seconds; (void)nanoseconds;

@@ -212,9 +212,17 @@ extension GridDatabase {
         // This side's changes since the last sync become its writes, stored before any leaves.
         // A state current on both sides is read by rows: only what the other side lacks.
         let peerVersions = peer.flatMap { SyncVersionsText.decode($0.versions) }
-        // What the other side's stored state knows, even when it is a copy that has not synced
-        // as itself yet (`Grid.copy`, a file copy): enough to find this side restored.
-        let peerKnows = stored[1]?.state.flatMap { SyncVersionsText.decode($0.versions) }
+        // A copy that has not synced as itself yet (`Grid.copy`, a file copy) holding changes of
+        // this side's replica that this side lacks: this database was restored from a backup.
+        // (A copy knowing more than this side sent, but no more than it has, is a copy made
+        // before this side's changes left, not a sign of a restore.)
+        let restoredBeforeCopy: VersionVector? = {
+            guard peerVersions == nil, let row = stored[0]?.state, let ours = ReplicaID(row.replica),
+                  let known = SyncVersionsText.decode(row.versions),
+                  let theirs = stored[1]?.state.flatMap({ SyncVersionsText.decode($0.versions) }),
+                  theirs[ours] > known[ours] else { return nil }
+            return theirs
+        }()
         // A peer that may have been restored from a backup in place (this side knows more of its
         // replica's changes than it sent) hands its lost changes to a new replica as it prepares:
         // it is sent what it lacks from this side's whole state, since what it knows then.
@@ -223,21 +231,13 @@ extension GridDatabase {
                   let known = stored[0]?.state.flatMap({ SyncVersionsText.decode($0.versions) }) else { return true }
             return known[theirs] > (row.sent.map(HybridTime.init(rawValue:)) ?? peerVersions[theirs])
         }()
-        // This side, when the peer knows more of its replica's changes than it sent (a restored
-        // database, or one whose changes left by `Grid.copy` before a backup was put back),
-        // hands its lost changes to a new replica as it prepares.
-        let hereMayBeRestored: Bool = {
-            guard let row = stored[0]?.state, let ours = ReplicaID(row.replica), let peerKnows = peerVersions ?? peerKnows,
-                  let known = SyncVersionsText.decode(row.versions) else { return true }
-            return peerKnows[ours] > (row.sent.map(HybridTime.init(rawValue:)) ?? known[ours])
-        }()
         let outgoing: (bundle: SyncBundle?, side: SyncSide?) = try access(dryRun) { transaction in
-            if !dryRun, !peerMayBeRestored, !hereMayBeRestored, let peerVersions,
+            if !dryRun, !peerMayBeRestored, let peerVersions,
                let bundle = try SyncSide.storedBundle(GridLimits.canonical(name), since: peerVersions, in: transaction) {
                 return (bundle, nil)
             }
             var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun,
-                                            peer: peerVersions ?? peerKnows, clockReference: hereReference)
+                                            peer: peerVersions ?? restoredBeforeCopy, clockReference: hereReference)
             if !dryRun, side.stored != nil { try side.store(in: transaction, origin: nil, sending: true) }
             return (nil, side)
         }
@@ -246,6 +246,7 @@ extension GridDatabase {
         let hereReplica = outgoing.side?.replica ?? outgoing.bundle!.replica
         // The other side: made current, given what it lacks, stored; what this side lacks.
         let there = try other.access(dryRun) { transaction in
+            if !dryRun { try Self.recordStorageIdentity(of: stored[1], in: transaction) }
             if !dryRun, let bundle = outgoing.bundle,
                let answer = try SyncSide.answerByRows(bundle, grid: GridLimits.canonical(name), peer: hereVersions, in: transaction,
                                                       clockReference: thereReference) {
@@ -268,27 +269,22 @@ extension GridDatabase {
         guard outgoing.bundle != nil || outgoing.side?.stored != nil || there.before != nil else {
             throw GridError.gridNotFound(GridLimits.canonical(name))
         }
-        // The other side knows changes made as this side's replica that this side lacks: this
-        // database was restored from a backup, found out only now when the other side had not
-        // synced before. This side hands its lost changes to a new replica as it prepares again.
-        let restoredHere = there.reply.delta.versions[hereReplica] > hereVersions[hereReplica]
         // This side again: its changes since the first step recorded, then what the other sent.
         return try access(dryRun) { transaction in
+            if !dryRun { try Self.recordStorageIdentity(of: stored[0], in: transaction) }
             var result: GridSyncResult
-            if !dryRun, !restoredHere,
-               let applied = try SyncSide.applyByRows(there.reply, grid: GridLimits.canonical(name), in: transaction,
-                                                      clockReference: hereReference) {
+            if !dryRun, let applied = try SyncSide.applyByRows(there.reply, grid: GridLimits.canonical(name), in: transaction,
+                                                                clockReference: hereReference) {
                 mergesByRows.add(1, ordering: .relaxed)
                 result = GridSyncResult(grid: GridLimits.canonical(name), sent: there.sent, otherRevision: (there.before, there.after),
                                         received: applied.received, revision: (applied.revision.before, applied.revision.after),
                                         conflicts: applied.conflicts)
             } else {
                 var side: SyncSide
-                if !dryRun, !restoredHere, let reused = try outgoing.side?.reused(in: transaction, clockReference: hereReference) {
+                if !dryRun, let reused = try outgoing.side?.reused(in: transaction, clockReference: hereReference) {
                     side = reused
                 } else {
-                    side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun,
-                                                peer: restoredHere ? there.reply.delta.versions : nil, clockReference: hereReference)
+                    side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun, clockReference: hereReference)
                     if dryRun, let first = outgoing.side { side.adopt(first) }
                 }
                 let before = side.stored?.snapshot.revision
@@ -303,6 +299,15 @@ extension GridDatabase {
             result.drop = drop
             return result
         }
+    }
+
+    /// Writes the replica row again with the storage's identity now when it was recorded by an
+    /// earlier gridstore in a shorter form that still names it (a file's device and inode,
+    /// without its birth time), so that a copy on a freed inode number is told apart from then on.
+    private static func recordStorageIdentity(of summary: StoredSyncSummary?, in transaction: any GridStorageTransaction) throws {
+        guard let summary, summary.replica.storageIdentity != summary.storageIdentity,
+              summary.replica.isMinted(for: summary.storageIdentity) else { return }
+        try transaction.setReplicaRow(StoredReplicaRow(id: summary.replica.id, storageIdentity: summary.storageIdentity))
     }
 
     /// How many keyed items two grids that never synced must each have, with no key in common,

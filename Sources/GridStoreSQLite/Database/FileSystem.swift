@@ -283,9 +283,9 @@ package struct FileIdentity: Hashable, Sendable {
     }
 
     /// The identity a database's replica id is recorded with: `<device>:<inode>`, then
-    /// `:<birth time in nanoseconds>` where the file system records one, so that a copy put in
-    /// place of the original under a freed inode number of the original's is another file;
-    /// empty when there is no file at `path`.
+    /// `:<seconds>.<nanoseconds>` of the file's birth time where the file system records one, so
+    /// that a copy put in place of the original under a freed inode number of the original's is
+    /// another file; empty when there is no file at `path`.
     package static func replicaText(of path: String) -> String {
         guard let identity = of(path) else { return "" }
         var seconds: Int64 = 0, nanoseconds: UInt32 = 0
