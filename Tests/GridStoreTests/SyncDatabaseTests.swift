@@ -209,8 +209,7 @@ struct SyncDatabaseTests {
         #expect(try content(tablet, "honey") == content(phone, "honey") && content(tablet, "honey").honeycomb != nil
                 && content(tablet, "honey").sections.flatMap { $0 }.count == 7)
         // A backup of the tablet's file, restored in place after the tablet synced changes it no longer has.
-        _ = try tablet.checkpoint()
-        let backup = try Data(contentsOf: URL(fileURLWithPath: directory.file("tablet.sqlite")))
+        let backup = try takeBackup(of: tablet, "tablet.sqlite")
         try Grid(named: "default", in: tablet).setSize(.middle, at: GridIndexPath(item: 5))
         _ = try tablet.sync(with: phone)
         let restored = try {
@@ -222,6 +221,12 @@ struct SyncDatabaseTests {
         let merged = try content(phone)
         #expect(try content(restored) == merged && merged.sections[0][5] == .middle && merged.sections[0][7] == .big)
         #expect(try restored.sync(with: phone).allSatisfy { $0.sent == 0 && $0.received == 0 })
+    }
+
+    /// The bytes of the database file `name` of `database`, as a backup of it takes them.
+    func takeBackup(of database: GridDatabase, _ name: String) throws -> Data {
+        _ = try database.checkpoint()
+        return try Data(contentsOf: URL(fileURLWithPath: directory.file(name)))
     }
 
     /// Puts `backup` in place of the database file `name`: over the same file, or as a new file moved into place.
@@ -243,8 +248,7 @@ struct SyncDatabaseTests {
         let hub = try database("hub.sqlite")
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
         _ = try phone.sync(with: hub)
-        _ = try phone.checkpoint()
-        let backup = try Data(contentsOf: URL(fileURLWithPath: directory.file("phone.sqlite")))
+        let backup = try takeBackup(of: phone, "phone.sqlite")
         try Grid(named: "default", in: phone).update { try $0.deleteItem(at: GridIndexPath(item: 4)) }
         let laptop = try database("laptop.sqlite")
         try Grid.copy(from: phone, to: laptop)
@@ -269,8 +273,7 @@ struct SyncDatabaseTests {
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
         _ = try phone.sync(with: hub)
         _ = try tablet.sync(with: hub)
-        _ = try phone.checkpoint()
-        let backup = try Data(contentsOf: URL(fileURLWithPath: directory.file("phone.sqlite")))
+        let backup = try takeBackup(of: phone, "phone.sqlite")
         // A tile inserted after the backup reaches the tablet only, in a copy of the file made then.
         try Grid(named: "default", in: phone).update { try $0.insertItem(at: GridIndexPath(item: 3), size: .big) }
         _ = try phone.checkpoint()
@@ -341,8 +344,7 @@ struct SyncDatabaseTests {
         let hub = try database("hub.sqlite")
         try Grid(named: "default", in: tablet).toggle(at: GridIndexPath(item: 0))
         _ = try tablet.sync(with: hub)
-        _ = try tablet.checkpoint()
-        let backup = try Data(contentsOf: URL(fileURLWithPath: directory.file("tablet.sqlite")))
+        let backup = try takeBackup(of: tablet, "tablet.sqlite")
         // The hub inserts a tile and the tablet takes it; the hub then deletes it and resizes another.
         try Grid(named: "default", in: hub).update { try $0.insertItem(at: GridIndexPath(item: 2), size: .big) }
         _ = try tablet.sync(with: hub)

@@ -212,23 +212,22 @@ extension GridDatabase {
         // This side's changes since the last sync become its writes, stored before any leaves.
         // A state current on both sides is read by rows: only what the other side lacks.
         let peerVersions = peer.flatMap { SyncVersionsText.decode($0.versions) }
+        // What each side's stored state knows, whether or not it is current.
+        let knows = stored.map { $0?.state.flatMap { SyncVersionsText.decode($0.versions) } }
         // A copy that has not synced as itself yet (`Grid.copy`, a file copy) holding changes of
         // this side's replica that this side lacks: this database was restored from a backup.
         // (A copy knowing more than this side sent, but no more than it has, is a copy made
         // before this side's changes left, not a sign of a restore.)
         let restoredBeforeCopy: VersionVector? = {
-            guard peerVersions == nil, let row = stored[0]?.state, let ours = ReplicaID(row.replica),
-                  let known = SyncVersionsText.decode(row.versions),
-                  let theirs = stored[1]?.state.flatMap({ SyncVersionsText.decode($0.versions) }),
-                  theirs[ours] > known[ours] else { return nil }
+            guard peerVersions == nil, let ours = stored[0]?.state.flatMap({ ReplicaID($0.replica) }), let known = knows[0],
+                  let theirs = knows[1], theirs[ours] > known[ours] else { return nil }
             return theirs
         }()
         // A peer that may have been restored from a backup in place (this side knows more of its
         // replica's changes than it sent) hands its lost changes to a new replica as it prepares:
         // it is sent what it lacks from this side's whole state, since what it knows then.
         let peerMayBeRestored: Bool = {
-            guard let row = stored[1]?.state, let theirs = ReplicaID(row.replica), let peerVersions,
-                  let known = stored[0]?.state.flatMap({ SyncVersionsText.decode($0.versions) }) else { return true }
+            guard let row = stored[1]?.state, let theirs = ReplicaID(row.replica), let peerVersions, let known = knows[0] else { return true }
             return known[theirs] > (row.sent.map(HybridTime.init(rawValue:)) ?? peerVersions[theirs])
         }()
         let outgoing: (bundle: SyncBundle?, side: SyncSide?) = try access(dryRun) { transaction in
