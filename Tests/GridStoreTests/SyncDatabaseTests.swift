@@ -316,6 +316,13 @@ struct SyncDatabaseTests {
         try phone.close()
         let recorded = try SQLiteConnection(path: path).fetchOne("SELECT file_identity FROM replica") { $0.string(at: 0) }
         #expect(recorded == FileIdentity.replicaText(of: path))
+        // A record cut to the device alone, by hand, names no file: the database syncs as a copy.
+        try SQLiteConnection(path: path, mode: .readWrite).executeScript("UPDATE replica SET file_identity = '\(parts[0])'")
+        phone = try database("phone.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 3))
+        _ = try phone.sync(with: hub)
+        #expect(try Grid(named: "default", in: phone).syncReplicaID() != replica)
+        #expect(try content(hub) == content(phone))
     }
 
     @Test("a device's changes not yet synced, copied to a new device with Grid.copy, then synced with it: one replica, no second write, no conflict")

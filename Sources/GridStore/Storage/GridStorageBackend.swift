@@ -287,10 +287,12 @@ package struct StoredReplicaRow: Sendable, Equatable {
     }
 
     /// Whether the id was minted for the storage whose identity is `identity` now: the one
-    /// recorded, or one that extends it with `:` and more (a backend that came to tell its
-    /// storage apart more finely, as a file's birth time after its device and inode).
+    /// recorded, or one that adds one `:` field to it (a backend that came to tell its storage
+    /// apart more finely, as a file's birth time after its device and inode).
     package func isMinted(for identity: String) -> Bool {
-        storageIdentity == identity || (!storageIdentity.isEmpty && identity.hasPrefix(storageIdentity + ":"))
+        guard storageIdentity != identity else { return true }
+        guard !storageIdentity.isEmpty, identity.hasPrefix(storageIdentity + ":") else { return false }
+        return !identity.dropFirst(storageIdentity.count + 1).contains(":")
     }
 }
 
