@@ -58,6 +58,7 @@ struct PostgreSQLFailoverTests {
         let acknowledged = Locked([Int](repeating: 0, count: writers))
         let uncertain = Locked([Int](repeating: 0, count: writers))
         let failures = Locked<[String]>([])
+        let failed = Locked([Int](repeating: 0, count: writers))
         let done = Locked(false)
         let group = DispatchGroup()
         for writer in 0..<writers {
@@ -72,6 +73,7 @@ struct PostgreSQLFailoverTests {
                     } catch {
                         let message = "\(error)"
                         failures.withLock { $0.append(message) }
+                        failed.withLock { $0[writer] += 1 }
                         if message.contains("may or may not have been applied") { uncertain.withLock { $0[writer] += 1 } }
                         usleep(20_000)
                     }
@@ -87,8 +89,15 @@ struct PostgreSQLFailoverTests {
             return false
         }
         #expect(waitForAcknowledged(20, over: Array(repeating: 0, count: writers)))
+        let failedBeforeStop = failed.withLock { $0 }
         try server.stopPrimaryImmediately()
-        usleep(300_000)
+        // The standby is promoted once every writer has met the outage.
+        var outageSeen = false
+        for _ in 0..<3_000 where !outageSeen {
+            outageSeen = failed.withLock { zip($0, failedBeforeStop).allSatisfy { $0 > $1 } }
+            if !outageSeen { usleep(20_000) }
+        }
+        #expect(outageSeen)
         try server.promoteStandby()
         let atPromotion = acknowledged.withLock { $0 }
         let wentOn = waitForAcknowledged(20, over: atPromotion)

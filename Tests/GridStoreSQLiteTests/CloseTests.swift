@@ -103,18 +103,29 @@ struct CloseTests {
         let database = try GridDatabase(path: path)
         let grid = try Grid(named: "g", in: database, creatingWith: GridOptions(sectionItemCounts: [4]))
         _ = try grid.snapshot()
-        let started = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0), closing = DispatchSemaphore(value: 0)
         let finished = Mutex(false)
         Thread.detachNewThread {
             try? database.write { transaction in
                 try transaction.update(grid) { try $0.toggle(at: GridIndexPath(item: 2)) }
                 started.signal()
-                Thread.sleep(forTimeInterval: 0.3)
-                // The transaction's body ends here; close() returns only after it commits.
+                // The body ends only once close() has begun.
+                closing.wait()
                 finished.withLock { $0 = true }
             }
         }
         started.wait()
+        // A read refused as closed shows close() has begun (it waits for the write, which then ends).
+        Thread.detachNewThread {
+            while true {
+                do {
+                    _ = try grid.snapshot()
+                } catch {
+                    closing.signal()
+                    return
+                }
+            }
+        }
         try database.close()
         #expect(finished.withLock { $0 })
         #expect(Self.openDescriptors(on: path) == 0)
