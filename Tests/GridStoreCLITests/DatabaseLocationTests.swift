@@ -6,7 +6,7 @@ import Testing
 struct DatabaseLocationTests {
     @Test("an explicit path wins, then GRIDSTORE_DB, then XDG_DATA_HOME, then ~/.local/share")
     func order() throws {
-        let everything = ["GRIDSTORE_DB": "/env/db.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/me"]
+        let everything: NamedValues = ["GRIDSTORE_DB": "/env/db.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/me"]
         #expect(try DatabaseLocation.resolve(explicitPath: "/cli.sqlite", environment: everything) == "/cli.sqlite")
         #expect(try DatabaseLocation.resolve(environment: everything) == "/env/db.sqlite")
         #expect(try DatabaseLocation.resolve(environment: ["XDG_DATA_HOME": "/xdg", "HOME": "/home/me"])
@@ -16,7 +16,7 @@ struct DatabaseLocationTests {
 
     @Test("empty and relative values count as unset")
     func unsetValues() throws {
-        let environment = ["GRIDSTORE_DB": "", "XDG_DATA_HOME": "relative/path", "HOME": "/home/me"]
+        let environment: NamedValues = ["GRIDSTORE_DB": "", "XDG_DATA_HOME": "relative/path", "HOME": "/home/me"]
         #expect(try DatabaseLocation.resolve(explicitPath: "", environment: environment)
                 == "/home/me/.local/share/gridstore/gridstore.sqlite")
     }

@@ -119,10 +119,12 @@ package struct GridChangeSet: Sendable {
     package var chunkUpserts: [ChunkRow] = []
     /// The packed sections the chunks in ``chunkUpserts`` are encoded from, when written: a
     /// million-item import would otherwise hold 25 MB of text at once.
-    private var chunkSections: [Int: TileGridSection<DensePacking>] = [:]
-    /// The explicit sizes after the change of each section with size changes, which size
-    /// chunks (see ``SizeChunks``) are written from.
-    private var sizeSections: [Int: [TileSize?]] = [:]
+    /// By section index, up to the last one written; a list, not a dictionary, for the reason
+    /// ``GridChanges`` keeps lists.
+    private var chunkSections: [TileGridSection<DensePacking>?] = []
+    /// The explicit sizes after the change of each section with size changes (by section index,
+    /// up to the last one), which size chunks (see ``SizeChunks``) are written from.
+    private var sizeSections: [[TileSize?]?] = []
     /// The honeycomb row's change, if any.
     package var honeycomb: HoneycombChange?
     /// Honeycomb placements inserted or replaced.
@@ -204,16 +206,24 @@ package struct GridChangeSet: Sendable {
     /// The explicit sizes of `section` after the change, for a section the change gives sizes to
     /// (empty for any other): what a backend that stores a section's sizes together writes.
     package func explicitSizes(afterChangeOfSection section: Int) -> [TileSize?] {
-        sizeSections[section] ?? []
+        section < sizeSections.count ? sizeSections[section] ?? [] : []
     }
 
     /// Calls `body` with each section the change gives sizes to, in order, and its explicit
     /// sizes after the change: what a backend that keeps a section's sizes whole writes.
     package func forEachSectionOfNewSizes(_ body: (Int, [TileSize?]) throws -> Void) rethrows {
-        for (section, sizes) in sizeSections.sorted(by: { $0.key < $1.key }) { try body(section, sizes) }
+        for (section, sizes) in sizeSections.enumerated() { if let sizes { try body(section, sizes) } }
     }
 
     // MARK: Sections
+
+    /// Sets `list[section]`, growing the list to hold it.
+    private static func keep<Value>(_ value: Value, at section: Int, in list: inout [Value?]) {
+        // Appended one by one: `append(contentsOf: repeatElement(…))` costs the process a search of
+        // the runtime's conformance records the first time.
+        while list.count <= section { list.append(nil) }
+        list[section] = value
+    }
 
     private mutating func addSections(old: GridSnapshot?, new: GridSnapshot, changes: GridChanges) {
         let oldCount = old?.explicitSizes.count ?? 0
@@ -231,7 +241,7 @@ package struct GridChangeSet: Sendable {
                 itemCounts.append((section, newSizes.count))
             }
             addSizes(section: section, from: first, old: oldSizes ?? [], new: newSizes)
-            sizeSections[section] = newSizes
+            Self.keep(newSizes, at: section, in: &sizeSections)
             // A honeycomb's placements are its own (see addHoneycomb); it has no tile chunks.
             guard new.kind == .tiles else { continue }
             addChunks(section: section, from: first,
@@ -283,7 +293,7 @@ package struct GridChangeSet: Sendable {
             chunkTruncations.append((section, newChunks * PlacementChunks.size))
         }
         var chunk = PlacementChunks.chunk(of: first)
-        if chunk < newChunks { chunkSections[section] = new }
+        if chunk < newChunks { Self.keep(new, at: section, in: &chunkSections) }
         while chunk < newChunks {
             if !PlacementChunks.isUnchanged(chunk, old: old, new: new) {
                 chunkUpserts.append(ChunkRow(section: section, firstItem: chunk * PlacementChunks.size))

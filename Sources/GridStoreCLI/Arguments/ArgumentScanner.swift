@@ -31,8 +31,8 @@ enum ArgumentScanner {
             parsed.wantsHelp = true
             return parsed
         }
-        parsed.acceptedNames = Set(spec.acceptedOptions.map(\.name))
-        var seen: Set<String> = []
+        parsed.acceptedNames = spec.acceptedOptions.map(\.name)
+        var seen: [String] = []
         var index = 0
         var onlyPositionals = false
         while index < tokens.count {
@@ -44,9 +44,10 @@ enum ArgumentScanner {
                 onlyPositionals = true
             } else {
                 let option = try acceptedOption(token, for: spec)
-                guard seen.insert(option.name).inserted else {
+                guard !seen.contains(option.name) else {
                     throw .usage("option '--\(option.name)' is given more than once; give it once", command: spec)
                 }
+                seen.append(option.name)
                 try read(option, token: token, tokens: tokens, index: &index, into: &parsed, for: spec)
             }
         }
@@ -81,7 +82,7 @@ enum ArgumentScanner {
         let inlineValue = token.firstIndex(of: "=").map { String(token[token.index(after: $0)...]) }
         if option.isFlag {
             if inlineValue != nil { throw .usage("option '--\(option.name)' takes no value", command: spec) }
-            parsed.flags.insert(option.name)
+            if !parsed.flags.contains(option.name) { parsed.flags.append(option.name) }
             return
         }
         let value: String

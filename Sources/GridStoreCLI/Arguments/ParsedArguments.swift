@@ -3,15 +3,15 @@ struct ParsedArguments: Equatable {
     /// The positional arguments, in order.
     var positionals: [String] = []
     /// The values of options that take one, by option name.
-    var values: [String: String] = [:]
-    /// The flags that were given, by name.
-    var flags: Set<String> = []
+    var values: NamedValues = [:]
+    /// The flags that were given, by name, each once (a list, for the reason ``NamedValues`` is one).
+    var flags: [String] = []
     /// `--db` and `--grid`.
     var global = GlobalOptions()
     /// Whether `-h` or `--help` was given.
     var wantsHelp = false
     /// The names of the options the command accepts: asking for another is a programming error.
-    var acceptedNames: Set<String> = []
+    var acceptedNames: [String] = []
 
     /// The value of `option`, if given. Options are named by their spec's constants, so a
     /// misspelt name cannot compile; one the command does not accept stops a debug build.

@@ -25,7 +25,7 @@ enum DatabaseLocation {
     ///     is unset or empty; the process's own by default.
     /// - Throws: ``noHomeDirectory`` when neither gives a home folder: a database is never
     ///   created under the working directory by accident.
-    static func resolve(explicitPath: String? = nil, environment: [String: String]? = nil,
+    static func resolve(explicitPath: String? = nil, environment: NamedValues? = nil,
                         accountHome: () -> String? = DatabaseLocation.accountHomeDirectory) throws(CommandLineError) -> String {
         let lookup: (String) -> String? = { name in
             guard let environment else { return Platform.environment([name])[name].flatMap { $0.isEmpty ? nil : $0 } }

@@ -8,7 +8,7 @@ final class Console {
     /// What the command printed for standard error.
     private(set) var standardError = ""
     /// The environment variables the command sees (those of ``consultedVariables`` that are set).
-    let environment: [String: String]
+    let environment: NamedValues
     /// What the command committed, once it has (`grid 'default' is at revision 12`): a failure
     /// to write its output afterwards must not read as "nothing was done".
     var committedChange: String?
@@ -17,7 +17,7 @@ final class Console {
     /// taller than it (see ``Pager``).
     var pagesLongOutput = false
 
-    init(environment: [String: String]) {
+    init(environment: NamedValues) {
         self.environment = environment
     }
 
@@ -86,7 +86,7 @@ final class Console {
                                      "GRIDSTORE_PAGER", "PAGER"]
 
     /// The process's values of ``consultedVariables``.
-    static func processEnvironment() -> [String: String] {
+    static func processEnvironment() -> NamedValues {
         Platform.environment(consultedVariables)
     }
 }

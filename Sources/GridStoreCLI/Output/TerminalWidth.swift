@@ -9,7 +9,7 @@ enum TerminalWidth {
     static let minimum = 20
 
     /// The width, at least 1.
-    static func current(environment: [String: String]) -> Int {
+    static func current(environment: NamedValues) -> Int {
         if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 {
             return columns
         }

@@ -107,8 +107,8 @@ enum Platform {
     }
 
     /// The process's values of the environment variables `names`, leaving out those not set.
-    static func environment(_ names: [String]) -> [String: String] {
-        var result: [String: String] = [:]
+    static func environment(_ names: [String]) -> NamedValues {
+        var result: NamedValues = [:]
         for name in names {
             if let value = getenv(name) { result[name] = String(cString: value) }
         }

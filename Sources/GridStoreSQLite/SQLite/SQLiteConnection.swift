@@ -24,7 +24,11 @@ package final class SQLiteConnection {
     }
 
     let handle: OpaquePointer
-    private var statementCache: [String: SQLiteStatement] = [:]
+    /// The statements kept for reuse, by their text: a list, not a dictionary, whose first use
+    /// in a process makes the Swift runtime search the binary's conformance records for
+    /// `String: Hashable` (about 150,000 instructions, at every start of the command line). A
+    /// connection keeps a few dozen, and comparing texts costs less than hashing one.
+    private var statementCache: [(sql: String, statement: SQLiteStatement)] = []
     private let clock = SQLiteOperationClock()
 
     /// The path the connection was opened with.
@@ -194,14 +198,17 @@ package final class SQLiteConnection {
     /// A compiled statement for `sql`, kept for reuse by this connection.
     ///
     /// Use it for statements that run often; the statement is reset before it is returned.
+    ///
+    /// - Complexity: O(*s*) comparisons of texts for the *s* statements kept, which are the
+    ///   fixed texts gridstore runs.
     package func cachedStatement(_ sql: String) throws -> SQLiteStatement {
-        if let statement = statementCache[sql] {
-            statement.reset()
-            return statement
+        for cached in statementCache where cached.sql == sql {
+            cached.statement.reset()
+            return cached.statement
         }
         // Kept for the connection's life: SQLite then allocates it outside its lookaside memory.
         let statement = try prepare(sql, flags: UInt32(SQLITE_PREPARE_PERSISTENT))
-        statementCache[sql] = statement
+        statementCache.append((sql, statement))
         return statement
     }
 
