@@ -197,6 +197,35 @@ struct SyncBundleCommandTests {
         try CommandRunner.run(["--db", directory.file(database)] + arguments, input: input.map { Data($0) })
     }
 
+    @Test("a bundle made for a state this database no longer has (restored from a backup in place) says how many tiles it could not take; a sync brings the rest")
+    func bundleForLostState() throws {
+        #expect(try run("tablet.sqlite", ["toggle", "0", "-q"]).status == 0)
+        #expect(try run("tablet.sqlite", ["sync", directory.file("hub.sqlite"), "--create"]).status == 0)
+        let (tablet, backup) = (directory.file("tablet.sqlite"), directory.file("backup.sqlite"))
+        #expect(try CommandRunner.shell("cp \(tablet) \(backup)").status == 0)
+        // The hub inserts a tile the tablet takes; the hub then deletes it and resizes another.
+        #expect(try run("hub.sqlite", ["insert", "2", "--size", "big", "-q"]).status == 0)
+        #expect(try run("tablet.sqlite", ["sync", directory.file("hub.sqlite")]).status == 0)
+        let cursor = try run("tablet.sqlite", ["sync-cursor"]).standardOutput.trimmingCharacters(in: .newlines)
+        #expect(try run("hub.sqlite", ["delete", "2", "-q"]).status == 0)
+        #expect(try run("hub.sqlite", ["set", "5", "middle", "-q"]).status == 0)
+        let bundle = try run("hub.sqlite", ["sync-export", "--since", cursor])
+        // Restored in place: the same file, its content from before the tile was inserted.
+        #expect(try CommandRunner.shell("cp \(backup) \(tablet)").status == 0)
+        let applied = try run("tablet.sqlite", ["sync-import", "-"], input: bundle.standardOutputBytes)
+        #expect(applied.status == 0 && applied.standardOutput.hasSuffix("; 1 tile(s) or section(s) it changes are not in this database, "
+                                                                        + "which no longer has the state the bundle was made for (a restore "
+                                                                        + "from a backup): a sync with the database it came from brings them\n"),
+                "\(applied.standardOutput)")
+        #expect(try run("tablet.sqlite", ["get", "5"]).standardOutput.hasPrefix("middle"))
+        #expect(try run("tablet.sqlite", ["sync", directory.file("hub.sqlite")]).status == 0)
+        // The same grid (the revisions differ: the tablet took the tile's deletion with no visible change).
+        func shown(_ database: String) throws -> String {
+            try run(database, ["show", "--format", "json"]).standardOutput.replacing(/"revision":\d+,/, with: "")
+        }
+        #expect(try shown("tablet.sqlite") == shown("hub.sqlite"))
+    }
+
     @Test("a bundle exported since the peer's cursor brings it up to date; applied again it takes nothing")
     func roundTrip() throws {
         #expect(try run("a.sqlite", ["toggle", "3", "-q"]).status == 0)

@@ -7,7 +7,7 @@ import Testing
 
 /// `GridDatabase.close()`: what an iOS app calls on its way to the background, so that it holds
 /// no lock on a file in a shared container.
-@Suite("Closing a database")
+@Suite("Closing a database", .timeLimit(.minutes(5)))
 struct CloseTests {
     /// The descriptors this process holds on the database file, its log and its shared memory.
     static func openDescriptors(on path: String) -> Int {
@@ -106,12 +106,21 @@ struct CloseTests {
         let started = DispatchSemaphore(value: 0), closing = DispatchSemaphore(value: 0)
         let finished = Mutex(false)
         Thread.detachNewThread {
-            try? database.write { transaction in
-                try transaction.update(grid) { try $0.toggle(at: GridIndexPath(item: 2)) }
-                started.signal()
-                // The body ends only once close() has begun.
-                closing.wait()
-                finished.withLock { $0 = true }
+            do {
+                try database.write { transaction in
+                    do {
+                        try transaction.update(grid) { try $0.toggle(at: GridIndexPath(item: 2)) }
+                    } catch {
+                        started.signal()
+                        throw error
+                    }
+                    started.signal()
+                    // The body ends only once close() has begun.
+                    closing.wait()
+                    finished.withLock { $0 = true }
+                }
+            } catch {
+                Issue.record("the write failed: \(error)")
             }
         }
         started.wait()
@@ -121,6 +130,8 @@ struct CloseTests {
                 do {
                     _ = try grid.snapshot()
                 } catch {
+                    // Any other failure would end the write before close() began: the test then fails.
+                    if !Self.isClosed(error) { Issue.record("a read failed before close(): \(error)") }
                     closing.signal()
                     return
                 }

@@ -45,9 +45,9 @@ struct ConnectionExecutorTests {
         let executor = ConnectionExecutor(location: "/tmp/g.sqlite", waitLimitMilliseconds: 100)
         let probe = Probe()
         // A call queued first, from this thread (not through the cooperative pool, which other
-        // tests may keep busy), that runs until the call behind it has waited past the limit:
-        // the limit is checked when the calls ahead end. The only wait on time here is the
-        // limit's own.
+        // tests may keep busy), that runs until the call behind it has waited past the limit
+        // (300 ms against 100): the limit is checked when the calls ahead end, and a time limit
+        // needs time to pass.
         executor.enqueue { _ in
             while executor.waiting < 1 { usleep(1_000) }
             usleep(300_000)

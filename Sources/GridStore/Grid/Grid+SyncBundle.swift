@@ -86,6 +86,7 @@ extension Grid {
         let after = try side.store(in: transaction, origin: bundle.replica, sending: false)
         var result = GridSyncResult(grid: side.name, sent: 0, otherRevision: (nil, nil), received: received,
                                     revision: (before, after), conflicts: side.state.conflicts(in: side.layout).count)
+        result.leftOut = side.leftOut
         // A grid dropped here, changed by the sender since: back.
         if dropped != nil, after != nil { result.drop = .kept }
         return result

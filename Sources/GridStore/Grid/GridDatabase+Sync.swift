@@ -20,11 +20,16 @@ public struct GridSyncResult: Sendable, Equatable {
     public var mergedUnrelated = false
     /// What the sync did with a grid one side had dropped; `nil` when neither had.
     public var drop: GridSyncDrop?
+    /// The tiles and sections a bundle changed that this database does not hold, and so did not
+    /// take: the bundle was made for a state of the grid this database no longer has (it was
+    /// restored from a backup since). A sync with the database the bundle came from brings them
+    /// with what they need. 0 for a two-way sync, which sends what the other side lacks.
+    public var leftOut = 0
 
     public static func == (lhs: GridSyncResult, rhs: GridSyncResult) -> Bool {
         lhs.grid == rhs.grid && lhs.sent == rhs.sent && lhs.received == rhs.received && lhs.conflicts == rhs.conflicts
             && lhs.revision == rhs.revision && lhs.otherRevision == rhs.otherRevision && lhs.mergedUnrelated == rhs.mergedUnrelated
-            && lhs.drop == rhs.drop
+            && lhs.drop == rhs.drop && lhs.leftOut == rhs.leftOut
     }
 }
 

@@ -25,6 +25,7 @@ package struct GridChanges: Sendable {
     }
 
     private static func mark(_ item: Int, inSection section: Int, in firstBySection: inout [Int?]) {
+        precondition(section >= 0, "section \(section) marked as changed: the editor checks every path first")
         // Appended one by one, as GridChangeSet's lists are.
         while firstBySection.count <= section { firstBySection.append(nil) }
         firstBySection[section] = min(firstBySection[section] ?? item, item)

@@ -92,8 +92,11 @@ extension ReplicatedGrid {
     /// database had before it was restored from a backup) can name what was made in changes it
     /// leaves out; `state`'s versions then take nothing from it, and a later sync brings them whole.
     ///
+    /// - Returns: How many sections and items it left out.
     /// - Complexity: O(*d*) for the delta's *d* sections and items.
-    mutating func dropUnplaceable(into state: ReplicatedGrid) {
+    @discardableResult
+    mutating func dropUnplaceable(into state: ReplicatedGrid) -> Int {
+        let count = sections.count + items.count
         sections = sections.filter { id, section in section.order.winner != nil || state.sections[id]?.order.winner != nil }
         func isKnown(_ section: SyncEntityID) -> Bool {
             sections[section]?.order.winner != nil || state.sections[section]?.order.winner != nil
@@ -103,6 +106,7 @@ extension ReplicatedGrid {
             return (item.place.winner != nil || held.winner != nil)
                 && item.place.heads.allSatisfy { isKnown($0.value.section) } && held.heads.allSatisfy { isKnown($0.value.section) }
         }
+        return count - sections.count - items.count
     }
 
     /// Checks what a merge left: every item has a place in a section that exists, every section

@@ -19,6 +19,9 @@ struct SyncSide {
     var layout: ReplicatedGrid.Layout
     /// Whether the state differs from the one stored.
     var isChanged: Bool
+    /// The sections and items merged bundles named that this state could not place (see
+    /// ``ReplicatedGrid/dropUnplaceable(into:)``), left to a later sync.
+    var leftOut = 0
     /// This database's clock when the side was made (a PostgreSQL server's own): what the
     /// stamps it receives are judged by.
     var now: Int64
@@ -301,7 +304,7 @@ struct SyncSide {
         try Self.checkSender(of: bundle, latest: latest, replica: replica, known: state.versions, now: now)
         if latest[replica] != nil && state.holdsForgedWrite(in: bundle.delta, as: replica) { throw .sync(Self.forged(replica)) }
         var delta = bundle.delta
-        if !bundle.cursor.isCovered(by: state.versions) { delta.dropUnplaceable(into: state) }
+        if !bundle.cursor.isCovered(by: state.versions) { leftOut += delta.dropUnplaceable(into: state) }
         for (id, item) in delta.items {
             for head in item.place.heads where delta.sections[head.value.section]?.order.winner == nil
                 && state.sections[head.value.section]?.order.winner == nil {

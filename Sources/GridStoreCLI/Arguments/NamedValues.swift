@@ -1,10 +1,10 @@
 /// Texts by name, kept as a list: the environment variables a command consults, the values of
 /// the options it was given.
 ///
-/// Not a `[String: String]`, nor a `Set<String>` anywhere a command starts: a process's first
-/// use of a hashed collection of strings makes the Swift runtime search every conformance record
-/// of the binary for `String: Hashable`, about 150,000 instructions at every start of
-/// `gridstore` (counted with callgrind), for a handful of names.
+/// Not a `[String: String]`: on the path every command takes, a process's first use of a hashed
+/// collection of strings makes the Swift runtime search every conformance record of the binary
+/// for `String: Hashable`, about 150,000 instructions at every start of `gridstore` (counted
+/// with callgrind), for a handful of names. A name given twice keeps its last value.
 struct NamedValues: ExpressibleByDictionaryLiteral, Equatable {
     /// The names given a value, each once, in the order they were first given.
     private(set) var entries: [(name: String, value: String)] = []

@@ -1,5 +1,5 @@
 /// A command's arguments after scanning: positional values, option values and flags.
-struct ParsedArguments: Equatable {
+struct ParsedArguments {
     /// The positional arguments, in order.
     var positionals: [String] = []
     /// The values of options that take one, by option name.

@@ -401,6 +401,9 @@ struct SyncImportCommand: GridStoreCommand {
                               + (result.drop == .droppedHere ? "; it was dropped here, and the bundle holds no change made since: "
                                  + "it stays dropped" : "")
                               + (result.drop == .kept ? "; it was dropped here, and the bundle brings changes made since: it is back" : "")
+                              + (result.leftOut > 0 ? "; \(result.leftOut) tile(s) or section(s) it changes are not in this database, "
+                                 + "which no longer has the state the bundle was made for (a restore from a backup): a sync with "
+                                 + "the database it came from brings them" : "")
                               + "\n")
     }
 }

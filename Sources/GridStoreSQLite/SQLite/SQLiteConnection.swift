@@ -24,11 +24,17 @@ package final class SQLiteConnection {
     }
 
     let handle: OpaquePointer
-    /// The statements kept for reuse, by their text: a list, not a dictionary, whose first use
-    /// in a process makes the Swift runtime search the binary's conformance records for
-    /// `String: Hashable` (about 150,000 instructions, at every start of the command line). A
-    /// connection keeps a few dozen, and comparing texts costs less than hashing one.
-    private var statementCache: [(sql: String, statement: SQLiteStatement)] = []
+    /// The statements kept for reuse, by their text and its length in bytes: a list, not a
+    /// dictionary, whose first use in a process makes the Swift runtime search the binary's
+    /// conformance records for `String: Hashable` (about 150,000 instructions, at every start of
+    /// the command line). A connection keeps at most the 80 or so fixed texts gridstore runs;
+    /// a lookup compares lengths, and texts only where they are equal, which costs less than
+    /// hashing a text.
+    private var statementCache: [(length: Int, sql: String, statement: SQLiteStatement)] = []
+
+    /// The most statements a connection keeps: more means a text built with varying content
+    /// (numbers, lists) reached the cache, which would then grow without bound.
+    static let maximumCachedStatements = 256
     private let clock = SQLiteOperationClock()
 
     /// The path the connection was opened with.
@@ -199,16 +205,18 @@ package final class SQLiteConnection {
     ///
     /// Use it for statements that run often; the statement is reset before it is returned.
     ///
-    /// - Complexity: O(*s*) comparisons of texts for the *s* statements kept, which are the
-    ///   fixed texts gridstore runs.
+    /// - Complexity: O(*s*) comparisons of lengths for the *s* statements kept, which are the
+    ///   fixed texts gridstore runs, and of the texts of equal length.
     package func cachedStatement(_ sql: String) throws -> SQLiteStatement {
-        for cached in statementCache where cached.sql == sql {
+        let length = sql.utf8.count
+        for cached in statementCache where cached.length == length && cached.sql == sql {
             cached.statement.reset()
             return cached.statement
         }
+        assert(statementCache.count < Self.maximumCachedStatements, "a statement built with varying text reached the cache: \(sql)")
         // Kept for the connection's life: SQLite then allocates it outside its lookaside memory.
         let statement = try prepare(sql, flags: UInt32(SQLITE_PREPARE_PERSISTENT))
-        statementCache.append((sql, statement))
+        statementCache.append((length, sql, statement))
         return statement
     }
 
