@@ -2,12 +2,10 @@
 package struct GridChanges: Sendable {
     package init() {}
 
-    /// For each section (by its index, up to the last one marked), the first item whose size,
-    /// explicit size or placement may differ. Lists, not dictionaries: a process's first
-    /// `[Int: Int]` makes the Swift runtime search the binary's conformance records for
-    /// `Int: Hashable`, 160,000 instructions of every `gridstore toggle`.
+    /// For each section (by its index), the first item whose size, explicit size or placement
+    /// may differ.
     private(set) var firstItemBySection: [Int?] = []
-    /// For each section (by its index, up to the last one marked), the first item whose key may differ.
+    /// For each section (by its index), the first item whose key may differ.
     private(set) var firstKeyBySection: [Int?] = []
     /// Every section from this one on may differ entirely (sections were added, removed or renumbered).
     private(set) var sectionsFrom: Int?
@@ -25,10 +23,7 @@ package struct GridChanges: Sendable {
     }
 
     private static func mark(_ item: Int, inSection section: Int, in firstBySection: inout [Int?]) {
-        precondition(section >= 0, "section \(section) marked as changed: the editor checks every path first")
-        // Appended one by one, as GridChangeSet's lists are.
-        while firstBySection.count <= section { firstBySection.append(nil) }
-        firstBySection[section] = min(firstBySection[section] ?? item, item)
+        firstBySection.setValue(min(firstBySection.value(ofSection: section) ?? item, item), ofSection: section)
     }
 
     /// Records that every section from `section` on may have changed.
@@ -45,12 +40,12 @@ package struct GridChanges: Sendable {
     /// The first item of `section` that may differ, or `nil` when the section is untouched.
     package func firstChangedItem(inSection section: Int) -> Int? {
         if let from = sectionsFrom, section >= from { return 0 }
-        return section < firstItemBySection.count ? firstItemBySection[section] : nil
+        return firstItemBySection.value(ofSection: section)
     }
 
     /// The first item of `section` whose key may differ, or `nil` when no key of the section changed.
     package func firstChangedKey(inSection section: Int) -> Int? {
         if let from = sectionsFrom, section >= from { return 0 }
-        return section < firstKeyBySection.count ? firstKeyBySection[section] : nil
+        return firstKeyBySection.value(ofSection: section)
     }
 }

@@ -119,11 +119,10 @@ package struct GridChangeSet: Sendable {
     package var chunkUpserts: [ChunkRow] = []
     /// The packed sections the chunks in ``chunkUpserts`` are encoded from, when written: a
     /// million-item import would otherwise hold 25 MB of text at once.
-    /// By section index, up to the last one written; a list, not a dictionary, for the reason
-    /// ``GridChanges`` keeps lists.
+    /// By section index.
     private var chunkSections: [TileGridSection<DensePacking>?] = []
-    /// The explicit sizes after the change of each section with size changes (by section index,
-    /// up to the last one), which size chunks (see ``SizeChunks``) are written from.
+    /// The explicit sizes after the change of each section with size changes (by section
+    /// index), which size chunks (see ``SizeChunks``) are written from.
     private var sizeSections: [[TileSize?]?] = []
     /// The honeycomb row's change, if any.
     package var honeycomb: HoneycombChange?
@@ -206,7 +205,7 @@ package struct GridChangeSet: Sendable {
     /// The explicit sizes of `section` after the change, for a section the change gives sizes to
     /// (empty for any other): what a backend that stores a section's sizes together writes.
     package func explicitSizes(afterChangeOfSection section: Int) -> [TileSize?] {
-        section < sizeSections.count ? sizeSections[section] ?? [] : []
+        sizeSections.value(ofSection: section) ?? []
     }
 
     /// Calls `body` with each section the change gives sizes to, in order, and its explicit
@@ -216,14 +215,6 @@ package struct GridChangeSet: Sendable {
     }
 
     // MARK: Sections
-
-    /// Sets `list[section]`, growing the list to hold it.
-    private static func keep<Value>(_ value: Value, at section: Int, in list: inout [Value?]) {
-        // Appended one by one: `append(contentsOf: repeatElement(…))` costs the process a search of
-        // the runtime's conformance records the first time.
-        while list.count <= section { list.append(nil) }
-        list[section] = value
-    }
 
     private mutating func addSections(old: GridSnapshot?, new: GridSnapshot, changes: GridChanges) {
         let oldCount = old?.explicitSizes.count ?? 0
@@ -241,7 +232,7 @@ package struct GridChangeSet: Sendable {
                 itemCounts.append((section, newSizes.count))
             }
             addSizes(section: section, from: first, old: oldSizes ?? [], new: newSizes)
-            Self.keep(newSizes, at: section, in: &sizeSections)
+            sizeSections.setValue(newSizes, ofSection: section)
             // A honeycomb's placements are its own (see addHoneycomb); it has no tile chunks.
             guard new.kind == .tiles else { continue }
             addChunks(section: section, from: first,
@@ -293,7 +284,7 @@ package struct GridChangeSet: Sendable {
             chunkTruncations.append((section, newChunks * PlacementChunks.size))
         }
         var chunk = PlacementChunks.chunk(of: first)
-        if chunk < newChunks { Self.keep(new, at: section, in: &chunkSections) }
+        if chunk < newChunks { chunkSections.setValue(new, ofSection: section) }
         while chunk < newChunks {
             if !PlacementChunks.isUnchanged(chunk, old: old, new: new) {
                 chunkUpserts.append(ChunkRow(section: section, firstItem: chunk * PlacementChunks.size))
