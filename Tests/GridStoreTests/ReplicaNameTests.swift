@@ -12,7 +12,7 @@ struct ReplicaNameTests {
     let directory = TemporaryDirectory()
 
     func state(_ database: GridDatabase, _ name: String = "default") throws -> ReplicatedGrid {
-        try database.storageRead { try SyncSide.prepare(name, in: $0, database: database, minting: false).state }
+        try database.storageRead { try SyncSide.prepare(name, in: $0, minting: false).state }
     }
 
     @Test("names given on two devices reach each other through a hub, and conflicts and the merge's history entry show them",

@@ -255,9 +255,10 @@ private struct IdentityWorld {
             default: throw error
             }
         }
-        // Undo and redo take a change back by place, not by identity (#43, item 6): undoing an
-        // import replaces the grid's content as an import does, matching tiles by key, then place.
-        let allowance = step.kind == .undo || step.kind == .redo ? .max : max(0, try itemCount(index) - items)
+        // Undo and redo take a change back by identity: a tile an undo or a redo brings back is
+        // the one it was, so they pay for new ids as any edit does (a change made before the grid
+        // first synced, taken back by place before any sync, makes new ones for the tiles it adds).
+        let allowance = max(0, try itemCount(index) - items)
         try see(index, paidFor: allowance, after: "\(step.kind) on replica \(index)")
     }
 

@@ -41,7 +41,7 @@ struct SyncRangeExportTests {
             try hub.storageWrite { transaction in
                 for cursor in [cursors[0]] + cursors.suffix(9) {
                     guard let ranged = try SyncSide.storedBundle("default", since: cursor.versions, in: transaction) else { continue }
-                    let whole = try SyncSide.prepare("default", in: transaction, database: hub, minting: false)
+                    let whole = try SyncSide.prepare("default", in: transaction, minting: false)
                     #expect(ranged.delta == whole.state.changes(since: cursor.versions), comment)
                     #expect(ranged.replica == whole.replica, comment)
                     compared += 1

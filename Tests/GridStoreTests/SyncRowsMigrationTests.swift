@@ -30,7 +30,7 @@ struct SyncRowsMigrationTests {
                     + "\(conflict.overwritten) by \(conflict.overwrittenBy)"
             }
             replica = try grid.syncReplicaID()
-            state = try database.storageRead { try SyncSide.prepare(name, in: $0, database: database, minting: false).state }
+            state = try database.storageRead { try SyncSide.prepare(name, in: $0, minting: false).state }
             state.names = [:]
         }
     }
@@ -86,7 +86,7 @@ struct SyncRowsMigrationTests {
             INSERT INTO size_chunks SELECT * FROM current.size_chunks;
             INSERT INTO item_keys SELECT * FROM current.item_keys;
             INSERT INTO placement_chunks SELECT * FROM current.placement_chunks;
-            INSERT INTO history SELECT * FROM current.history;
+            INSERT INTO history SELECT grid_id, revision, made_at, kind, operation, actor, targets, delta FROM current.history;
             UPDATE replica SET id = (SELECT id FROM current.replica), file_identity = '';
             """)
         for (name, view) in zip(names, before) {
@@ -111,7 +111,7 @@ struct SyncRowsMigrationTests {
         try connection.execute("DETACH DATABASE current")
 
         let migrated = try GridDatabase(path: old)
-        #expect(migrated.migrationsAppliedOnOpen.map(\.version) == [9, 10, 11, 12, 13])
+        #expect(migrated.migrationsAppliedOnOpen.map(\.version) == [9, 10, 11, 12, 13, 14])
         try expectKept(before, names: names, in: migrated, tablet: tablet)
         let checks = try Grid.checkSyncStates(in: migrated)
         #expect(checks.map(\.grid) == ["damaged", "damaged entity", "damaged replica", "home", "notes"] && checks[3...].allSatisfy(\.problems.isEmpty))
@@ -134,6 +134,7 @@ struct SyncRowsMigrationTests {
         try connection.executeScript("""
             DROP TABLE sync_registers, sync_replicas, sync_versions, sync_item_ids, sync_drops;
             ALTER TABLE replica DROP COLUMN name;
+            ALTER TABLE history DROP COLUMN registers;
             ALTER TABLE sync_states DROP COLUMN version, DROP COLUMN sent, ADD COLUMN state text;
             DELETE FROM schema_migrations WHERE version >= 10;
             """)
@@ -145,7 +146,7 @@ struct SyncRowsMigrationTests {
                                [#"{"replicas":[null],"options":{},"sections":{"0000000000000001":{}},"items":{"0000000000000002":"abc"}}"#])
         try connection.executeScript("ALTER TABLE sync_states ALTER COLUMN state SET NOT NULL")
         let migrated = try GridDatabase(location: uri)
-        #expect(migrated.migrationsAppliedOnOpen.map(\.version) == [10, 11, 12, 13, 14])
+        #expect(migrated.migrationsAppliedOnOpen.map(\.version) == [10, 11, 12, 13, 14, 15])
         try expectKept(before, names: names, in: migrated, tablet: tablet)
         let odd = try Grid.checkSyncStates(in: migrated, names: ["odd"])
         #expect(odd.first?.problems.first?.contains("its sync state cannot be read") == true, "\(odd)")

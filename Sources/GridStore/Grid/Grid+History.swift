@@ -112,6 +112,20 @@ extension Grid {
 
     // MARK: Undo and redo
 
+    /// The merge (a sync's entry) below which undo stops: the changes before it did not record
+    /// what they changed by identity (they were made before the grid first synced); `nil` when
+    /// no merge stops undo.
+    package func syncStoppingUndo() throws(GridError) -> GridHistoryEntry? {
+        try GridError.catching {
+            try database.storageRead { transaction in
+                guard let (id, current, _, _) = try currentWithHeader(transaction, creatingIfMissing: false, caching: true) else {
+                    throw GridError.gridNotFound(name)
+                }
+                return try GridHistoryReader(transaction: transaction, gridID: id, grid: name, revision: current.revision).undoStop()
+            }
+        }
+    }
+
     private func moveThroughHistory(_ count: Int, kind: GridHistoryEntry.Kind) throws(GridError) -> GridSnapshot {
         let operation = try GridOperation.moving(count, through: kind)
         return try GridError.catching { try perform(operation) }

@@ -12,7 +12,7 @@ extension Grid {
         guard let header = try transaction.header(named: name)?.header(),
               try transaction.syncState(gridID: header.id) != nil else { return .empty }
         if let current = try SyncSide.current(name, in: transaction) { return SyncCursor(current.versions) }
-        return SyncCursor(try SyncSide.prepare(name, in: transaction, database: database, minting: false).state.versions)
+        return SyncCursor(try SyncSide.prepare(name, in: transaction, minting: false).state.versions)
     }
 
     /// Everything a peer at `cursor` lacks of the grid, as a bundle for an app's own transport.
@@ -27,7 +27,7 @@ extension Grid {
     func syncBundle(since cursor: SyncCursor, in transaction: any GridStorageTransaction) throws -> SyncBundle {
         if let bundle = try SyncSide.storedBundle(name, since: cursor.versions, in: transaction) { return bundle }
         // A peer that knows more of this grid's own changes than it has: it was restored.
-        var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true, peer: cursor.versions)
+        var side = try SyncSide.prepare(name, in: transaction, minting: true, peer: cursor.versions)
         guard side.stored != nil else { throw GridError.gridNotFound(name) }
         try side.store(in: transaction, origin: nil, sending: true)
         return SyncBundle(grid: side.name, replica: side.replica, cursor: cursor.versions, delta: side.state.changes(since: cursor.versions))
@@ -65,7 +65,7 @@ extension Grid {
             return GridSyncResult(grid: GridLimits.canonical(name), sent: 0, otherRevision: (nil, nil), received: merged.received,
                                   revision: (merged.revision.before, merged.revision.after), conflicts: merged.conflicts)
         }
-        var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true)
+        var side = try SyncSide.prepare(name, in: transaction, minting: true)
         let dropped = side.stored == nil ? try transaction.syncDrop(named: side.name).flatMap(SyncDrop.init) : nil
         if let drop = dropped {
             // A bundle of a grid dropped here brings it back only with changes made since.

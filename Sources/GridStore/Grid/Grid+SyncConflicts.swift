@@ -23,7 +23,7 @@ extension Grid {
 
     /// ``syncConflicts()`` read in `transaction`.
     func syncConflicts(in transaction: any GridStorageTransaction) throws -> [SyncConflict] {
-        let side = try SyncSide.prepare(name, in: transaction, database: database, minting: false)
+        let side = try SyncSide.prepare(name, in: transaction, minting: false)
         guard side.stored != nil else { throw GridError.gridNotFound(name) }
         return side.state.conflicts(in: side.layout)
     }

@@ -11,7 +11,7 @@ extension Grid {
     func syncIdentity(in transaction: any GridStorageTransaction) throws -> GridSyncIdentity? {
         guard let header = try transaction.header(named: name)?.header(), header.honeycomb == nil,
               try transaction.syncState(gridID: header.id) != nil else { return nil }
-        let side = try SyncSide.prepare(name, in: transaction, database: database, minting: false)
+        let side = try SyncSide.prepare(name, in: transaction, minting: false)
         var identity = side.state.identity(in: side.layout)
         identity.revision = side.stored?.snapshot.revision
         return identity

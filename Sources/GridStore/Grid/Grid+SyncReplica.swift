@@ -11,7 +11,7 @@ extension Grid {
     func syncReplicas(in transaction: any GridStorageTransaction) throws -> [SyncReplica] {
         guard let header = try transaction.header(named: name)?.header(),
               try transaction.syncState(gridID: header.id) != nil else { return [] }
-        let side = try SyncSide.prepare(name, in: transaction, database: database, minting: false)
+        let side = try SyncSide.prepare(name, in: transaction, minting: false)
         let ids = Set(side.state.versions.entries.keys).union(side.state.names.keys).union([side.replica])
         let here = try SyncSide.databaseName(in: transaction, storing: false)
         let replicas = ids.map { id in

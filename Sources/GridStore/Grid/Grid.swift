@@ -314,13 +314,15 @@ public final class Grid: Sendable {
         let edited = try GridEditor.edit(old, seenAs: registration?.apply(to: old)) { try body(&$0, reader, &record) }
         seen = nil
         guard let new = try GridRevisionWriter.write((edited.snapshot, edited.changes, edited.edits), from: old, gridID: id, grid: name,
-                                                     record: record, keep: keep, in: transaction) else { return (id, old) }
+                                                     record: record, keep: keep, in: transaction, recording: { new in
+            // An undo or a redo by identity wrote the registers itself; a merge is what sync
+            // itself writes; every other change is this replica's own.
+            if let recording = record.recording { return try recording(new) }
+            guard syncs != false && record.kind != .merge else { return nil }
+            return try SyncSide.recordChange(edited.edits, from: old, to: new, gridID: id, grid: name, in: transaction)
+        }) else { return (id, old) }
         seen = edited.seen
         seen?.revision = new.revision
-        // A merge is what sync itself writes; every other change is this replica's own.
-        if syncs != false && record.kind != .merge {
-            try SyncSide.recordChange(edited.edits, from: old, to: new, gridID: id, grid: name, in: transaction, database: database)
-        }
         return (id, new)
     }
 

@@ -27,7 +27,7 @@ extension GridDatabase {
                           try transaction.syncState(gridID: header.id) != nil else { continue }
                     var side: SyncSide
                     do {
-                        side = try SyncSide.prepare(grid.name, in: transaction, database: self, minting: true)
+                        side = try SyncSide.prepare(grid.name, in: transaction, minting: true)
                     } catch GridError.corrupted, GridError.sync {
                         // A grid whose sync state cannot be read is refused by every sync until
                         // `gridstore check` mends it; the name reaches it at its next sync.

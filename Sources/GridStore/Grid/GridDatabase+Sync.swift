@@ -240,7 +240,7 @@ extension GridDatabase {
                let bundle = try SyncSide.storedBundle(GridLimits.canonical(name), since: peerVersions, in: transaction) {
                 return (bundle, nil)
             }
-            var side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun,
+            var side = try SyncSide.prepare(name, in: transaction, minting: !dryRun,
                                             peer: peerVersions ?? restoredBeforeCopy, clockReference: hereReference)
             if !dryRun, side.stored != nil { try side.store(in: transaction, origin: nil, sending: true) }
             return (nil, side)
@@ -258,7 +258,7 @@ extension GridDatabase {
                 return (sent: answer.result.received, reply: answer.reply, before: Optional(answer.result.revision.before),
                         after: Optional(answer.result.revision.after))
             }
-            var side = try SyncSide.prepare(name, in: transaction, database: other, minting: !dryRun, peer: hereVersions,
+            var side = try SyncSide.prepare(name, in: transaction, minting: !dryRun, peer: hereVersions,
                                             clockReference: thereReference)
             let before = side.stored?.snapshot.revision
             let cursor = side.state.versions
@@ -288,7 +288,7 @@ extension GridDatabase {
                 if !dryRun, let reused = try outgoing.side?.reused(in: transaction, clockReference: hereReference) {
                     side = reused
                 } else {
-                    side = try SyncSide.prepare(name, in: transaction, database: self, minting: !dryRun, clockReference: hereReference)
+                    side = try SyncSide.prepare(name, in: transaction, minting: !dryRun, clockReference: hereReference)
                     if dryRun, let first = outgoing.side { side.adopt(first) }
                 }
                 let before = side.stored?.snapshot.revision

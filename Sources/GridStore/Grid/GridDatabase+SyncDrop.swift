@@ -48,7 +48,7 @@ extension GridDatabase {
             dropped[index] = try database.access(dryRun) { transaction in
                 var covered = false
                 if candidate {
-                    let side = try SyncSide.prepare(name, in: transaction, database: database, minting: !dryRun)
+                    let side = try SyncSide.prepare(name, in: transaction, minting: !dryRun)
                     covered = side.stored != nil && drop.covers(side.state.versions)
                     if covered, !dryRun { _ = try transaction.deleteGrid(named: name) }
                 }

@@ -13,7 +13,38 @@ struct GridOperation {
     static func moving(_ count: Int, through kind: GridHistoryEntry.Kind) throws(GridError) -> GridOperation {
         guard count >= 1 else { throw .invalidStepCount(count) }
         return GridOperation(record: HistoryRecord(kind: kind, operation: "\(kind.rawValue) \(count)")) { editor, reader, record in
-            record.targets = try GridHistory.move(count, kind: kind, through: reader, editor: &editor)
+            let targets = try GridHistory.targets(count, kind: kind, through: reader)
+            record.targets = targets.revisions
+            // By identity when each change recorded the registers it wrote (the grid synced), so
+            // that it is taken back on the tiles it touched wherever they are now.
+            if targets.byIdentity, var side = try identitySide(of: editor.snapshot, reader: reader, orByPosition: targets.mergeAfter == nil) {
+                var changes: [[RegisterChange]] = []
+                for target in targets.revisions { changes.append(try reader.registerChanges(of: target)) }
+                side.takeBack(changes, redo: kind == .redo)
+                try SyncSide.edit(&editor, to: side.layout.content)
+                let transaction = reader.transaction
+                record.recording = { new in try side.storeTakenBack(as: new, in: transaction) }
+                return
+            }
+            if let merge = targets.mergeAfter {
+                throw GridError.sync(SyncError(.unsupported, "grid '\(reader.grid)' took changes from a sync at revision \(merge.revision), "
+                                               + "after the change to \(kind.rawValue): it is taken back by identity, which needs the "
+                                               + "grid's sync state as the grid is; a sync with a peer makes it so"))
+            }
+            try GridHistory.move(targets.revisions, kind: kind, through: reader, editor: &editor)
+        }
+    }
+
+    /// The grid's sync state for an undo or a redo by identity (``SyncSide/sideForUndo(of:gridID:grid:in:)``).
+    /// A state that cannot be read (damaged, past gridstore's limits) stops it only when it may
+    /// not be done by position (`orByPosition`); the next sync reports it.
+    private static func identitySide(of snapshot: GridSnapshot, reader: GridHistoryReader, orByPosition: Bool) throws -> SyncSide? {
+        do {
+            return try SyncSide.sideForUndo(of: snapshot, gridID: reader.gridID, grid: reader.grid, in: reader.transaction)
+        } catch let error as GridError {
+            if case .storage = error { throw error }
+            if orByPosition { return nil }
+            throw error
         }
     }
 
@@ -37,5 +68,17 @@ extension Grid {
     func run(_ operation: GridOperation, in transaction: any GridStorageTransaction) throws -> (Int64, GridSnapshot) {
         var seen: GridSnapshot?
         return try change(in: transaction, record: operation.record, caching: false, seen: &seen, operation.edit)
+    }
+}
+
+extension GridHistoryReader {
+    /// The sync registers the change that made `revision` wrote.
+    ///
+    /// - Throws: ``GridError/corrupted(_:)`` when the entry has none, or none gridstore wrote.
+    func registerChanges(of revision: Int) throws -> [RegisterChange] {
+        guard let text = try transaction.historyRegisters(gridID: gridID, revision: revision) else {
+            throw GridError.corrupted("grid '\(grid)' has no sync registers in its history entry for revision \(revision)")
+        }
+        return try RegisterChange.changes(in: text, revision: revision, grid: grid)
     }
 }

@@ -8,6 +8,11 @@ import GridLayout
 /// an undo is never itself undone by undo (redo re-applies what it took back), and any
 /// new change ends what could be redone. Where the history was trimmed, the stacks start
 /// with a barrier: an undo that would cross it is refused.
+///
+/// A merge (a sync that changed the grid) is never taken back. The changes before it that
+/// recorded the sync registers they wrote (every change of a grid that syncs) stay on the
+/// stacks, and are taken back by identity (``RegisterChange``); one that did not (made before
+/// the grid first synced) is where undo stops, and so is everything before it.
 enum GridHistory {
     /// How many entries a grid keeps unless told otherwise.
     static let defaultKeep = 1000
@@ -33,16 +38,26 @@ enum GridHistory {
         var done: [Int?]
         /// Changes that redo would re-apply, the next one last; a `nil` is the trimmed past.
         var undone: [Int?]
+        /// The merge below which undo stops (the changes before it did not record what they
+        /// changed by identity); `nil` when no merge stops it.
+        var stoppedBy: Int?
     }
 
     /// The stacks after `entries` (oldest first); `isComplete` says the history goes back to
-    /// the grid's first change.
+    /// the grid's first change, and `byIdentity` (in the order of `entries`) which entries recorded
+    /// the sync registers they wrote.
     ///
     /// - Throws: ``GridError/corrupted(_:)`` for an undo or redo whose target is a kept change
     ///   that it could not have acted on (one not next on its stack): the history was edited.
-    static func stacks(_ entries: [GridHistoryEntry], isComplete: Bool, grid: String) throws(GridError) -> Stacks {
+    static func stacks(_ entries: [GridHistoryEntry], isComplete: Bool, byIdentity: [Bool] = [],
+                       grid: String) throws(GridError) -> Stacks {
         var stacks = Stacks(done: isComplete ? [] : [nil], undone: isComplete ? [] : [nil])
         let oldestKept = entries.first?.revision ?? 1
+        // Kept entries run without gaps, so an entry's place in `byIdentity` follows from its revision.
+        func isByIdentity(_ revision: Int?) -> Bool {
+            guard let revision, revision >= oldestKept, revision - oldestKept < byIdentity.count else { return false }
+            return byIdentity[revision - oldestKept]
+        }
         // Until an entry acts on a change no longer kept, every kept change's place is known.
         var pastIsKnown = true
         for entry in entries {
@@ -51,9 +66,13 @@ enum GridHistory {
                 stacks.done.append(entry.revision)
                 stacks.undone = []
             case .merge:
-                // Undo takes back this replica's own changes since its last sync, never another's:
-                // what came before a merge is not its to take back by position.
-                stacks = Stacks(done: [], undone: [])
+                // Undo takes back this replica's own changes, never another's: what came before a
+                // merge is taken back by identity, or not at all.
+                for stack in [\Stacks.done, \Stacks.undone] {
+                    guard let cut = stacks[keyPath: stack].lastIndex(where: { !isByIdentity($0) }) else { continue }
+                    stacks[keyPath: stack].removeFirst(cut + 1)
+                }
+                if stacks.done.isEmpty { stacks.stoppedBy = entry.revision }
             case .undo, .redo:
                 for target in entry.targets {
                     let (from, to) = entry.kind == .undo ? (\Stacks.done, \Stacks.undone) : (\Stacks.undone, \Stacks.done)
@@ -65,7 +84,7 @@ enum GridHistory {
                                          + "\(entry.kind.rawValue) of revision \(target) does not follow from the entries before it")
                     } else {
                         // It acted on a change that is no longer kept: what came before is unknown.
-                        stacks = Stacks(done: [nil], undone: [nil])
+                        stacks = Stacks(done: [nil], undone: [nil], stoppedBy: stacks.stoppedBy)
                         pastIsKnown = false
                     }
                 }
@@ -83,6 +102,10 @@ struct HistoryRecord {
     var operation: String?
     /// For an undo or a redo, the changes it acts on, newest first.
     var targets: [Int] = []
+    /// Records the change in the grid's sync state instead of the change's own recording (an
+    /// undo or a redo by identity, which wrote its registers), given the grid after it; returns
+    /// the registers written, which the entry keeps.
+    var recording: ((GridSnapshot) throws -> String)?
 
     /// The row to store for the change from `old` to `new` that made `revision` with `edits`.
     ///
@@ -110,8 +133,6 @@ protocol HistorySource {
     var grid: String { get }
     /// The grid's revision before the change.
     var revision: Int { get }
-    /// Every kept entry, oldest first, and whether they go back to the grid's first change.
-    func entries() throws -> (entries: [GridHistoryEntry], isComplete: Bool)
     /// The edits of the change that made `revision`.
     func edits(of revision: Int) throws -> [GridEdit]
     /// The oldest revision whose state can be rebuilt: the one before the oldest kept entry.
@@ -119,13 +140,23 @@ protocol HistorySource {
 }
 
 extension GridHistory {
-    /// Takes back (undo) or re-applies (redo) the last `count` changes through `editor`.
+    /// What an undo or a redo of the last `count` changes acts on.
+    struct Targets {
+        /// The changes' revisions, in the order they are acted on.
+        var revisions: [Int]
+        /// Whether each recorded the sync registers it wrote, so it can be acted on by identity.
+        var byIdentity: Bool
+        /// The latest merge after the oldest of them, which they may not be acted on by position past.
+        var mergeAfter: GridHistoryEntry?
+    }
+
+    /// The last `count` changes an undo (or a redo) acts on.
     ///
-    /// - Returns: The revisions of the changes acted on, newest first.
-    static func move(_ count: Int, kind: GridHistoryEntry.Kind, through history: some HistorySource,
-                     editor: inout GridEditor) throws -> [Int] {
-        let (entries, isComplete) = try history.entries()
-        let all = try stacks(entries, isComplete: isComplete, grid: history.grid)
+    /// - Throws: ``GridError/nothingToUndo(requested:available:)`` or
+    ///   ``GridError/nothingToRedo(requested:available:)``; ``GridError/historyTrimmed(oldestKept:grid:)``.
+    static func targets(_ count: Int, kind: GridHistoryEntry.Kind, through history: GridHistoryReader) throws -> Targets {
+        let (entries, isComplete, byIdentity) = try history.entries()
+        let all = try stacks(entries, isComplete: isComplete, byIdentity: byIdentity, grid: history.grid)
         let stack = kind == .undo ? all.done : all.undone
         var targets: [Int] = []
         for candidate in stack.reversed().prefix(count) {
@@ -138,11 +169,20 @@ extension GridHistory {
             throw kind == .undo ? GridError.nothingToUndo(requested: count, available: targets.count)
                 : GridError.nothingToRedo(requested: count, available: targets.count)
         }
-        for target in targets {
+        let oldestKept = entries.first?.revision ?? 1
+        let oldest = targets.min() ?? history.revision
+        return Targets(revisions: targets, byIdentity: targets.allSatisfy { $0 >= oldestKept && byIdentity[$0 - oldestKept] },
+                       mergeAfter: entries.last { $0.kind == .merge && $0.revision > oldest })
+    }
+
+    /// Takes back (undo) or re-applies (redo) the changes that made `revisions` through
+    /// `editor`, by position: their edits inverted (undo), or as they were (redo).
+    static func move(_ revisions: [Int], kind: GridHistoryEntry.Kind, through history: some HistorySource,
+                     editor: inout GridEditor) throws {
+        for target in revisions {
             let edits = try history.edits(of: target)
             try apply(kind == .undo ? edits.reversed().map(\.inverse) : edits, of: target, grid: history.grid, to: &editor)
         }
-        return targets
     }
 
     /// The grid as it was at `revision`: `current` with every change after `revision` taken
@@ -201,12 +241,18 @@ struct GridHistoryReader: HistorySource {
     /// The grid's revision before the change.
     let revision: Int
 
-    /// Every kept entry, oldest first, and whether they go back to the grid's first change.
-    func entries() throws -> (entries: [GridHistoryEntry], isComplete: Bool) {
+    /// Every kept entry, oldest first, whether they go back to the grid's first change, and
+    /// which recorded the sync registers they wrote.
+    func entries() throws -> (entries: [GridHistoryEntry], isComplete: Bool, byIdentity: [Bool]) {
         let rows = try GridHistory.entries(in: transaction, gridID: gridID, grid: grid, deltas: false)
         var entries: [GridHistoryEntry] = []
+        var byIdentity: [Bool] = []
         entries.reserveCapacity(rows.count)
-        for row in rows.reversed() { entries.append(try GridHistoryEntry(row, grid: grid)) }
+        byIdentity.reserveCapacity(rows.count)
+        for row in rows.reversed() {
+            entries.append(try GridHistoryEntry(row, grid: grid))
+            byIdentity.append(row.registers != nil)
+        }
         // Kept entries run without gaps up to the grid's revision; the first change made revision 1.
         if let newest = entries.last, newest.revision != revision {
             throw GridError.corrupted("grid '\(grid)' is at revision \(revision), but its newest history entry is for revision \(newest.revision)")
@@ -215,7 +261,14 @@ struct GridHistoryReader: HistorySource {
             throw GridError.corrupted("grid '\(grid)' has no history entry for revision \(older.revision + 1)")
         }
         let oldest = entries.first?.revision ?? revision + 1
-        return (entries, oldest == 1)
+        return (entries, oldest == 1, byIdentity)
+    }
+
+    /// The merge below which undo stops (``GridHistory/Stacks/stoppedBy``).
+    func undoStop() throws -> GridHistoryEntry? {
+        let (entries, isComplete, byIdentity) = try entries()
+        let stop = try GridHistory.stacks(entries, isComplete: isComplete, byIdentity: byIdentity, grid: grid).stoppedBy
+        return entries.first { $0.revision == stop }
     }
 
     /// The edits of the change that made `revision`.

@@ -17,7 +17,8 @@ public struct GridHistoryEntry: Sendable, Hashable, Codable {
         /// A revert: it made an earlier revision's state current (see ``Grid/revert(to:)``).
         case revert
         /// A sync that brought other replicas' changes (see ``GridDatabase/sync(with:grids:dryRun:)``);
-        /// the actor names the replica. Undo never takes one back, nor goes past one.
+        /// the actor names the replica. Undo never takes one back; it goes past one only to changes that recorded
+        /// what they changed by identity (those made while the grid syncs).
         case merge
     }
 

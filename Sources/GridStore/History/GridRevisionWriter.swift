@@ -7,7 +7,10 @@ enum GridRevisionWriter {
     /// chunks are what `old` says: when their keys or lengths say otherwise (a hand edit), all
     /// are rewritten, so a change always leaves placements equal to a fresh pack.
     ///
-    /// - Parameter keep: How many history entries the grid keeps; none is written for 0.
+    /// - Parameters:
+    ///   - keep: How many history entries the grid keeps; none is written for 0.
+    ///   - recording: Records the change in the grid's sync state, given the grid after it,
+    ///     before its history entry is written; returns the registers it wrote, which the entry keeps.
     /// - Returns: The grid after the change; `nil` when the edits leave it as it was and
     ///   `record` is a change (an undo, a redo or a revert is written all the same, so the
     ///   history moves on).
@@ -15,7 +18,8 @@ enum GridRevisionWriter {
     ///   backend's errors as they are.
     static func write(_ edited: (snapshot: GridSnapshot, changes: GridChanges, edits: [GridEdit]), from old: GridSnapshot,
                       gridID: Int64, grid name: String, record: HistoryRecord, keep: Int,
-                      in transaction: any GridStorageTransaction) throws -> GridSnapshot? {
+                      in transaction: any GridStorageTransaction,
+                      recording: (GridSnapshot) throws -> String? = { _ in nil }) throws -> GridSnapshot? {
         var new = edited.snapshot
         new.revision = old.revision + 1
         var changes = GridChangeSet(old: old, new: new, changes: edited.changes)
@@ -31,9 +35,11 @@ enum GridRevisionWriter {
             changes.rewriteAllChunks(of: new)
         }
         try transaction.write(changes, gridID: gridID)
+        let registers = try recording(new)
         if keep > 0 {
-            try transaction.appendHistory(record.entry(revision: new.revision, edits: edited.edits, from: old, to: new),
-                                          gridID: gridID, keep: keep)
+            var entry = record.entry(revision: new.revision, edits: edited.edits, from: old, to: new)
+            entry.registers = registers
+            try transaction.appendHistory(entry, gridID: gridID, keep: keep)
         }
         return new
     }

@@ -98,11 +98,14 @@ package protocol GridStorageTransaction: AnyObject {
     func setUpdatedAt(_ time: String, gridID: Int64) throws
 
     /// The grid's history entries, newest first, at most `limit` of them; with `deltas`, each
-    /// with its delta text (else an empty one).
+    /// with its delta and registers texts (else an empty delta, and registers empty or `nil`).
     func historyEntries(gridID: Int64, limit: Int, deltas: Bool) throws -> [StoredHistoryEntry]
 
     /// The delta text of the grid's entry for `revision`, or `nil` when there is none.
     func historyDelta(gridID: Int64, revision: Int) throws -> String?
+
+    /// The registers text of the grid's entry for `revision`; `nil` when there is no entry or it has none.
+    func historyRegisters(gridID: Int64, revision: Int) throws -> String?
 
     /// Sets how many history entries the grid keeps, deleting the older ones now.
     func setHistoryKeep(_ keep: Int, gridID: Int64, revision: Int) throws
@@ -441,8 +444,13 @@ package struct StoredHistoryEntry: Sendable {
     package var actor: String
     package var targets: String
     package var delta: String
+    /// The sync registers the change wrote, with the values before and after
+    /// (``RegisterChanges``), for a change of a grid that syncs; `nil` for none. Read with the
+    /// delta; without it, empty when there are some.
+    package var registers: String?
 
-    package init(revision: Int64, madeAt: String, kind: String, operation: String, actor: String, targets: String, delta: String) {
+    package init(revision: Int64, madeAt: String, kind: String, operation: String, actor: String, targets: String, delta: String,
+                 registers: String? = nil) {
         self.revision = revision
         self.madeAt = madeAt
         self.kind = kind
@@ -450,5 +458,6 @@ package struct StoredHistoryEntry: Sendable {
         self.actor = actor
         self.targets = targets
         self.delta = delta
+        self.registers = registers
     }
 }

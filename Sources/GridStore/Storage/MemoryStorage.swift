@@ -151,13 +151,20 @@ final class MemoryTransaction: GridStorageTransaction {
     func historyEntries(gridID: Int64, limit: Int, deltas: Bool) throws -> [StoredHistoryEntry] {
         try rows(gridID).history.reversed().prefix(limit).map { entry in
             var entry = entry
-            if !deltas { entry.delta = "" }
+            if !deltas {
+                entry.delta = ""
+                entry.registers = entry.registers.map { _ in "" }
+            }
             return entry
         }
     }
 
     func historyDelta(gridID: Int64, revision: Int) throws -> String? {
         try rows(gridID).history.last { $0.revision == Int64(revision) }?.delta
+    }
+
+    func historyRegisters(gridID: Int64, revision: Int) throws -> String? {
+        try rows(gridID).history.last { $0.revision == Int64(revision) }?.registers
     }
 
     // MARK: Writing

@@ -95,7 +95,7 @@ struct SyncDrop: Equatable {
     /// replica (a new one, on a database it was copied to) knows a time no drop knows, so no
     /// drop covers it and its peers take it back.
     static func markRestored(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase) throws {
-        var side = try SyncSide.prepare(name, in: transaction, database: database, minting: true)
+        var side = try SyncSide.prepare(name, in: transaction, minting: true)
         side.state.versions.advance(side.replica, to: side.clock.tick(now: side.now))
         side.isChanged = true
         try side.store(in: transaction, origin: nil, sending: false)

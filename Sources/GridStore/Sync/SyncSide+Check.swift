@@ -66,7 +66,7 @@ extension SyncSide {
         let problem = "\(ahead.count) value(s) of its sync state are stamped up to \(minutes) minute(s) ahead of this database's "
             + "clock, by a device whose clock was fast: until then they win over changes made without seeing them"
         guard repairing else { return (problems + [problem + "; 'gridstore check --repair' writes them again at this database's time"], false) }
-        var side = try prepare(name, in: transaction, database: database, minting: true)
+        var side = try prepare(name, in: transaction, minting: true)
         let stamp = SyncStamp(time: side.clock.tick(now: now), replica: side.replica)
         side.state.restamp(after: limit, at: stamp)
         side.state.versions.advance(side.replica, to: stamp.time)

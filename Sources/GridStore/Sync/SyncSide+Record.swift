@@ -12,50 +12,133 @@ extension SyncSide {
     /// changes not yet synced, a hand edit), when the database is a copy or the grid's replica
     /// stamped ahead of this database's clock (the sync gives it a new replica id first), or
     /// when the state cannot be read (the sync then says so): a change never fails for its grid's sync state.
+    ///
+    /// - Returns: The registers written, as the history keeps them (``RegisterChange/text(_:)``);
+    ///   `nil` when the change was left to the next sync.
     static func recordChange(_ edits: [GridEdit], from old: GridSnapshot, to new: GridSnapshot, gridID: Int64, grid name: String,
-                             in transaction: any GridStorageTransaction, database: GridDatabase) throws {
+                             in transaction: any GridStorageTransaction) throws -> String? {
         do {
-            try record(edits, from: old, to: new, gridID: gridID, grid: name, in: transaction, database: database)
+            return try record(edits, from: old, to: new, gridID: gridID, grid: name, in: transaction)
         } catch let error as GridError {
             // A state past gridstore's limits or damaged is the next sync's to report; the storage's failures are the change's.
             if case .storage = error { throw error }
+            return nil
         }
     }
 
-    private static func record(_ edits: [GridEdit], from old: GridSnapshot, to new: GridSnapshot, gridID: Int64, grid name: String,
-                               in transaction: any GridStorageTransaction, database: GridDatabase) throws {
+    /// What a change of a synced grid is recorded against: the grid's stored state, when it is
+    /// of the grid as `old` and this database's own (not a copy's, nor stamped ahead of its clock).
+    private struct Recording {
+        let row: StoredSyncState
+        let replica: ReplicaID
+        let databaseReplica: ReplicaID
+        let versions: VersionVector
+        let clock: HybridClock
+        let now: Int64
+    }
+
+    /// The state a change of `old` is recorded against; `nil` when it is left to the next sync.
+    private static func recording(_ old: GridSnapshot, gridID: Int64, in transaction: any GridStorageTransaction) throws -> Recording? {
         guard let row = try transaction.syncState(gridID: gridID), row.revision == Int64(old.revision), row.clock >= 0,
               (0..<Int64.max - 1).contains(row.version),
               let replica = ReplicaID(row.replica), let versions = SyncVersionsText.decode(row.versions),
-              let databaseReplica = ReplicaID(row.databaseReplica) else { return }
+              let databaseReplica = ReplicaID(row.databaseReplica) else { return nil }
         let context = try transaction.replicaContext()
         let now = context.clock
         guard try currentReplica(context, in: transaction, minting: false).id == databaseReplica,
-              !HybridClock.isTooFarAhead(versions[replica], now: now) else { return }
+              !HybridClock.isTooFarAhead(versions[replica], now: now) else { return nil }
         var clock = HybridClock(latest: versions[replica])
         clock.observe(HybridTime(rawValue: row.clock), now: now)
+        return Recording(row: row, replica: replica, databaseReplica: databaseReplica, versions: versions, clock: clock, now: now)
+    }
+
+    /// The grid's whole sync state, made a side that records against it (``recording(_:gridID:in:)``),
+    /// of the grid `old`; `nil` when it cannot be read or is not of that grid.
+    ///
+    /// - Parameter idsStored: Whether the items' stored ids may be taken to be the state's; else they are written again.
+    private static func side(_ recording: Recording, of old: GridSnapshot, gridID: Int64, grid name: String, idsStored: Bool,
+                             in transaction: any GridStorageTransaction) throws -> SyncSide? {
+        let row = recording.row, replica = recording.replica
+        guard let (state, layout, numbers) = try? loadState(row, gridID: gridID, in: transaction, grid: name),
+              layout.content == old.content else { return nil }
+        return SyncSide(name: name, replica: replica, databaseReplica: recording.databaseReplica, stored: (gridID, old),
+                        state: state, clock: recording.clock, layout: layout, isChanged: true, now: recording.now,
+                        loaded: state, numbers: numbers, version: row.version, storedItemIDs: idsStored ? layout.itemIDs : nil,
+                        // A state stored before `sent` had sent every write it recorded, at a sync.
+                        sent: row.sent.map(HybridTime.init(rawValue:)) ?? recording.versions[replica])
+    }
+
+    /// The grid's sync state made current for an undo or a redo by identity of the grid `old`,
+    /// as a sync makes it (a copy of the database takes a replica id of its own); `nil` when the
+    /// grid never synced.
+    static func sideForUndo(of old: GridSnapshot, gridID: Int64, grid name: String,
+                            in transaction: any GridStorageTransaction) throws -> SyncSide? {
+        guard try transaction.syncState(gridID: gridID) != nil else { return nil }
+        let side = try prepare(name, in: transaction, minting: true)
+        guard side.stored?.id == gridID, side.stored?.snapshot == old, side.layout.content == old.content else { return nil }
+        return side
+    }
+
+    /// Writes back (undo) or again (redo) the registers of `changes`, the changes' entries
+    /// newest first, at one new stamp of this replica, and lays the grid out again.
+    mutating func takeBack(_ changes: [[RegisterChange]], redo: Bool) {
+        let stamp = SyncStamp(time: clock.tick(now: now), replica: replica)
+        for entry in changes { state.takeBack(entry, redo: redo, at: stamp) }
+        layout = state.layout()
+        isChanged = true
+    }
+
+    /// Stores the state an undo or a redo by identity left (``takeBack(_:redo:)``), of the
+    /// grid's revision `new` the change wrote, in `transaction`.
+    ///
+    /// - Returns: The registers written, as the history keeps them.
+    mutating func storeTakenBack(as new: GridSnapshot, in transaction: any GridStorageTransaction) throws -> String {
+        let changes = state.registerChanges(from: loaded ?? ReplicatedGrid())
+        stored = (stored!.id, new)
+        try store(in: transaction, origin: nil, sending: false)
+        return RegisterChange.text(changes)
+    }
+
+    private static func record(_ edits: [GridEdit], from old: GridSnapshot, to new: GridSnapshot, gridID: Int64, grid name: String,
+                               in transaction: any GridStorageTransaction) throws -> String? {
+        guard let recording = try recording(old, gridID: gridID, in: transaction) else { return nil }
+        let row = recording.row, replica = recording.replica
         var idsStored = true
         if old.kind == .tiles, let sizes = sizeEdits(edits) {
-            let recorded = try recordSizes(sizes, state: row, replica: replica, versions: versions, clock: clock, now: now,
-                                           itemCounts: old.itemCounts, revision: new.revision, gridID: gridID, grid: name, in: transaction)
-            if recorded == true { return }
-            idsStored = recorded != nil
+            switch try recordSizes(sizes, state: row, replica: replica, versions: recording.versions, clock: recording.clock,
+                                   now: recording.now, itemCounts: old.itemCounts, revision: new.revision, gridID: gridID, grid: name,
+                                   in: transaction) {
+            case .recorded(let changes): return RegisterChange.text(changes)
+            case .stateNeeded: break
+            case .idsNeeded: idsStored = false
+            }
         }
-        guard let (state, layout, numbers) = try? loadState(row, gridID: gridID, in: transaction, grid: name),
-              layout.content == old.content else { return }
-        var side = SyncSide(name: name, replica: replica, databaseReplica: databaseReplica, stored: (gridID, new),
-                            state: state, clock: clock, layout: layout, isChanged: true, now: now,
-                            loaded: state, numbers: numbers, version: row.version, storedItemIDs: idsStored ? layout.itemIDs : nil,
-                            // A state stored before `sent` had sent every write it recorded, at a sync.
-                            sent: row.sent.map(HybridTime.init(rawValue:)) ?? versions[replica])
+        guard var side = try side(recording, of: old, gridID: gridID, grid: name, idsStored: idsStored, in: transaction) else {
+            return nil
+        }
+        let state = side.state, layout = side.layout
+        side.stored = (gridID, new)
         do {
-            try side.record(edits, madeAt: now, ids: EntityIDGenerator(derivedFrom: "\(replica)\u{0}\(new.revision)\u{0}\(now)".utf8))
+            try side.record(edits, madeAt: recording.now,
+                            ids: EntityIDGenerator(derivedFrom: "\(replica)\u{0}\(new.revision)\u{0}\(recording.now)".utf8))
         } catch {
             // Edits the registers cannot follow one by one are recorded as the content they left.
             (side.state, side.layout) = (state, layout)
         }
         try side.recordDifference(storedAs: row.replica)
+        let changes = side.state.registerChanges(from: state)
         try side.store(in: transaction, origin: nil, sending: false)
+        return RegisterChange.text(changes)
+    }
+
+    /// What ``recordSizes(_:state:replica:versions:clock:now:itemCounts:revision:gridID:grid:in:)`` did.
+    private enum SizesRecorded {
+        /// Recorded: the sizes written.
+        case recorded([RegisterChange])
+        /// A row it needs is not as expected: the whole state is read.
+        case stateNeeded
+        /// The items' ids are not stored, or not as the grid is: the whole state is read, and the ids written again.
+        case idsNeeded
     }
 
     /// The most sizes a change may set to be recorded from the rows of its items alone.
@@ -77,34 +160,31 @@ extension SyncSide {
     /// checked as they are used: each chunk holds as many ids as the section has items there,
     /// and each item's place falls between its neighbours', in the same section.
     ///
-    /// - Returns: `true` when recorded; `false` when a row it needs is not as expected (the whole
-    ///   state is read then); `nil` when the items' ids are not stored or not as the grid is (the
-    ///   whole state is read, and the ids written again).
     private static func recordSizes(_ sizes: [(GridIndexPath, TileSize?)], state row: StoredSyncState, replica: ReplicaID,
                                     versions: VersionVector, clock: HybridClock, now: Int64, itemCounts: [Int], revision: Int,
-                                    gridID: Int64, grid name: String, in transaction: any GridStorageTransaction) throws -> Bool? {
+                                    gridID: Int64, grid name: String, in transaction: any GridStorageTransaction) throws -> SizesRecorded {
         let stored = try transaction.syncReplicas(gridID: gridID, limit: SyncReplicaNumbers.maximumCount + 1)
-        guard var numbers = try? SyncReplicaNumbers(stored: stored, grid: name) else { return false }
+        guard var numbers = try? SyncReplicaNumbers(stored: stored, grid: name) else { return .stateNeeded }
         var rows = StoredSyncItems(transaction: transaction, gridID: gridID, grid: name, itemCounts: itemCounts, numbers: numbers)
         var ids: [SyncEntityID] = []
         for (path, _) in sizes {
             guard path.section < itemCounts.count, let found = try rows.id(at: path.item, section: path.section),
-                  try rows.isPlaced(found, at: path) else { return nil }
+                  try rows.isPlaced(found, at: path) else { return .idsNeeded }
             ids.append(found)
         }
         var clock = clock
         let stamp = SyncStamp(time: clock.tick(now: now), replica: replica)
         // The items changed, each once, in the order of their ids (a list, for the reason
         // StoredSyncItems keeps one).
-        var items: [(id: SyncEntityID, item: ReplicatedGrid.Item)] = []
+        var items: [(id: SyncEntityID, item: ReplicatedGrid.Item, before: TileSize?)] = []
         var overwritten = 0
         for ((_, size), id) in zip(sizes, ids) {
             let index: Int
             if let known = items.firstIndex(where: { $0.id == id }) {
                 index = known
             } else {
-                guard let item = try rows.item(id), item.place.winner != nil, item.alive.value(or: true) else { return false }
-                items.append((id, item))
+                guard let item = try rows.item(id), item.place.winner != nil, item.alive.value(or: true) else { return .stateNeeded }
+                items.append((id, item, item.size.value(or: nil)))
                 overwritten += item.size.shownConflicts.count
                 index = items.endIndex - 1
             }
@@ -112,7 +192,10 @@ extension SyncSide {
         }
         items.sort { $0.id < $1.id }
         var registers: [StoredSyncRegister] = []
-        for (id, item) in items {
+        var changes: [RegisterChange] = []
+        for (id, item, before) in items {
+            let after = item.size.value(or: nil)
+            if before != after { changes.append(RegisterChange(entity: id, before: .size(before), after: .size(after))) }
             for entry in item.size.context { _ = numbers.number(of: entry.replica) }
             var writer = BundleWriter(indices: numbers.numbers)
             writer.register(item.size, RegisterJSON.size)
@@ -129,6 +212,6 @@ extension SyncSide {
                                     sent: row.sent ?? versions[replica].rawValue)
         try transaction.writeSyncState(StoredSyncWrite(state: state, replacing: false, replicas: numbers.takeAdded(), registers: registers,
                                                        removed: [], log: nil), gridID: gridID)
-        return true
+        return .recorded(changes)
     }
 }

@@ -32,7 +32,7 @@ extension SyncSide {
     }
 
     /// The grid `name`'s stored sync state when it is current; `nil` when it is not (or the grid
-    /// never synced): it is then made current by ``prepare(_:in:database:minting:peer:clockReference:)``.
+    /// never synced): it is then made current by ``prepare(_:in:minting:peer:clockReference:)``.
     static func current(_ name: String, in transaction: any GridStorageTransaction) throws -> Current? {
         guard let header = try transaction.header(named: name)?.header(), let row = try transaction.syncState(gridID: header.id),
               row.revision == Int64(header.revision), row.clock >= 0, (0..<Int64.max - 1).contains(row.version),
@@ -90,7 +90,7 @@ extension SyncSide {
 
     /// This side, as the first step of a sync stored it, for the last step: when neither the
     /// grid nor its sync state changed in between (another process's change), it is what
-    /// ``prepare(_:in:database:minting:peer:clockReference:)`` would read again, whole, and is
+    /// ``prepare(_:in:minting:peer:clockReference:)`` would read again, whole, and is
     /// taken as it is, with this database's clock read again. `nil` otherwise.
     func reused(in transaction: any GridStorageTransaction, clockReference: Int64?) throws -> SyncSide? {
         guard let stored, !isChanged, let header = try transaction.header(named: name)?.header(), header.id == stored.id,

@@ -41,7 +41,7 @@ struct SyncSide {
     /// (`.some(nil)` for none); `nil` when not read in it.
     var storedName: String?? = nil
 
-    /// The side of the grid `name` in `transaction` of `database`, made current.
+    /// The side of the grid `name` in `transaction`, made current.
     ///
     /// - Parameters:
     ///   - minting: Whether a copy of the database may take a replica id of its own now (not in
@@ -51,7 +51,7 @@ struct SyncSide {
     ///     grid takes a new replica id before recording its changes, so none is made twice.
     ///   - clockReference: A server's clock, when the other side is one and this one is not: a
     ///     device whose clock is behind the server's judges what it receives by the server's.
-    static func prepare(_ name: String, in transaction: any GridStorageTransaction, database: GridDatabase,
+    static func prepare(_ name: String, in transaction: any GridStorageTransaction,
                         minting: Bool, peer: VersionVector? = nil, clockReference: Int64? = nil) throws -> SyncSide {
         let name = GridLimits.canonical(name)
         try GridLimits.validate(name: name)

@@ -42,11 +42,12 @@ struct UndoCommand: GridStoreCommand {
             context.printCommitted(try grid.undo(count), output: output)
         } catch {
             // A sync is where undo stops: say so, and what takes the grid further back.
-            guard case .nothingToUndo = error, let merge = try grid.history(limit: 1_000).first(where: { $0.kind == .merge }) else { throw error }
+            guard case .nothingToUndo = error, let merge = try grid.syncStoppingUndo() else { throw error }
             let gridstore = "gridstore\(context.databaseOption) --grid \(ShellWord.quoted(grid.name))"
             throw CommandLineError.usage("\(error): the sync at revision \(merge.revision) (\(merge.operation)) stops undo, which "
-                                         + "never takes back a sync nor goes past one; '\(gridstore) revert --to N' makes the grid as it "
-                                         + "was at revision N again, as a new change that syncs ('\(gridstore) history' lists the revisions)",
+                                         + "never takes back a sync nor a change made before the grid first synced; '\(gridstore) revert "
+                                         + "--to N' makes the grid as it was at revision N again, as a new change that syncs "
+                                         + "('\(gridstore) history' lists the revisions)",
                                          command: Self.spec)
         }
     }

@@ -184,13 +184,13 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     func historyEntries(gridID: Int64, limit: Int, deltas: Bool) throws -> [StoredHistoryEntry] {
         let rows = try connection.execute("""
             SELECT revision, to_char(made_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), kind, operation, actor,
-                   targets, \(deltas ? "delta" : "''") FROM history
+                   targets, \(deltas ? "delta, registers" : "'', CASE WHEN registers IS NULL THEN NULL ELSE '' END") FROM history
             WHERE grid_id = $1 ORDER BY revision DESC LIMIT $2
             """, [String(gridID), String(limit)])
         return (0..<rows.count).map { row in
             StoredHistoryEntry(revision: rows.int(row, 0), madeAt: rows.string(row, 1), kind: rows.string(row, 2),
                                operation: rows.string(row, 3), actor: rows.string(row, 4), targets: rows.string(row, 5),
-                               delta: rows.string(row, 6))
+                               delta: rows.string(row, 6), registers: rows.isNull(row, 7) ? nil : rows.string(row, 7))
         }
     }
 
@@ -198,6 +198,12 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         let rows = try connection.execute("SELECT delta FROM history WHERE grid_id = $1 AND revision = $2",
                                           [String(gridID), String(revision)])
         return rows.count == 1 ? rows.string(0, 0) : nil
+    }
+
+    func historyRegisters(gridID: Int64, revision: Int) throws -> String? {
+        let rows = try connection.execute("SELECT registers FROM history WHERE grid_id = $1 AND revision = $2",
+                                          [String(gridID), String(revision)])
+        return rows.count == 1 && !rows.isNull(0, 0) ? rows.string(0, 0) : nil
     }
 
     // MARK: Writing
@@ -217,12 +223,13 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         var parameters: [PostgreSQLParameter] = [String(gridID), String(entry.revision), entry.madeAt, entry.kind, entry.operation,
                                                  entry.actor, entry.targets, entry.delta,
                                                  String(entry.revision - Int64(keep))].map(PostgreSQLParameter.text)
+        parameters.append(.text(entry.registers))
         var updatesGrid = ""
         if let pending = pendingGridUpdate, pending.gridID == gridID, let settings = connection.withdraw(pending.statement) {
             parameters += settings.prefix(5)
             updatesGrid = """
-                updated AS (UPDATE grids SET columns = $10, direction = $11, default_size = $12, revision = $13,
-                                             layout_kind = $14, updated_at = now() WHERE id = $1),
+                updated AS (UPDATE grids SET columns = $11, direction = $12, default_size = $13, revision = $14,
+                                             layout_kind = $15, updated_at = now() WHERE id = $1),
 
                 """
         }
@@ -232,10 +239,11 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
                 DELETE FROM history WHERE grid_id = $1 AND revision <= $9
                     AND revision > CASE WHEN EXISTS (SELECT FROM history WHERE grid_id = $1 AND revision = $9 - 1)
                                         THEN -9223372036854775808 ELSE $9 - 1 END)
-            INSERT INTO history (grid_id, revision, made_at, kind, operation, actor, targets, delta)
-                VALUES ($1, $2, coalesce(nullif($3, '')::timestamptz, now()), $4, $5, $6, $7, $8)
+            INSERT INTO history (grid_id, revision, made_at, kind, operation, actor, targets, delta, registers)
+                VALUES ($1, $2, coalesce(nullif($3, '')::timestamptz, now()), $4, $5, $6, $7, $8, $10)
             ON CONFLICT (grid_id, revision) DO UPDATE SET made_at = excluded.made_at, kind = excluded.kind,
-                operation = excluded.operation, actor = excluded.actor, targets = excluded.targets, delta = excluded.delta
+                operation = excluded.operation, actor = excluded.actor, targets = excluded.targets, delta = excluded.delta,
+                registers = excluded.registers
             """, parameters: parameters)
     }
 

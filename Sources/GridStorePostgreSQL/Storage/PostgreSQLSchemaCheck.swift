@@ -136,6 +136,7 @@ enum PostgreSQLSchemaCheck {
         "column history.kind text",
         "column history.made_at timestamp with time zone default now()",
         "column history.operation text",
+        "column history.registers text",
         "column history.revision bigint",
         "column history.targets text default ''::text",
         "column honeycomb_placements.grid_id bigint",

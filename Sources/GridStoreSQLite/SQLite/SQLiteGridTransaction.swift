@@ -120,12 +120,12 @@ final class SQLiteGridTransaction: GridStorageTransaction {
 
     func historyEntries(gridID: Int64, limit: Int, deltas: Bool) throws -> [StoredHistoryEntry] {
         try connection.fetchAll("""
-            SELECT revision, made_at, kind, operation, actor, targets, \(deltas ? "delta" : "''") FROM history
-            WHERE grid_id = ? ORDER BY revision DESC LIMIT ?
+            SELECT revision, made_at, kind, operation, actor, targets, \(deltas ? "delta, registers" : "'', CASE WHEN registers IS NULL THEN NULL ELSE '' END")
+            FROM history WHERE grid_id = ? ORDER BY revision DESC LIMIT ?
             """, [gridID, limit]) { row in
             StoredHistoryEntry(revision: Int64(row.int(at: 0)), madeAt: row.string(at: 1), kind: row.string(at: 2),
                                operation: row.string(at: 3), actor: row.string(at: 4), targets: row.string(at: 5),
-                               delta: row.string(at: 6))
+                               delta: row.string(at: 6), registers: row.isNull(at: 7) ? nil : row.string(at: 7))
         }
     }
 
@@ -135,15 +135,23 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         }
     }
 
+    func historyRegisters(gridID: Int64, revision: Int) throws -> String? {
+        try connection.fetchOne("SELECT registers FROM history WHERE grid_id = ? AND revision = ?", [gridID, revision]) {
+            $0.isNull(at: 0) ? nil : $0.string(at: 0)
+        } ?? nil
+    }
+
     // MARK: Writing
 
     func appendHistory(_ entry: StoredHistoryEntry, gridID: Int64, keep: Int) throws {
         try connection.executeCached("""
-            INSERT INTO history (grid_id, revision, made_at, kind, operation, actor, targets, delta)
-                VALUES (?, ?, coalesce(nullif(?, ''), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), ?, ?, ?, ?, ?)
+            INSERT INTO history (grid_id, revision, made_at, kind, operation, actor, targets, delta, registers)
+                VALUES (?, ?, coalesce(nullif(?, ''), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), ?, ?, ?, ?, ?, ?)
             ON CONFLICT (grid_id, revision) DO UPDATE SET made_at = excluded.made_at, kind = excluded.kind,
-                operation = excluded.operation, actor = excluded.actor, targets = excluded.targets, delta = excluded.delta
-            """, [gridID, entry.revision, entry.madeAt, entry.kind, entry.operation, entry.actor, entry.targets, entry.delta])
+                operation = excluded.operation, actor = excluded.actor, targets = excluded.targets, delta = excluded.delta,
+                registers = excluded.registers
+            """, [gridID, entry.revision, entry.madeAt, entry.kind, entry.operation, entry.actor, entry.targets, entry.delta,
+                  entry.registers])
         try connection.executeCached("DELETE FROM history WHERE grid_id = ? AND revision <= ?", [gridID, entry.revision - Int64(keep)])
     }
 
