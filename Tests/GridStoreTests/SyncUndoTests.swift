@@ -191,6 +191,23 @@ struct SyncUndoTests {
         }
     }
 
+    @Test("a merge keeps on the stacks the changes recorded by identity above the newest one that is not, and undo stops at the merge above that")
+    func stacksAcrossMerges() throws {
+        func entry(_ revision: Int, _ kind: GridHistoryEntry.Kind, _ targets: [Int] = []) -> GridHistoryEntry {
+            GridHistoryEntry(revision: revision, madeAt: "", kind: kind, operation: "", actor: "", targets: targets)
+        }
+        let entries = [entry(1, .change), entry(2, .merge), entry(3, .change), entry(4, .merge), entry(5, .change), entry(6, .undo, [5])]
+        let stacks = try GridHistory.stacks(entries, isComplete: true, byIdentity: [false, false, true, false, true, true], grid: "g")
+        #expect(stacks == GridHistory.Stacks(done: [3], undone: [5], stoppedBy: 2))
+        // Without registers (a grid that did not sync), a merge ends both stacks, as before.
+        let plain = try GridHistory.stacks(entries, isComplete: true, grid: "g")
+        #expect(plain.done.isEmpty && plain.undone == [5] && plain.stoppedBy == 4)
+        // A change that wrote more registers than an entry keeps keeps none.
+        let many = [RegisterChange](repeating: RegisterChange(entity: nil, before: .columns(4), after: .columns(6)),
+                                    count: RegisterChange.maximumCount + 1)
+        #expect(RegisterChange.kept(many) == nil && RegisterChange.kept(Array(many.dropLast())) != nil)
+    }
+
     @Test("registers written as text read back as they were, for values of every kind")
     func registersRoundTrip() throws {
         var generator = SeededGenerator(seed: 45)

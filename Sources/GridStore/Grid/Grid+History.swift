@@ -112,10 +112,13 @@ extension Grid {
 
     // MARK: Undo and redo
 
-    /// The merge (a sync's entry) below which undo stops: the changes before it did not record
-    /// what they changed by identity (they were made before the grid first synced); `nil` when
-    /// no merge stops undo.
-    package func syncStoppingUndo() throws(GridError) -> GridHistoryEntry? {
+    /// The sync (a history entry of kind ``GridHistoryEntry/Kind/merge``) at which undo stops:
+    /// undo never takes back a sync, nor the changes before it that it would take back by
+    /// position (made before the grid first synced); `nil` when no sync stops undo. What an app
+    /// says when ``undo(_:)`` finds nothing to undo: "the sync at revision 4 stops undo".
+    ///
+    /// - Throws: ``GridError/gridNotFound(_:)`` when the grid does not exist.
+    public func syncStoppingUndo() throws(GridError) -> GridHistoryEntry? {
         try GridError.catching {
             try database.storageRead { transaction in
                 guard let (id, current, _, _) = try currentWithHeader(transaction, creatingIfMissing: false, caching: true) else {

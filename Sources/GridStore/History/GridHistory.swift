@@ -105,7 +105,7 @@ struct HistoryRecord {
     /// Records the change in the grid's sync state instead of the change's own recording (an
     /// undo or a redo by identity, which wrote its registers), given the grid after it; returns
     /// the registers written, which the entry keeps.
-    var recording: ((GridSnapshot) throws -> String)?
+    var recording: ((GridSnapshot) throws -> String?)?
 
     /// The row to store for the change from `old` to `new` that made `revision` with `edits`.
     ///

@@ -28,8 +28,17 @@ struct RegisterChange: Equatable {
     var before: Value
     var after: Value
 
-    /// The most registers an entry's text holds: those a state can hold.
-    static let maximumCount = ReplicatedGrid.maximumRegisterRows
+    /// The most registers a history entry keeps: as many as the inserts, deletes and moves its
+    /// delta may hold (``HistoryDelta/maximumPositionalEditsPerEntry``), about 6 MB of text. A
+    /// change that writes more keeps none, and is taken back by position, so only while no sync
+    /// came after it.
+    static let maximumCount = HistoryDelta.maximumPositionalEditsPerEntry
+
+    /// `changes` as the history keeps them (``text(_:)``); `nil` when there are more than
+    /// ``maximumCount``.
+    static func kept(_ changes: [RegisterChange]) -> String? {
+        changes.count <= maximumCount ? text(changes) : nil
+    }
 }
 
 extension RegisterChange.Value {

@@ -91,12 +91,12 @@ extension SyncSide {
     /// Stores the state an undo or a redo by identity left (``takeBack(_:redo:)``), of the
     /// grid's revision `new` the change wrote, in `transaction`.
     ///
-    /// - Returns: The registers written, as the history keeps them.
-    mutating func storeTakenBack(as new: GridSnapshot, in transaction: any GridStorageTransaction) throws -> String {
+    /// - Returns: The registers written, as the history keeps them (``RegisterChange/kept(_:)``).
+    mutating func storeTakenBack(as new: GridSnapshot, in transaction: any GridStorageTransaction) throws -> String? {
         let changes = state.registerChanges(from: loaded ?? ReplicatedGrid())
         stored = (stored!.id, new)
         try store(in: transaction, origin: nil, sending: false)
-        return RegisterChange.text(changes)
+        return RegisterChange.kept(changes)
     }
 
     private static func record(_ edits: [GridEdit], from old: GridSnapshot, to new: GridSnapshot, gridID: Int64, grid name: String,
@@ -128,7 +128,7 @@ extension SyncSide {
         try side.recordDifference(storedAs: row.replica)
         let changes = side.state.registerChanges(from: state)
         try side.store(in: transaction, origin: nil, sending: false)
-        return RegisterChange.text(changes)
+        return RegisterChange.kept(changes)
     }
 
     /// What ``recordSizes(_:state:replica:versions:clock:now:itemCounts:revision:gridID:grid:in:)`` did.
