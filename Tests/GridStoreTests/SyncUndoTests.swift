@@ -83,7 +83,7 @@ struct SyncUndoTests {
         try grid(phone).redo()
         _ = try tablet.sync(with: phone)
         #expect(try content(tablet).sections[0][5] == .middle && content(tablet) == content(phone))
-        // The toggle was the phone's only change since it first synced: undo stops at that sync.
+        // The toggle was the phone's only change: nothing is left to undo, and no sync stops undo.
         try grid(phone).undo()
         #expect(throws: GridError.nothingToUndo(requested: 1, available: 0)) { try grid(phone).undo() }
         #expect(try grid(phone).syncStoppingUndo() == nil)
@@ -181,7 +181,8 @@ struct SyncUndoTests {
         _ = try phone.sync(with: tablet)
         let revision = try grid(phone).currentRevision()
         for planted in ["item\tnot an id\ts\tnull\t\"middle\"", "item\t0000000000000001\ts\tnull", "item\t0000000000000001\tz\tnull\tnull",
-                        "grid\t\tcolumns\t0\t4", "item\t0000000000000001\ts\t\"middle\",1,0],[\"big\"\t\"middle\""] {
+                        "grid\t\tcolumns\t0\t4", "item\t0000000000000001\ts\t\"middle\",1,0],[\"big\"\t\"middle\"",
+                        String(repeating: "grid\t\tcolumns\t4\t5\n", count: RegisterChange.maximumCount) + "grid\t\tcolumns\t4\t5"] {
             try phone.writeSQLite { try $0.execute("UPDATE history SET registers = ? WHERE revision = ?", [planted, revision - 1]) }
             let error = #expect(throws: GridError.self) { try grid(phone).undo() }
             guard case .corrupted(let message) = error else { Issue.record("\(String(describing: error))"); continue }
@@ -199,6 +200,10 @@ struct SyncUndoTests {
         let entries = [entry(1, .change), entry(2, .merge), entry(3, .change), entry(4, .merge), entry(5, .change), entry(6, .undo, [5])]
         let stacks = try GridHistory.stacks(entries, isComplete: true, byIdentity: [false, false, true, false, true, true], grid: "g")
         #expect(stacks == GridHistory.Stacks(done: [3], undone: [5], stoppedBy: 2))
+        // A merge that cuts changes made before the first sync is where undo stops, even with changes above it.
+        let cut = try GridHistory.stacks([entry(1, .change), entry(2, .change), entry(3, .change), entry(4, .merge)], isComplete: true,
+                                         byIdentity: [false, false, true, false], grid: "g")
+        #expect(cut == GridHistory.Stacks(done: [3], undone: [], stoppedBy: 4))
         // Without registers (a grid that did not sync), a merge ends both stacks, as before.
         let plain = try GridHistory.stacks(entries, isComplete: true, grid: "g")
         #expect(plain.done.isEmpty && plain.undone == [5] && plain.stoppedBy == 4)

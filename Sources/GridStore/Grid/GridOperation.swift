@@ -27,9 +27,12 @@ struct GridOperation {
                 return
             }
             if let merge = targets.mergeAfter {
-                throw GridError.sync(SyncError(.unsupported, "grid '\(reader.grid)' took changes from a sync at revision \(merge.revision), "
-                                               + "after the change to \(kind.rawValue): it is taken back by identity, which needs the "
-                                               + "grid's sync state as the grid is; a sync with a peer makes it so"))
+                let oldest = targets.revisions.min() ?? merge.revision
+                throw GridError.sync(SyncError(.unsupported, "grid '\(reader.grid)' cannot \(kind.rawValue) revision \(oldest) past the sync "
+                                               + "at revision \(merge.revision): the change did not record the sync registers it wrote (it "
+                                               + "was made on a copy of the database before the copy first synced, or while the grid's sync "
+                                               + "state could not be read), and a sync's changes are never taken back by position; 'gridstore "
+                                               + "revert --to N' makes an earlier revision current"))
             }
             try GridHistory.move(targets.revisions, kind: kind, through: reader, editor: &editor)
         }

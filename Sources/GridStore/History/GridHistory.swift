@@ -71,6 +71,7 @@ enum GridHistory {
                 for stack in [\Stacks.done, \Stacks.undone] {
                     guard let cut = stacks[keyPath: stack].lastIndex(where: { !isByIdentity($0) }) else { continue }
                     stacks[keyPath: stack].removeFirst(cut + 1)
+                    if stack == \Stacks.done { stacks.stoppedBy = entry.revision }
                 }
                 if stacks.done.isEmpty { stacks.stoppedBy = entry.revision }
             case .undo, .redo:

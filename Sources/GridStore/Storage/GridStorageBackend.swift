@@ -445,9 +445,13 @@ package struct StoredHistoryEntry: Sendable {
     package var targets: String
     package var delta: String
     /// The sync registers the change wrote, with the values before and after
-    /// (``RegisterChanges``), for a change of a grid that syncs; `nil` for none. Read with the
+    /// (`RegisterChange`), for a change of a grid that syncs; `nil` for none. Read with the
     /// delta; without it, empty when there are some.
     package var registers: String?
+
+    /// The longest registers text gridstore writes and reads back: a backend reads at most one
+    /// byte (PostgreSQL: character) more, which is refused.
+    package static let maximumRegistersBytes = 32_000_000
 
     package init(revision: Int64, madeAt: String, kind: String, operation: String, actor: String, targets: String, delta: String,
                  registers: String? = nil) {

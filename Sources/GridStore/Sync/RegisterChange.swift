@@ -2,12 +2,12 @@ import GridLayout
 
 /// A sync register one change of a synced grid wrote, with its value before and after: what
 /// undo writes back, and redo writes again, on the item or section it belongs to wherever that
-/// is now. Kept with the change's history entry (``text(_:)``, ``changes(in:)``).
+/// is now. Kept with the change's history entry (``text(_:)``, ``changes(in:revision:grid:)``).
 ///
-/// Values are as the grid shows them: a register never written stands for a new grid's option,
-/// an item's default size, no key, and an item or section that exists. An item or section the
-/// change made is one change of its existence (`false` before, `true` after), so that undo
-/// deletes it and redo brings it back.
+/// Values are the registers' winning values: a register never written stands for a new grid's
+/// option, an item's default size, no key, and an item or section that exists. An item or
+/// section the change made is one change of its existence (`false` before, `true` after), so
+/// that undo deletes it and redo brings it back.
 struct RegisterChange: Equatable {
     /// A register's value, which also names the register.
     enum Value: Equatable {
@@ -34,10 +34,15 @@ struct RegisterChange: Equatable {
     /// came after it.
     static let maximumCount = HistoryDelta.maximumPositionalEditsPerEntry
 
+    /// The longest text of registers an entry may hold.
+    static let maximumBytes = StoredHistoryEntry.maximumRegistersBytes
+
     /// `changes` as the history keeps them (``text(_:)``); `nil` when there are more than
     /// ``maximumCount``.
     static func kept(_ changes: [RegisterChange]) -> String? {
-        changes.count <= maximumCount ? text(changes) : nil
+        guard changes.count <= maximumCount else { return nil }
+        let text = text(changes)
+        return text.utf8.count <= maximumBytes ? text : nil
     }
 }
 
@@ -58,11 +63,6 @@ extension RegisterChange.Value {
         }
     }
 
-    /// Whether `other` is a value of the same register kind.
-    func isSameRegister(as other: Self) -> Bool {
-        let (kind, field, _) = stored, (otherKind, otherField, _) = other.stored
-        return kind == otherKind && field == otherField
-    }
 }
 
 extension RegisterChange {
@@ -89,9 +89,16 @@ extension RegisterChange {
             .corrupted("grid '\(grid)' has a history entry for revision \(revision) whose sync registers gridstore cannot read: \(why)")
         }
         guard !text.isEmpty else { return [] }
+        guard text.utf8.count <= maximumBytes else { throw refused("it is longer than \(NumberText.count(maximumBytes)) bytes") }
         var changes: [RegisterChange] = []
-        for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        // Line by line, never split whole: a text of many short lines is refused at the
+        // ``maximumCount``th, before its lines take memory.
+        let bytes = Substring(text).utf8
+        var rest = bytes[...]
+        while true {
             guard changes.count < maximumCount else { throw refused("more than \(NumberText.count(maximumCount)) registers") }
+            let end = rest.firstIndex(of: UInt8(ascii: "\n")) ?? rest.endIndex
+            let line = rest[..<end]
             let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
             guard fields.count == 5 else { throw refused("line \(changes.count + 1) does not have five fields") }
             let kind = String(decoding: fields[0], as: UTF8.self), entityText = String(decoding: fields[1], as: UTF8.self)
@@ -111,8 +118,9 @@ extension RegisterChange {
             } catch {
                 throw refused("its register \(SyncError.excerpt(kind)) \(SyncError.excerpt(field)): \(error)")
             }
+            guard end < rest.endIndex else { return changes }
+            rest = rest[rest.index(after: end)...]
         }
-        return changes
     }
 
     /// The replica the values are read as written by: a value alone carries no stamp.

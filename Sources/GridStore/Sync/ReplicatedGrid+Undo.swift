@@ -88,8 +88,10 @@ extension ReplicatedGrid {
 
     /// Takes `changes` back (writing each register's value before where it still holds the
     /// value after), or with `redo` makes them again (the value after where it holds the value
-    /// before), at `stamp`. A register changed since, by a peer or by this replica, keeps that
-    /// change; a place in a section that is no longer there is not written.
+    /// before), at `stamp`. A register another write changed since keeps that change; one that
+    /// holds the change's value is taken back, whoever wrote that value last (a peer that
+    /// deleted the tile too does not keep it deleted). A place in a section the state does not
+    /// hold (a text edited by hand) is not written.
     ///
     /// - Returns: How many registers were written.
     /// - Complexity: O(*c*) for the *c* changes.
@@ -98,7 +100,7 @@ extension ReplicatedGrid {
         var written = 0
         for change in redo ? changes : changes.reversed() {
             let (from, to) = redo ? (change.before, change.after) : (change.after, change.before)
-            guard from.isSameRegister(as: to), currentValue(like: to, of: change.entity) == from else { continue }
+            guard from != to, currentValue(like: to, of: change.entity) == from else { continue }
             if case .place(let place) = to, sections[place.section]?.order.winner == nil { continue }
             write(to, of: change.entity, at: stamp)
             written += 1

@@ -201,8 +201,8 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     }
 
     func historyRegisters(gridID: Int64, revision: Int) throws -> String? {
-        let rows = try connection.execute("SELECT registers FROM history WHERE grid_id = $1 AND revision = $2",
-                                          [String(gridID), String(revision)])
+        let rows = try connection.execute("SELECT left(registers, $3) FROM history WHERE grid_id = $1 AND revision = $2",
+                                          [String(gridID), String(revision), String(StoredHistoryEntry.maximumRegistersBytes + 1)])
         return rows.count == 1 && !rows.isNull(0, 0) ? rows.string(0, 0) : nil
     }
 

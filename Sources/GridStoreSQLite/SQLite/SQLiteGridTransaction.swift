@@ -136,7 +136,8 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     }
 
     func historyRegisters(gridID: Int64, revision: Int) throws -> String? {
-        try connection.fetchOne("SELECT registers FROM history WHERE grid_id = ? AND revision = ?", [gridID, revision]) {
+        try connection.fetchOne("SELECT CAST(substr(CAST(registers AS BLOB), 1, ?) AS TEXT) FROM history WHERE grid_id = ? AND revision = ?",
+                                [StoredHistoryEntry.maximumRegistersBytes + 1, gridID, revision]) {
             $0.isNull(at: 0) ? nil : $0.string(at: 0)
         } ?? nil
     }
