@@ -106,6 +106,24 @@ struct SyncUndoTests {
         #expect(try content(tablet) == content(phone))
     }
 
+    @Test("a size undone on a tile a peer deleted since: the tile stays deleted, and comes back with its size only by an undo of the delete",
+          arguments: Backend.all)
+    func sizeOfDeletedTile(backend: Backend) throws {
+        let (phone, tablet) = try pair(backend)
+        try grid(phone).setSize(.big, at: GridIndexPath(item: 2))
+        _ = try phone.sync(with: tablet)
+        try grid(tablet).update { try $0.deleteItem(at: GridIndexPath(item: 2)) }
+        _ = try phone.sync(with: tablet)
+        try grid(phone).undo()
+        #expect(try content(phone).sections[0].count == 11 && content(phone).sections[0].allSatisfy { $0 == nil })
+        _ = try tablet.sync(with: phone)
+        #expect(try content(tablet) == content(phone))
+        // The tablet takes its delete back: the tile is big, the size the phone's undo left alone.
+        try grid(tablet).undo()
+        _ = try tablet.sync(with: phone)
+        #expect(try content(phone).sections[0][2] == .big && content(tablet) == content(phone))
+    }
+
     @Test("a move and an insert undone after a peer's changes: the tile goes back between its neighbours; the inserted one goes, wherever it is",
           arguments: Backend.all)
     func moveAndInsertUndone(backend: Backend) throws {

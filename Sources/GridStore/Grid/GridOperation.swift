@@ -16,7 +16,13 @@ struct GridOperation {
             let targets = try GridHistory.targets(count, kind: kind, through: reader)
             record.targets = targets.revisions
             // By identity when each change recorded the registers it wrote (the grid synced), so
-            // that it is taken back on the tiles it touched wherever they are now.
+            // that it is taken back on the tiles it touched wherever they are now: sizes alone
+            // from the tiles' stored ids, recorded then as any change of sizes is; anything else
+            // through the grid's whole sync state.
+            if targets.byIdentity, let sizes = try sizesByIdentity(targets.revisions, kind: kind, reader: reader, snapshot: editor.snapshot) {
+                try editor.setSizes(sizes)
+                return
+            }
             if targets.byIdentity, var side = try identitySide(of: editor.snapshot, reader: reader, orByPosition: targets.mergeAfter == nil) {
                 var changes: [[RegisterChange]] = []
                 for target in targets.revisions { changes.append(try reader.registerChanges(of: target)) }
@@ -36,6 +42,48 @@ struct GridOperation {
             }
             try GridHistory.move(targets.revisions, kind: kind, through: reader, editor: &editor)
         }
+    }
+
+    /// For an undo or a redo of changes that set sizes alone: the sizes to set, each where its
+    /// tile is now (found by its id in `sync_item_ids`), where the tile still has the size the
+    /// change left (undo) or found (redo); `nil` when the changes did more, the grid is a
+    /// honeycomb, or its sync state or stored ids are not of the grid as it is (the whole state
+    /// is read then).
+    ///
+    /// - Complexity: O(*n*) for the grid's *n* tiles (their ids), plus the changes' registers.
+    private static func sizesByIdentity(_ revisions: [Int], kind: GridHistoryEntry.Kind, reader: GridHistoryReader,
+                                        snapshot: GridSnapshot) throws -> [(GridIndexPath, TileSize?)]? {
+        guard snapshot.kind == .tiles, let row = try reader.transaction.syncState(gridID: reader.gridID),
+              row.revision == Int64(snapshot.revision) else { return nil }
+        var entries: [[RegisterChange]] = []
+        for revision in revisions {
+            let changes = try reader.registerChanges(of: revision)
+            for change in changes {
+                guard change.entity != nil, case .size = change.after else { return nil }
+            }
+            entries.append(changes)
+        }
+        guard let ids = try StoredSyncItems.all(gridID: reader.gridID, itemCounts: snapshot.itemCounts, in: reader.transaction) else {
+            return nil
+        }
+        var paths: [SyncEntityID: GridIndexPath] = [:]
+        for (section, items) in ids.enumerated() {
+            for (item, id) in items.enumerated() { paths[id] = GridIndexPath(item: item, section: section) }
+        }
+        var shown = snapshot.content.sections
+        var sizes: [(GridIndexPath, TileSize?)] = []
+        for changes in entries {
+            for change in kind == .redo ? changes : changes.reversed() {
+                // A tile deleted since is not shown, and keeps its size.
+                guard case .size(let before) = change.before, case .size(let after) = change.after,
+                      let entity = change.entity, let path = paths[entity] else { continue }
+                let (from, to) = kind == .redo ? (before, after) : (after, before)
+                guard from != to, shown[path.section][path.item] == from else { continue }
+                shown[path.section][path.item] = to
+                sizes.append((path, to))
+            }
+        }
+        return sizes
     }
 
     /// The grid's sync state for an undo or a redo by identity (``SyncSide/sideForUndo(of:gridID:grid:in:)``).

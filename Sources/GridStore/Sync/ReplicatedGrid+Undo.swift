@@ -90,8 +90,9 @@ extension ReplicatedGrid {
     /// value after), or with `redo` makes them again (the value after where it holds the value
     /// before), at `stamp`. A register another write changed since keeps that change; one that
     /// holds the change's value is taken back, whoever wrote that value last (a peer that
-    /// deleted the tile too does not keep it deleted). A place in a section the state does not
-    /// hold (a text edited by hand) is not written.
+    /// deleted the tile too does not keep it deleted). A tile deleted since keeps its place, size
+    /// and key as they are, unless the change brings it back first. A place in a section the
+    /// state does not hold (a text edited by hand) is not written.
     ///
     /// - Returns: How many registers were written.
     /// - Complexity: O(*c*) for the *c* changes.
@@ -101,6 +102,10 @@ extension ReplicatedGrid {
         for change in redo ? changes : changes.reversed() {
             let (from, to) = redo ? (change.before, change.after) : (change.after, change.before)
             guard from != to, currentValue(like: to, of: change.entity) == from else { continue }
+            // A tile deleted since keeps its values: only its existence is taken back.
+            if let id = change.entity, items[id]?.alive.value(or: true) == false {
+                guard case .alive(_) = to else { continue }
+            }
             if case .place(let place) = to, sections[place.section]?.order.winner == nil { continue }
             write(to, of: change.entity, at: stamp)
             written += 1
