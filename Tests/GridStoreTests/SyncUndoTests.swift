@@ -256,6 +256,12 @@ struct SyncUndoTests {
             }
             let text = RegisterChange.text(changes)
             #expect(try RegisterChange.changes(in: text, revision: 1, grid: "g") == changes, "round \(round) (seed 45): \(text)")
+            // A toggle's line, written directly, is the line of its change.
+            let sizes = (TileSize.allCases.randomElement(using: &generator), TileSize.allCases.randomElement(using: &generator))
+            let id = SyncEntityID.random(using: &generator)
+            var line = ""
+            RegisterChange.appendSizeLine(to: &line, item: id, before: sizes.0, after: sizes.1)
+            #expect(line == RegisterChange.text([RegisterChange(entity: id, before: .size(sizes.0), after: .size(sizes.1))]))
         }
     }
 }

@@ -80,6 +80,17 @@ extension RegisterChange {
         return text
     }
 
+    /// Appends to `text` the line ``text(_:)`` writes for a change of the size of `item`.
+    static func appendSizeLine(to text: inout String, item: SyncEntityID, before: TileSize?, after: TileSize?) {
+        if !text.isEmpty { text += "\n" }
+        text += "item\t"
+        text += item.description
+        text += "\ts\t"
+        text += RegisterJSON.size(before)
+        text += "\t"
+        text += RegisterJSON.size(after)
+    }
+
     /// The changes ``text(_:)`` wrote, each value checked as a bundle's is.
     ///
     /// - Throws: ``GridError/corrupted(_:)`` for text ``text(_:)`` does not write.

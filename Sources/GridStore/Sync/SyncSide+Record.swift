@@ -108,7 +108,7 @@ extension SyncSide {
             switch try recordSizes(sizes, state: row, replica: replica, versions: recording.versions, clock: recording.clock,
                                    now: recording.now, itemCounts: old.itemCounts, revision: new.revision, gridID: gridID, grid: name,
                                    in: transaction) {
-            case .recorded(let changes): return RegisterChange.text(changes)
+            case .recorded(let text): return text
             case .stateNeeded: break
             case .idsNeeded: idsStored = false
             }
@@ -133,8 +133,8 @@ extension SyncSide {
 
     /// What ``recordSizes(_:state:replica:versions:clock:now:itemCounts:revision:gridID:grid:in:)`` did.
     private enum SizesRecorded {
-        /// Recorded: the sizes written.
-        case recorded([RegisterChange])
+        /// Recorded: the sizes written, as the history keeps them (``RegisterChange/text(_:)``).
+        case recorded(String)
         /// A row it needs is not as expected: the whole state is read.
         case stateNeeded
         /// The items' ids are not stored, or not as the grid is: the whole state is read, and the ids written again.
@@ -192,10 +192,12 @@ extension SyncSide {
         }
         items.sort { $0.id < $1.id }
         var registers: [StoredSyncRegister] = []
-        var changes: [RegisterChange] = []
+        // Written as text directly: a list of `RegisterChange` values would cost a process that
+        // makes one toggle the runtime's look-up of their types' metadata.
+        var changes = ""
         for (id, item, before) in items {
             let after = item.size.value(or: nil)
-            if before != after { changes.append(RegisterChange(entity: id, before: .size(before), after: .size(after))) }
+            if before != after { RegisterChange.appendSizeLine(to: &changes, item: id, before: before, after: after) }
             for entry in item.size.context { _ = numbers.number(of: entry.replica) }
             var writer = BundleWriter(indices: numbers.numbers)
             writer.register(item.size, RegisterJSON.size)
