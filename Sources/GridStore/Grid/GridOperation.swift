@@ -19,18 +19,20 @@ struct GridOperation {
             // that it is taken back on the tiles it touched wherever they are now: sizes alone
             // from the tiles' stored ids, recorded then as any change of sizes is; anything else
             // through the grid's whole sync state.
-            if targets.byIdentity, let sizes = try sizesByIdentity(targets.revisions, kind: kind, reader: reader, snapshot: editor.snapshot) {
-                try editor.setSizes(sizes)
-                return
-            }
-            if targets.byIdentity, var side = try identitySide(of: editor.snapshot, reader: reader, orByPosition: targets.mergeAfter == nil) {
+            if targets.byIdentity {
                 var changes: [[RegisterChange]] = []
                 for target in targets.revisions { changes.append(try reader.registerChanges(of: target)) }
-                side.takeBack(changes, redo: kind == .redo)
-                try SyncSide.edit(&editor, to: side.layout.content)
-                let transaction = reader.transaction
-                record.recording = { new in try side.storeTakenBack(as: new, in: transaction) }
-                return
+                if let sizes = try sizesByIdentity(changes, kind: kind, reader: reader, snapshot: editor.snapshot) {
+                    try editor.setSizes(sizes)
+                    return
+                }
+                if var side = try identitySide(of: editor.snapshot, reader: reader, orByPosition: targets.mergeAfter == nil) {
+                    side.takeBack(changes, redo: kind == .redo)
+                    try SyncSide.edit(&editor, to: side.layout.content)
+                    let transaction = reader.transaction
+                    record.recording = { new in try side.storeTakenBack(as: new, in: transaction) }
+                    return
+                }
             }
             if let merge = targets.mergeAfter {
                 let oldest = targets.revisions.min() ?? merge.revision
@@ -44,25 +46,20 @@ struct GridOperation {
         }
     }
 
-    /// For an undo or a redo of changes that set sizes alone: the sizes to set, each where its
+    /// For an undo or a redo of changes (`entries`, their registers) that set sizes alone: the sizes to set, each where its
     /// tile is now (found by its id in `sync_item_ids`), where the tile still has the size the
     /// change left (undo) or found (redo); `nil` when the changes did more, the grid is a
     /// honeycomb, or its sync state or stored ids are not of the grid as it is (the whole state
     /// is read then).
     ///
     /// - Complexity: O(*n*) for the grid's *n* tiles (their ids), plus the changes' registers.
-    private static func sizesByIdentity(_ revisions: [Int], kind: GridHistoryEntry.Kind, reader: GridHistoryReader,
+    private static func sizesByIdentity(_ entries: [[RegisterChange]], kind: GridHistoryEntry.Kind, reader: GridHistoryReader,
                                         snapshot: GridSnapshot) throws -> [(GridIndexPath, TileSize?)]? {
+        for change in entries.joined() {
+            guard change.entity != nil, case .size = change.after else { return nil }
+        }
         guard snapshot.kind == .tiles, let row = try reader.transaction.syncState(gridID: reader.gridID),
               row.revision == Int64(snapshot.revision) else { return nil }
-        var entries: [[RegisterChange]] = []
-        for revision in revisions {
-            let changes = try reader.registerChanges(of: revision)
-            for change in changes {
-                guard change.entity != nil, case .size = change.after else { return nil }
-            }
-            entries.append(changes)
-        }
         guard let ids = try StoredSyncItems.all(gridID: reader.gridID, itemCounts: snapshot.itemCounts, in: reader.transaction) else {
             return nil
         }

@@ -52,22 +52,6 @@ extension SyncSide {
         return Recording(row: row, replica: replica, databaseReplica: databaseReplica, versions: versions, clock: clock, now: now)
     }
 
-    /// The grid's whole sync state, made a side that records against it (``recording(_:gridID:in:)``),
-    /// of the grid `old`; `nil` when it cannot be read or is not of that grid.
-    ///
-    /// - Parameter idsStored: Whether the items' stored ids may be taken to be the state's; else they are written again.
-    private static func side(_ recording: Recording, of old: GridSnapshot, gridID: Int64, grid name: String, idsStored: Bool,
-                             in transaction: any GridStorageTransaction) throws -> SyncSide? {
-        let row = recording.row, replica = recording.replica
-        guard let (state, layout, numbers) = try? loadState(row, gridID: gridID, in: transaction, grid: name),
-              layout.content == old.content else { return nil }
-        return SyncSide(name: name, replica: replica, databaseReplica: recording.databaseReplica, stored: (gridID, old),
-                        state: state, clock: recording.clock, layout: layout, isChanged: true, now: recording.now,
-                        loaded: state, numbers: numbers, version: row.version, storedItemIDs: idsStored ? layout.itemIDs : nil,
-                        // A state stored before `sent` had sent every write it recorded, at a sync.
-                        sent: row.sent.map(HybridTime.init(rawValue:)) ?? recording.versions[replica])
-    }
-
     /// The grid's sync state made current for an undo or a redo by identity of the grid `old`,
     /// as a sync makes it (a copy of the database takes a replica id of its own); `nil` when the
     /// grid never synced.
@@ -113,11 +97,13 @@ extension SyncSide {
             case .idsNeeded: idsStored = false
             }
         }
-        guard var side = try side(recording, of: old, gridID: gridID, grid: name, idsStored: idsStored, in: transaction) else {
-            return nil
-        }
-        let state = side.state, layout = side.layout
-        side.stored = (gridID, new)
+        guard let (state, layout, numbers) = try? loadState(row, gridID: gridID, in: transaction, grid: name),
+              layout.content == old.content else { return nil }
+        var side = SyncSide(name: name, replica: replica, databaseReplica: recording.databaseReplica, stored: (gridID, new),
+                            state: state, clock: recording.clock, layout: layout, isChanged: true, now: recording.now,
+                            loaded: state, numbers: numbers, version: row.version, storedItemIDs: idsStored ? layout.itemIDs : nil,
+                            // A state stored before `sent` had sent every write it recorded, at a sync.
+                            sent: row.sent.map(HybridTime.init(rawValue:)) ?? recording.versions[replica])
         do {
             try side.record(edits, madeAt: recording.now,
                             ids: EntityIDGenerator(derivedFrom: "\(replica)\u{0}\(new.revision)\u{0}\(recording.now)".utf8))
