@@ -118,7 +118,7 @@ struct TextAndPathTests {
             #expect(!listed.standardError.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E || $0.value == 0x9B })
             #expect(listed.standardError.contains("a\\u{202e}b\\u{9b}c"), "\(listed.standardError)")
         }
-        #expect(JSONText.quoted("a\u{202E}b\u{9B}c\u{1B}") == #""a\u202eb\u009bc\u001b""#)
+        #expect(JSONOutput.quoted("a\u{202E}b\u{9B}c\u{1B}") == #""a\u202eb\u009bc\u001b""#)
     }
 
     @Test("names with C1 or bidirectional controls are refused as other control characters are",

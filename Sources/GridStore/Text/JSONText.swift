@@ -1,8 +1,8 @@
 /// Writes JSON text.
-public enum JSONText {
+package enum JSONText {
     /// `text` as a JSON string literal, quotes included; control characters (C1 and
     /// bidirectional controls too) are written as `\u` escapes, so the JSON is safe to show.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -1,7 +1,7 @@
 /// Quotes text from the user's input in an error message.
-public enum TextExcerpt {
+package enum TextExcerpt {
     /// `text` on one line, cut to `limit` characters with its length in bytes after a cut.
-    public static func abbreviated(_ text: String, limit: Int = 40) -> String {
+    package static func abbreviated(_ text: String, limit: Int = 40) -> String {
         let singleLine = String(text.map { $0.isNewline ? " " : $0 })
         guard singleLine.count > limit else { return singleLine }
         return singleLine.prefix(limit) + "… (\(text.utf8.count) bytes)"

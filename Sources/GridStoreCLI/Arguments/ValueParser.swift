@@ -61,6 +61,8 @@ enum ValueParser {
 
     /// User text shortened for an error message, so a huge argument stays one readable line.
     static func abbreviated(_ text: String, limit: Int = 40) -> String {
-        TextExcerpt.abbreviated(text, limit: limit)
+        let singleLine = String(text.map { $0.isNewline ? " " : $0 })
+        guard singleLine.count > limit else { return singleLine }
+        return singleLine.prefix(limit) + "… (\(text.utf8.count) bytes)"
     }
 }

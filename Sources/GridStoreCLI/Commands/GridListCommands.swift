@@ -39,14 +39,12 @@ struct GridsCommand: GridStoreCommand {
         if format == .json {
             let grids = summaries.map { summary in
                 let tiles = summary.kind == .tiles
-                return "{\"name\":\(JSONText.quoted(summary.name)),\"layout\":\"\(summary.kind.rawValue)\","
-                    + "\"type\":\(tiles ? "\"\(summary.type?.rawValue ?? "custom")\"" : "null"),"
-                    + "\"columns\":\(tiles ? String(summary.columns) : "null"),"
-                    + "\"direction\":\(tiles ? "\"\(summary.direction.rawValue)\"" : "null"),"
-                    + "\"sections\":\(summary.sectionCount),\"items\":\(summary.itemCount),\"revision\":\(summary.revision),"
-                    + "\"updated\":\(JSONText.quoted(summary.updatedAt))}"
+                return GridList.Grid(name: summary.name, layout: summary.kind.rawValue,
+                                     type: tiles ? summary.type?.rawValue ?? "custom" : nil, columns: tiles ? summary.columns : nil,
+                                     direction: tiles ? summary.direction.rawValue : nil, sections: summary.sectionCount,
+                                     items: summary.itemCount, revision: summary.revision, updated: summary.updatedAt)
             }
-            context.console.write("{\"grids\":[" + grids.joined(separator: ",\n ") + "]}\n")
+            context.console.write(JSONOutput.text(GridList(grids: grids), layout: .listsOnLines))
             return
         }
         guard !summaries.isEmpty else {
@@ -117,4 +115,20 @@ struct DropCommand: GridStoreCommand {
             : "; the next sync drops it on its peers too"
         context.console.write("dropped grid '\(CommandLineOutput.printable(name))'\(peers)\n")
     }
+}
+
+/// What `grids --format json` prints; a honeycomb's `"type"`, `"columns"` and `"direction"` are `null`.
+private struct GridList: Encodable {
+    struct Grid: Encodable {
+        let name: String
+        let layout: String
+        let type: String?
+        let columns: Int?
+        let direction: String?
+        let sections: Int
+        let items: Int
+        let revision: Int
+        let updated: String
+    }
+    let grids: [Grid]
 }

@@ -182,11 +182,24 @@ struct HistoryCommand: GridStoreCommand {
 
     /// `{"grid":…,"keep":…,"entries":[…]}`.
     static func json(_ entries: [GridHistoryEntry], grid: String, keep: Int) -> String {
-        let items = entries.map { entry in
-            "{\"revision\":\(entry.revision),\"madeAt\":\(JSONText.quoted(entry.madeAt)),\"kind\":\"\(entry.kind.rawValue)\","
-                + "\"operation\":\(JSONText.quoted(entry.operation)),\"actor\":\(JSONText.quoted(entry.actor)),"
-                + "\"targets\":[\(entry.targets.map(String.init).joined(separator: ","))]}"
+        JSONOutput.text(History(grid: grid, keep: keep, entries: entries.map { entry in
+            History.Entry(revision: entry.revision, madeAt: entry.madeAt, kind: entry.kind.rawValue, operation: entry.operation,
+                          actor: entry.actor, targets: entry.targets)
+        }), layout: .listsOnLines)
+    }
+
+    /// What `history --format json` prints.
+    private struct History: Encodable {
+        struct Entry: Encodable {
+            let revision: Int
+            let madeAt: String
+            let kind: String
+            let operation: String
+            let actor: String
+            let targets: [Int]
         }
-        return "{\"grid\":\(JSONText.quoted(grid)),\"keep\":\(keep),\"entries\":[\(items.joined(separator: ",\n "))]}\n"
+        let grid: String
+        let keep: Int
+        let entries: [Entry]
     }
 }

@@ -69,10 +69,18 @@ struct KeysCommand: GridStoreCommand {
 
     /// `{"grid":"default","sections":[{"section":0,"keys":["mail",null]}]}`.
     static func json(_ snapshot: GridSnapshot, sections: [Int]) -> String {
-        let entries = sections.map { section in
-            let keys = ((try? snapshot.keys(inSection: section)) ?? []).map { $0.map(JSONText.quoted) ?? "null" }
-            return "{\"section\":\(section),\"keys\":[\(keys.joined(separator: ","))]}"
+        JSONOutput.text(Keys(grid: snapshot.name, sections: sections.map { section in
+            Keys.Section(section: section, keys: (try? snapshot.keys(inSection: section)) ?? [])
+        }))
+    }
+
+    /// What `keys --format json` prints.
+    private struct Keys: Encodable {
+        struct Section: Encodable {
+            let section: Int
+            let keys: [String?]
         }
-        return "{\"grid\":\(JSONText.quoted(snapshot.name)),\"sections\":[\(entries.joined(separator: ","))]}\n"
+        let grid: String
+        let sections: [Section]
     }
 }

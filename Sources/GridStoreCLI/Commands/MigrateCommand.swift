@@ -76,14 +76,34 @@ struct MigrateCommand: GridStoreCommand {
         let applied = status.applied.map { migration in
             let knownMigration = known.migration(version: migration.version)
             let state = knownMigration == nil ? "unknown" : knownMigration?.checksum != migration.checksum ? "changed" : "ok"
-            return "{\"version\":\(migration.version),\"name\":\(JSONText.quoted(migration.name)),"
-                + "\"appliedAt\":\(JSONText.quoted(migration.appliedAt)),\"checksum\":\(JSONText.quoted(migration.checksum)),"
-                + "\"state\":\"\(state)\"}"
+            return Status.Applied(version: migration.version, name: migration.name, appliedAt: migration.appliedAt,
+                                  checksum: migration.checksum, state: state)
         }
-        let pending = status.pending.map { "{\"version\":\($0.version),\"name\":\(JSONText.quoted($0.name))}" }
-        return "{\"database\":\(JSONText.quoted(location)),\"exists\":\(exists),\"version\":\(status.currentVersion),"
-            + "\"latestKnown\":\(known.latestVersion),\n \"applied\":[\(applied.joined(separator: ","))],"
-            + "\n \"pending\":[\(pending.joined(separator: ","))]}\n"
+        return JSONOutput.text(Status(database: location, exists: exists, version: status.currentVersion, latestKnown: known.latestVersion,
+                                      applied: applied, pending: status.pending.map { Status.Pending(version: $0.version, name: $0.name) }),
+                               layout: .listsOnLines)
+    }
+
+    /// What `migrate --status --format json` prints.
+    private struct Status: Encodable {
+        struct Applied: Encodable {
+            let version: Int
+            let name: String
+            let appliedAt: String
+            let checksum: String
+            /// `ok`, `unknown` (to this gridstore) or `changed` (its file, since applied).
+            let state: String
+        }
+        struct Pending: Encodable {
+            let version: Int
+            let name: String
+        }
+        let database: String
+        let exists: Bool
+        let version: Int
+        let latestKnown: Int
+        let applied: [Applied]
+        let pending: [Pending]
     }
 
     private static func printText(_ status: MigrationStatus, known: MigrationSet, location: String, exists: Bool,

@@ -72,15 +72,39 @@ struct SectionsCommand: GridStoreCommand {
     /// `{"grid":"default","sections":[{"section":0,"items":12,"extent":2}]}`; a honeycomb's one
     /// section also has its `"rings"`.
     static func json(_ snapshot: GridSnapshot) -> String {
-        var sections: [String] = []
+        var sections: [Sections.Section] = []
         if let honeycomb = snapshot.honeycombLayout {
             let rings = honeycomb.itemCount == 0 ? 0 : HoneycombSpiral.ring(ofPosition: honeycomb.itemCount - 1) + 1
-            sections.append("{\"section\":0,\"items\":\(honeycomb.itemCount),\"rings\":\(rings)}")
+            sections.append(Sections.Section(section: 0, items: honeycomb.itemCount, extent: nil, rings: rings))
         } else {
             for (index, section) in snapshot.layout.sections.enumerated() {
-                sections.append("{\"section\":\(index),\"items\":\(section.count),\"extent\":\(section.extent)}")
+                sections.append(Sections.Section(section: index, items: section.count, extent: section.extent, rings: nil))
             }
         }
-        return "{\"grid\":\(JSONText.quoted(snapshot.name)),\"sections\":[\(sections.joined(separator: ","))]}\n"
+        return JSONOutput.text(Sections(grid: snapshot.name, sections: sections))
+    }
+
+    /// What `sections --format json` prints.
+    private struct Sections: Encodable {
+        struct Section: Encodable {
+            let section: Int
+            let items: Int
+            /// Rows or columns; for a section of tiles only.
+            let extent: Int?
+            /// For a honeycomb only.
+            let rings: Int?
+
+            private enum CodingKeys: String, CodingKey { case section, items, extent, rings }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(section, forKey: .section)
+                try container.encode(items, forKey: .items)
+                if let extent { try container.encode(extent, forKey: .extent) }
+                if let rings { try container.encode(rings, forKey: .rings) }
+            }
+        }
+        let grid: String
+        let sections: [Section]
     }
 }

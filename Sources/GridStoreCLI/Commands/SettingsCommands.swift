@@ -31,8 +31,8 @@ struct TypeCommand: GridStoreCommand {
             let snapshot = try context.existingSnapshot()
             let type = snapshot.kind == .honeycomb ? "honeycomb" : snapshot.type?.rawValue ?? "custom"
             if output == .json {
-                context.console.write("{\"grid\":\(JSONText.quoted(snapshot.name)),\"type\":\"\(type)\""
-                                      + (snapshot.kind == .honeycomb ? "" : ",\"columns\":\(snapshot.columns)") + "}\n")
+                context.console.write(JSONOutput.text(GridType(grid: snapshot.name, type: type,
+                                                               columns: snapshot.kind == .honeycomb ? nil : snapshot.columns)))
             } else {
                 context.console.write((type == "custom" ? "custom (\(snapshot.columns) columns)" : type) + "\n")
             }
@@ -41,6 +41,22 @@ struct TypeCommand: GridStoreCommand {
         case .toggle:
             try context.edit(output: output) { try $0.toggleType() }
         }
+    }
+}
+
+/// What `type --format json` prints: a honeycomb has no `"columns"`.
+private struct GridType: Encodable {
+    let grid: String
+    let type: String
+    let columns: Int?
+
+    private enum CodingKeys: String, CodingKey { case grid, type, columns }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(grid, forKey: .grid)
+        try container.encode(type, forKey: .type)
+        if let columns { try container.encode(columns, forKey: .columns) }
     }
 }
 

@@ -199,7 +199,7 @@ struct ShowCommand: GridStoreCommand {
         do {
             return try body()
         } catch {
-            let width = NumberText.number(metrics?.crossAxisLength ?? 0), spacing = NumberText.number(metrics?.spacing ?? 0)
+            let width = PrintedNumber.text(metrics?.crossAxisLength ?? 0), spacing = PrintedNumber.text(metrics?.spacing ?? 0)
             let insets = metrics?.sectionInsets == EdgeInsets() ? "" : " and the insets"
             throw .usage("--width \(width) with --spacing \(spacing)\(insets) leaves no room for \(snapshot.columns) columns; "
                          + "give a larger --width or a smaller --spacing", command: Self.spec)

@@ -89,10 +89,31 @@ struct GetCommand: GridStoreCommand {
             context.console.write(size.rawValue + "\n")
             return
         }
-        let explicit = found.hasOwnSize
-        let key = found.key.map { ",\"key\":" + JSONText.quoted($0) } ?? ""
-        context.console.write("{\"grid\":\(JSONText.quoted(grid.name)),\"section\":\(path.section),\"index\":\(path.item)\(key),"
-                              + "\"size\":\"\(size.rawValue)\",\"explicit\":\(explicit)}\n")
+        context.console.write(JSONOutput.text(ItemSize(grid: grid.name, section: path.section, index: path.item, key: found.key,
+                                                       size: size.rawValue, explicit: found.hasOwnSize)))
+    }
+}
+
+/// What `get --format json` prints: an item without a key has no `"key"`.
+private struct ItemSize: Encodable {
+    let grid: String
+    let section: Int
+    let index: Int
+    let key: String?
+    let size: String
+    /// Whether the item has a size of its own, not the grid's default.
+    let explicit: Bool
+
+    private enum CodingKeys: String, CodingKey { case grid, section, index, key, size, explicit }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(grid, forKey: .grid)
+        try container.encode(section, forKey: .section)
+        try container.encode(index, forKey: .index)
+        if let key { try container.encode(key, forKey: .key) }
+        try container.encode(size, forKey: .size)
+        try container.encode(explicit, forKey: .explicit)
     }
 }
 

@@ -113,18 +113,13 @@ struct SyncCommand: GridStoreCommand {
             let grids = outcomes.map { outcome in
                 switch outcome {
                 case .synced(let result):
-                    return "{\"grid\":\(JSONText.quoted(result.grid)),\"sent\":\(result.sent),\"received\":\(result.received),"
-                        + "\"revision\":{\"before\":\(json(result.revision.before)),\"after\":\(json(result.revision.after))},"
-                        + "\"otherRevision\":{\"before\":\(json(result.otherRevision.before)),\"after\":\(json(result.otherRevision.after))},"
-                        + "\"conflicts\":\(result.conflicts)" + (result.mergedUnrelated ? ",\"mergedUnrelated\":true" : "")
-                        + (result.drop.map { ",\"drop\":\"\($0.rawValue)\"" } ?? "") + "}"
+                    return SyncReport.Grid(synced: result)
                 case .refused(let grid, _):
-                    let message = refusals.first { $0.grid == grid }?.error.message ?? ""
-                    return "{\"grid\":\(JSONText.quoted(grid)),\"error\":\(JSONText.quoted(message))}"
+                    return SyncReport.Grid(grid: grid, refusal: refusals.first { $0.grid == grid }?.error.message ?? "")
                 }
             }
-            context.console.write("{\"other\":\(JSONText.quoted(peer.location)),\"dryRun\":\(dryRunning),\"grids\":["
-                                  + grids.joined(separator: ",\n ") + "]}\n")
+            context.console.write(JSONOutput.text(SyncReport(other: peer.location, dryRun: dryRunning, grids: grids),
+                                                  layout: .listsOnLines))
         } else {
             let verb = dryRunning ? (sent: "would send", received: "would receive") : (sent: "sent", received: "received")
             for result in results {
@@ -170,7 +165,6 @@ struct SyncCommand: GridStoreCommand {
         throw error
     }
 
-    private func json(_ revision: Int?) -> String { revision.map(String.init) ?? "null" }
 
     /// The database, opened without migrations; refused when it has some pending.
     private static func openUnmigrated(_ argument: DatabaseArgument) throws -> GridDatabase {
@@ -220,14 +214,12 @@ struct ConflictsCommand: GridStoreCommand {
         let conflicts = try grid.syncConflicts()
         if format == .json {
             let items = conflicts.map { conflict in
-                "{\"field\":\"\(conflict.field.rawValue)\",\"section\":\(conflict.item.map { String($0.section) } ?? "null"),"
-                    + "\"item\":\(conflict.item.map { String($0.item) } ?? "null"),"
-                    + "\"key\":\(conflict.key.map(JSONText.quoted) ?? "null"),\"kept\":\(JSONText.quoted(conflict.kept)),"
-                    + "\"keptBy\":\"\(conflict.keptBy)\",\"keptByName\":\(conflict.keptByName.map(JSONText.quoted) ?? "null"),"
-                    + "\"overwritten\":\(JSONText.quoted(conflict.overwritten)),\"overwrittenBy\":\"\(conflict.overwrittenBy)\","
-                    + "\"overwrittenByName\":\(conflict.overwrittenByName.map(JSONText.quoted) ?? "null")}"
+                ConflictList.Conflict(field: conflict.field.rawValue, section: conflict.item?.section, item: conflict.item?.item,
+                                      key: conflict.key, kept: conflict.kept, keptBy: "\(conflict.keptBy)", keptByName: conflict.keptByName,
+                                      overwritten: conflict.overwritten, overwrittenBy: "\(conflict.overwrittenBy)",
+                                      overwrittenByName: conflict.overwrittenByName)
             }
-            context.console.write("{\"grid\":\(JSONText.quoted(grid.name)),\"conflicts\":[" + items.joined(separator: ",\n ") + "]}\n")
+            context.console.write(JSONOutput.text(ConflictList(grid: grid.name, conflicts: items), layout: .listsOnLines))
             return
         }
         guard !conflicts.isEmpty else {
@@ -263,11 +255,10 @@ struct SyncCursorCommand: GridStoreCommand {
         let cursor = try grid.syncCursor()
         guard format == .json else { return context.console.write(cursor.description + "\n") }
         let replicas = try grid.syncReplicas().map { replica in
-            "{\"replica\":\"\(replica.id)\",\"name\":\(replica.name.map(JSONText.quoted) ?? "null"),\"here\":\(replica.isHere),"
-                + "\"latestChange\":\(replica.latestChange.map(String.init) ?? "null")}"
+            CursorReport.Replica(replica: "\(replica.id)", name: replica.name, here: replica.isHere, latestChange: replica.latestChange)
         }
-        context.console.write("{\"grid\":\(JSONText.quoted(grid.name)),\"cursor\":\(JSONText.quoted(cursor.description)),"
-                              + "\"replicas\":[" + replicas.joined(separator: ",\n ") + "]}\n")
+        context.console.write(JSONOutput.text(CursorReport(grid: grid.name, cursor: cursor.description, replicas: replicas),
+                                              layout: .listsOnLines))
     }
 }
 

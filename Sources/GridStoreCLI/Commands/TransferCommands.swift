@@ -47,7 +47,7 @@ struct ImportCommand: GridStoreCommand {
         defer { progress.finish() }
         progress.step("reading")
         let bytes = try InputFile.read(source)
-        progress.step("checking \(NumberText.count(bytes.count)) bytes")
+        progress.step("checking \(PrintedNumber.count(bytes.count)) bytes")
         let decoded: GridDocument.Decoded
         do {
             decoded = try GridDocument.decode(bytes)
@@ -64,7 +64,7 @@ struct ImportCommand: GridStoreCommand {
         guard let name = (context.explicitGridName ?? decoded.name).map(GridLimits.canonical) else {
             throw CommandLineError.badInput("\(InputFile.displayName(source)) names no grid; add \"grid\" to it or give --grid")
         }
-        progress.step("writing \(NumberText.count(decoded.content.sections.reduce(0) { $0 + $1.count })) items")
+        progress.step("writing \(PrintedNumber.count(decoded.content.sections.reduce(0) { $0 + $1.count })) items")
         let snapshot: GridSnapshot
         do {
             try GridLimits.validate(name: name)

@@ -20,8 +20,8 @@ enum GridHeadline {
         let name = CommandLineOutput.printable(snapshot.name)
         if let layout = snapshot.honeycombLayout, let configuration = snapshot.honeycomb {
             let rings = layout.itemCount == 0 ? 0 : HoneycombSpiral.ring(ofPosition: layout.itemCount - 1) + 1
-            var parts = [name, "honeycomb (\(configuration.orientation.rawValue), cells \(NumberText.number(configuration.elementWidth)) wide, "
-                            + "\(NumberText.number(configuration.itemSpacing)) apart, \(configuration.centerItem.rawValue) item in the center)"]
+            var parts = [name, "honeycomb (\(configuration.orientation.rawValue), cells \(PrintedNumber.text(configuration.elementWidth)) wide, "
+                            + "\(PrintedNumber.text(configuration.itemSpacing)) apart, \(configuration.centerItem.rawValue) item in the center)"]
             if configuration.ringOrder != .standard { parts.append("\(configuration.ringOrder.rawValue) ring order") }
             if configuration.scalingCurve != .linear { parts.append("\(configuration.scalingCurve.rawValue) scaling") }
             return parts + ["revision \(snapshot.revision)", "\(items) on \(rings) ring\(rings == 1 ? "" : "s")"]

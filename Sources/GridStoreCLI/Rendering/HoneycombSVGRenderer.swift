@@ -46,7 +46,7 @@ struct HoneycombSVGRenderer {
     }
 
     private func number(_ value: Double) -> String {
-        NumberText.number(value)
+        PrintedNumber.text(value)
     }
 
     /// Unit vectors to a hexagon's corners: at 30° + 60°k for pointy-top cells, at 60°k for

@@ -61,9 +61,9 @@ struct HoneycombTextRenderer {
         }
         if let viewport {
             let visible = layout.items(in: viewport.rect)
-            text += note("viewport \(NumberText.rect(viewport.rect)): \(visible.count) item\(visible.count == 1 ? "" : "s") visible")
+            text += note("viewport \(PrintedNumber.rect(viewport.rect)): \(visible.count) item\(visible.count == 1 ? "" : "s") visible")
             for item in visible {
-                text += "  \(item)  scale \(NumberText.number(layout.scale(ofItem: item, in: viewport.rect, scaling: viewport.scaling), decimals: 3))\n"
+                text += "  \(item)  scale \(PrintedNumber.text(layout.scale(ofItem: item, in: viewport.rect, scaling: viewport.scaling), decimals: 3))\n"
             }
         }
         return text

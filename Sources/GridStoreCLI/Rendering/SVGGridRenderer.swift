@@ -120,6 +120,6 @@ struct SVGGridRenderer {
     }
 
     private func number(_ value: Double) -> String {
-        NumberText.number(value)
+        PrintedNumber.text(value)
     }
 }
