@@ -1,5 +1,7 @@
 import Foundation
+import GridStore
 import GridStoreAudit
+import GridStoreSQLite
 import Testing
 
 /// `gridstore sync` and `gridstore conflicts`.
@@ -94,6 +96,14 @@ struct SyncCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory.file("nothere.sqlite")))
         let grid = try run("a.sqlite", "--grid", "nope", "sync", directory.file("b.sqlite"))
         #expect(grid.status == 1 && grid.standardError.hasPrefix("Error: no grid named 'nope'"))
+        // A dry run opens both databases to be read only: an older schema is not migrated.
+        let old = directory.file("old.sqlite")
+        _ = try GridDatabase(path: old, migrations: MigrationSet(MigrationSet.gridStore.migrations.filter { $0.version <= 13 }))
+        let oldBytes = try Data(contentsOf: URL(fileURLWithPath: old))
+        let older = try run("a.sqlite", "sync", old, "--dry-run")
+        #expect(older.status == 1 && older.standardError == "Error: \(old) is at an older schema, and a dry run migrates nothing; "
+                + "run 'gridstore --db \(old) migrate' first\n", "\(older.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: old)) == oldBytes)
     }
 
     @Test("grids that never synced and cannot be one (tiles and a honeycomb, keys with none in common) are refused unless asked; both sides unchanged")

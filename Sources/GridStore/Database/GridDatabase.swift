@@ -31,9 +31,14 @@ public final class GridDatabase: Sendable {
     /// (``SyncSide/applyByRows(_:grid:in:clockReference:)``), not the whole sync state: for tests.
     package let mergesByRows = Atomic(0)
 
-    /// Opens the database of `backend`.
-    package init(backend: any GridStorageBackend) {
+    /// Whether the database was opened to be read only: every change, migration and
+    /// checkpoint is refused before it reaches the backend.
+    public let isReadOnly: Bool
+
+    /// Opens the database of `backend`; with `readOnly`, one that every change is refused on.
+    package init(backend: any GridStorageBackend, readOnly: Bool = false) {
         self.backend = backend
+        isReadOnly = readOnly
         changes = ConnectionExecutor(location: backend.location, waitLimitMilliseconds: Self.queueWaitLimitMilliseconds,
                                      width: backend.parallelCalls)
         reads = ConnectionExecutor(location: backend.location, waitLimitMilliseconds: Self.queueWaitLimitMilliseconds,
@@ -68,7 +73,28 @@ public final class GridDatabase: Sendable {
     ///   transaction on this database.
     package func storageWrite<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
         try CallScope.refuseNested(in: self)
+        try refuseIfReadOnly()
         return try whileOpen { try CallScope.holding(self) { try backend.write(body) } }
+    }
+
+    /// Opens the database of `backend` to read only, as it is: refused when its schema is not
+    /// the one this gridstore reads (migrations pending, or a ledger gridstore does not know).
+    ///
+    /// - Throws: ``MigrationError`` (``MigrationError/readOnly(pendingFileNames:)`` for
+    ///   pending migrations, which a database opened to read only never applies).
+    package convenience init(readingOnly backend: any GridStorageBackend) throws {
+        self.init(backend: backend, readOnly: true)
+        let status = try migrationStatus()
+        if let problem = status.problem { throw problem }
+        guard status.pending.isEmpty else { throw MigrationError.readOnly(pendingFileNames: status.pending.map(\.fileName)) }
+    }
+
+    /// Throws, without touching the database, when it was opened to be read only.
+    ///
+    /// - Throws: ``GridError/storage(_:)`` of kind ``GridStorageFailure/Kind/databaseFile``.
+    package func refuseIfReadOnly() throws(GridError) {
+        guard isReadOnly else { return }
+        throw .storage(GridStorageFailure(kind: .databaseFile, message: "\(location) was opened to be read only; nothing is written to it"))
     }
 
     /// The change signal all observers of the database's grids share, made at the first

@@ -121,14 +121,20 @@ extension GridDatabase {
     ///     git refuses to merge unrelated histories.
     ///   - willSync: Called with each grid's name, its index and the count of grids, before its
     ///     sync begins (for a progress report).
-    /// - Throws: ``GridError/sync(_:)`` when the databases are one; an error listing the grids
-    ///   of either database.
+    /// - Throws: ``GridError/sync(_:)`` when the databases are one; ``GridError/storage(_:)``
+    ///   when either was opened to be read only and this is not a dry run (nothing is written
+    ///   to either); an error listing the grids of either database.
     public func syncEach(with other: GridDatabase, grids: [String]? = nil, dryRun: Bool = false,
                          allowingUnrelated: Bool = false,
                          willSync: (_ grid: String, _ index: Int, _ count: Int) -> Void = { _, _, _ in }) throws(GridError) -> [GridSyncOutcome] {
         let names: [String] = try GridError.catching {
             if try isSameDatabase(as: other) {
                 throw GridError.sync(SyncError(.sameDatabase, "\(location) and \(other.location) are one database; sync needs two"))
+            }
+            // Refused before either side is written.
+            if !dryRun {
+                try refuseIfReadOnly()
+                try other.refuseIfReadOnly()
             }
             if let grids { return grids.map(GridLimits.canonical) }
             // Each side's grids and recorded drops, in one read.

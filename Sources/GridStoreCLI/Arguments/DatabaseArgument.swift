@@ -40,6 +40,20 @@ struct DatabaseArgument {
         return try GridDatabase(path: location, applyingMigrations: applyingMigrations)
     }
 
+    /// Opens the existing database to read only: it is not created, migrated or written.
+    ///
+    /// - Throws: ``CommandLineError`` (exit 1) when its schema is older than this gridstore
+    ///   reads, saying how to migrate it; what ``GridDatabase`` throws otherwise.
+    func openReadingOnly() throws -> GridDatabase {
+        do {
+            if server != nil { return try GridDatabase(readingOnlyPostgreSQL: location) }
+            return try GridDatabase(readingOnly: location)
+        } catch MigrationError.readOnly {
+            throw CommandLineError.failure("\(displayName) is at an older schema, and a dry run migrates nothing; run "
+                                           + "'gridstore --db \(ShellWord.quoted(location)) migrate' first")
+        }
+    }
+
     /// gridstore's own migrations for this kind of database.
     var knownMigrations: MigrationSet { server == nil ? .gridStore : .gridStorePostgreSQL }
 

@@ -49,8 +49,8 @@ struct SyncCommand: GridStoreCommand {
             for argument in [try context.databaseArgument(), other] where try !argument.exists() {
                 throw CommandLineError.failure("no database at '\(CommandLineOutput.printable(argument.location))'; a dry run creates none")
             }
-            database = try Self.openUnmigrated(context.databaseArgument())
-            peer = try Self.openUnmigrated(other)
+            database = try context.databaseArgument().openReadingOnly()
+            peer = try other.openReadingOnly()
             InterruptCleanup.arm(removing: [], message: "sync --dry-run interrupted; nothing was written")
         } else {
             // Seeding a new device is asked for: a mistyped name makes no file and copies nothing into one.
@@ -165,18 +165,6 @@ struct SyncCommand: GridStoreCommand {
         throw error
     }
 
-
-    /// The database, opened without migrations; refused when it has some pending.
-    private static func openUnmigrated(_ argument: DatabaseArgument) throws -> GridDatabase {
-        let database = try argument.open(applyingMigrations: false)
-        let status = try database.migrationStatus()
-        if let problem = status.problem { throw problem }
-        guard status.pending.isEmpty else {
-            throw CommandLineError.failure("\(argument.displayName) is at an older schema, and a dry run migrates nothing; run "
-                                           + "'gridstore --db \(ShellWord.quoted(argument.location)) migrate' first")
-        }
-        return database
-    }
 
     /// ` (revision 3 → 4)`, ` (a new grid)`, or nothing when the revision stays.
     private func revisions(_ change: (before: Int?, after: Int?)) -> String {

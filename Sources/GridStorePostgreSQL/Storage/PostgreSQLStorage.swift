@@ -294,6 +294,18 @@ extension GridDatabase {
         self.init(backend: try PostgreSQLStorage(server, connections: connections, applyingMigrations: applyingMigrations))
     }
 
+    /// Opens the PostgreSQL database at `uri` to read only: nothing creates, migrates or writes
+    /// to it (every change is refused with ``GridError/storage(_:)`` of kind
+    /// ``GridStorageFailure/Kind/databaseFile`` before it reaches the server). For dry runs.
+    ///
+    /// - Throws: What ``init(postgreSQL:connections:applyingMigrations:)`` throws;
+    ///   ``MigrationError/readOnly(pendingFileNames:)`` when the database's schema is older than
+    ///   this gridstore reads, or has none (it is not migrated).
+    public convenience init(readingOnlyPostgreSQL uri: String, connections: Int = 1) throws {
+        let opened = try GridDatabase(postgreSQL: uri, connections: connections, applyingMigrations: false)
+        try self.init(readingOnly: opened.backend)
+    }
+
     /// The PostgreSQL storage, when the database is on a server: for tests and audits.
     package var postgreSQL: PostgreSQLStorage? { backend as? PostgreSQLStorage }
 }

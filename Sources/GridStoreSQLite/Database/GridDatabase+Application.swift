@@ -39,7 +39,8 @@ extension GridDatabase {
     ///   namespace or a PostgreSQL database.
     @discardableResult
     public func migrate(_ runner: MigrationRunner) throws -> [Migration] {
-        try whileOpen { try requireAppMigrations(runner).migrate(runner) }
+        try refuseIfReadOnly()
+        return try whileOpen { try requireAppMigrations(runner).migrate(runner) }
     }
 
     /// Where this database stands against an app's migrations, read without writing.

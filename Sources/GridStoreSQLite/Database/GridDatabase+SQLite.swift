@@ -33,6 +33,19 @@ extension GridDatabase {
         self.init(backend: try SQLiteStorage(path: path, migrations: migrations, applyingMigrations: applyingMigrations))
     }
 
+    /// Opens the existing SQLite database at `path` to read only: nothing creates, migrates or
+    /// writes to it (every change, migration and checkpoint is refused with
+    /// ``GridError/storage(_:)`` of kind ``GridStorageFailure/Kind/databaseFile``), and the
+    /// folder is left as it was found. For dry runs, and for looking at a file that must not change.
+    ///
+    /// - Throws: ``DatabaseFileError`` for a missing file or one that is not a gridstore
+    ///   database; ``MigrationError/readOnly(pendingFileNames:)`` when its schema is older
+    ///   than this gridstore reads (it is not migrated).
+    public convenience init(readingOnly path: String, migrations: MigrationSet = .gridStore) throws {
+        guard try Self.exists(at: path) else { throw DatabaseFileError.cannotOpen(path: path, reason: "there is no such file") }
+        try self.init(readingOnly: try SQLiteStorage(path: path, migrations: migrations, applyingMigrations: false))
+    }
+
     /// Whether an SQLite database file exists at `path`.
     ///
     /// - Throws: ``DatabaseFileError/isDirectory(path:)`` when `path` is a directory.
@@ -61,6 +74,7 @@ extension GridDatabase {
             throw DatabaseFileError.unsupported("\(location) is a PostgreSQL database, whose server keeps its own files; "
                                                 + "back it up with pg_dump or pg_basebackup")
         }
+        try refuseIfReadOnly()
         return try whileOpen { try sqlite.checkpoint() }
     }
 
