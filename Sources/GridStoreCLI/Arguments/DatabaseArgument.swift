@@ -34,9 +34,11 @@ struct DatabaseArgument {
         try server != nil || GridDatabase.exists(at: location)
     }
 
-    /// Opens the database; a missing file is created unless `applyingMigrations` is `false`.
-    func open(applyingMigrations: Bool = true) throws -> GridDatabase {
+    /// Opens the database; a missing file is created unless `applyingMigrations` is `false`,
+    /// with `creatingOnFirstChange` by the first change that commits.
+    func open(applyingMigrations: Bool = true, creatingOnFirstChange: Bool = false) throws -> GridDatabase {
         if server != nil { return try GridDatabase(postgreSQL: location, applyingMigrations: applyingMigrations) }
+        if applyingMigrations && creatingOnFirstChange { return try GridDatabase(path: location, creatingOnFirstChange: true) }
         return try GridDatabase(path: location, applyingMigrations: applyingMigrations)
     }
 

@@ -49,14 +49,8 @@ extension CommandContext {
     }
 
     /// Applies `body` to the grid as one change, creating the grid, and the database file, when
-    /// missing. A change that would be refused is refused before a missing file is created,
-    /// so a refused command leaves no file behind.
+    /// missing. The file is made by the change's commit, so a refused command leaves no file behind.
     func update(_ body: (inout GridEditor) throws -> Void) throws -> GridSnapshot {
-        if try !databaseArgument().exists() {
-            try GridLimits.validate(name: gridName)
-            // In memory, with what a missing grid is created with.
-            _ = try InMemoryGridSizeRepository(name: gridName, options: GridOptions()).update(body)
-        }
         let snapshot = try openGrid().update(operation: operation, body)
         noteCommitted(snapshot)
         return snapshot

@@ -70,28 +70,36 @@ final class CommandContext {
     /// The database, once a command has opened it.
     private var openedDatabase: GridDatabase?
 
-    /// What standard error says once the command succeeded, when it made a database file
-    /// that `--db` or `$GRIDSTORE_DB` named: a mistyped name shows. A failed command's error
-    /// stays one line.
-    private(set) var createdDatabaseNote: String?
+    /// The database files the command may make, each with what named it: `--db` or
+    /// `$GRIDSTORE_DB`, so that a mistyped name shows.
+    private var filesMayBeMade: [(location: String, naming: String)] = []
 
-    /// Says, once the command succeeded, that it created the database file `location`, which `naming` named.
-    func noteCreatedDatabase(at location: String, namedBy naming: String) {
-        createdDatabaseNote = (createdDatabaseNote ?? "") + "Note: created a new database at '\(CommandLineOutput.printable(location))', "
-            + "which \(naming) named\n"
+    /// What standard error says once the command succeeded, for each database file it made
+    /// that `--db` or `$GRIDSTORE_DB` named. A failed command's error stays one line.
+    var createdDatabaseNote: String? {
+        let made = filesMayBeMade.filter { (try? GridDatabase.exists(at: $0.location)) == true }
+        guard !made.isEmpty else { return nil }
+        return made.map { "Note: created a new database at '\(CommandLineOutput.printable($0.location))', which \($0.naming) named\n" }.joined()
     }
 
-    /// Opens the database for a command that changes it: a missing SQLite file is created, and
-    /// pending migrations are applied.
-    func openDatabase() throws -> GridDatabase {
+    /// Says, once the command succeeded, that it created the database file `location`, which
+    /// `naming` named, if the file is there then.
+    func noteCreatedDatabase(at location: String, namedBy naming: String) {
+        filesMayBeMade.append((location, naming))
+    }
+
+    /// Opens the database for a command that changes it: pending migrations are applied, and a
+    /// missing SQLite file is made by the command's first change that commits (a refused change
+    /// makes none), or now with `creatingNow`.
+    func openDatabase(creatingNow: Bool = false) throws -> GridDatabase {
         if let openedDatabase { return openedDatabase }
         let argument = try databaseArgument()
         // A file the user named that is not there is made, and said so: a mistyped name shows.
-        let naming = try argument.server == nil && !argument.exists() ? namingOption : nil
-        let database = try argument.open()
+        let missing = try argument.server == nil && !argument.exists()
+        let database = try argument.open(creatingOnFirstChange: !creatingNow)
         openedDatabase = database
-        if let naming { noteCreatedDatabase(at: argument.location, namedBy: naming) }
-        if !database.migrationsAppliedOnOpen.isEmpty {
+        if missing, let namingOption { noteCreatedDatabase(at: argument.location, namedBy: namingOption) }
+        if !missing && !database.migrationsAppliedOnOpen.isEmpty {
             console.committedChange = "\(database.location) was migrated to its current schema"
         }
         return database

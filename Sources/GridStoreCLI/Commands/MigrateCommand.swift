@@ -36,7 +36,7 @@ struct MigrateCommand: GridStoreCommand {
     }
 
     private func migrate(_ context: CommandContext) throws {
-        let database = try context.openDatabase()
+        let database = try context.openDatabase(creatingNow: true)
         let applied = database.migrationsAppliedOnOpen
         let version = try database.migrationStatus().currentVersion
         if !applied.isEmpty { context.noteCommitted("\(database.location) is at schema version \(version)") }

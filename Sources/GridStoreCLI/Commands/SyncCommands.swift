@@ -70,7 +70,7 @@ struct SyncCommand: GridStoreCommand {
             }.joined() + "; each grid is as before or after its sync on each side, and syncing again completes it")
             do {
                 peer = try other.open()
-                database = try context.openDatabase()
+                database = try context.openDatabase(creatingNow: true)
                 if let name = context.explicitGridName, try !Grid.exists(named: name, in: database), try !Grid.exists(named: name, in: peer) {
                     throw context.missingGrid(name)
                 }
@@ -357,11 +357,8 @@ struct SyncImportCommand: GridStoreCommand {
             if bundle.grid != context.gridName {
                 throw SyncError.wrongGrid(bundle.grid, expected: context.gridName)
             }
-            // A new device starts from a bundle: the grid, and the file, are made from it. Tried in
-            // memory first when the file is missing, so a bundle refused there leaves no file.
-            if try !context.databaseArgument().exists() {
-                _ = try Grid(named: context.gridName, in: .inMemory(), creatingWith: GridOptions()).applySyncBundle(bundle)
-            }
+            // A new device starts from a bundle: the grid, and the file, are made from it; a bundle
+            // refused makes no file.
             result = try Grid(named: context.gridName, in: context.openDatabase(), creatingWith: GridOptions()).applySyncBundle(bundle)
         } catch let error as SyncError {
             throw CommandLineError.badInput("\(InputFile.displayName(source)) cannot be applied: \(error)")

@@ -33,6 +33,25 @@ extension GridDatabase {
         self.init(backend: try SQLiteStorage(path: path, migrations: migrations, applyingMigrations: applyingMigrations))
     }
 
+    /// Opens the SQLite database at `path`; when there is no file there, the database reads as an
+    /// empty one and its file is made by the first change that commits: a change that is
+    /// refused, or throws, leaves no file behind. For a program that should make a file only for
+    /// a change that is made (a command line's first command that fails on its input).
+    ///
+    /// The new file is built, migrated, under a temporary name beside `path` (mode 0600), and
+    /// linked into place once the change committed in it. Should another process make a file
+    /// at `path` meanwhile, the change is not made and throws
+    /// ``DatabaseFileError/cannotCreate(path:reason:)``; the database then goes on with that
+    /// file, so trying the change again makes it there. A database released before any change
+    /// removes its temporary file.
+    ///
+    /// - Parameter creatingOnFirstChange: `true` for the behaviour above; `false` makes the
+    ///   file now, as ``init(path:migrations:applyingMigrations:)`` does.
+    /// - Throws: What ``init(path:migrations:applyingMigrations:)`` throws.
+    public convenience init(path: String, migrations: MigrationSet = .gridStore, creatingOnFirstChange: Bool) throws {
+        self.init(backend: try SQLiteStorage(path: path, migrations: migrations, creatingOnFirstChange: creatingOnFirstChange))
+    }
+
     /// Opens the existing SQLite database at `path` to read only: nothing creates, migrates or
     /// writes to it (every change, migration and checkpoint is refused with
     /// ``GridError/storage(_:)`` of kind ``GridStorageFailure/Kind/databaseFile``), and the

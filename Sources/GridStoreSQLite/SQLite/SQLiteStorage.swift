@@ -57,17 +57,23 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
 
     package let migrationsAppliedOnOpen: [Migration]
 
-    /// The main connection, used for changes and, when it is free, for reads.
-    private let connection: SQLiteConnection
+    /// The main connection, used for changes and, when it is free, for reads. Replaced only
+    /// when a database made on its first change is linked into place, holding both gates.
+    private var connection: SQLiteConnection
     private let gate = ConnectionGate()
     /// A second connection, opened the first time a read finds the main one busy (a change
     /// waiting for another process's lock), so reads never queue behind a waiting change.
     private var readerConnection: SQLiteConnection?
     private let readerGate = ConnectionGate()
-    /// The file the connection opened, to notice it being deleted or replaced.
-    private let identity: FileIdentity?
+    /// The file the connection opened, to notice it being deleted or replaced; `nil` while the
+    /// database is not at its path yet. Read holding either gate, set holding both.
+    private var identity: FileIdentity?
     /// This process's writers of the file, served in arrival order.
-    private let writers: WriterQueue?
+    private let writers = Locked<WriterQueue?>(nil)
+    /// The database being built under a temporary name beside ``path``, for one made on its
+    /// first change (``GridDatabase/init(path:migrations:creatingOnFirstChange:)``): the first
+    /// change that commits links it into place. Read holding either gate, set holding both.
+    private var unlinkedPath: String?
 
     /// Whether a write was committed through this connection, so its log is checkpointed at the end.
     private let hasWritten = Atomic(false)
@@ -88,8 +94,11 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     }
 
     /// Opens the database at `path`, creating it if it does not exist (see ``GridDatabase/init(path:migrations:applyingMigrations:)``).
+    ///
+    /// - Parameter creatingOnFirstChange: Whether a missing file is built under a temporary name
+    ///   and linked into place by the first change that commits, rather than now.
     package init(path: String, migrations: MigrationSet = .gridStore, applyingMigrations: Bool = true,
-                 ownership: Ownership = .gridStoreFile) throws {
+                 ownership: Ownership = .gridStoreFile, creatingOnFirstChange: Bool = false) throws {
         self.path = path
         self.migrations = migrations
         self.ownership = ownership
@@ -97,9 +106,36 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         let embedded = ownership == .embeddedInApplicationDatabase
         let runner = MigrationRunner(migrations: migrations, applicationID: embedded ? nil : Self.applicationID)
         var created: [Migration] = []
+        var unlinked: String?
         if applyingMigrations, !embedded, FileSystem.entry(at: path) == .missing {
-            created = try Self.createDatabase(at: path, runner: runner)
+            if creatingOnFirstChange {
+                (unlinked, created) = try Self.buildDatabase(beside: path, runner: runner)
+            } else {
+                created = try Self.createDatabase(at: path, runner: runner)
+            }
         }
+        let (connection, applied) = try Self.openChecked(at: unlinked ?? path, runner: runner, applyingMigrations: applyingMigrations,
+                                                         embedded: embedded, migrations: migrations)
+        migrationsAppliedOnOpen = created + applied
+        self.connection = connection
+        unlinkedPath = unlinked
+        identity = unlinked == nil ? FileIdentity.of(path) : nil
+        if let identity { writers.withLock { $0 = WriterQueue.forFile(identity) } }
+        // The replica id a migration minted belongs to this file (a file built under a temporary
+        // name keeps its inode and birth time when linked into place): a copy of it is another
+        // file, so it takes an id of its own before its first sync, even when copied before this one's.
+        if FileIdentity.of(unlinked ?? path) != nil, migrationsAppliedOnOpen.contains(where: { $0.sql.contains("CREATE TABLE replica") }) {
+            try Self.withTimeLimit(connection) {
+                try connection.execute("UPDATE replica SET file_identity = ? WHERE file_identity = ''",
+                                       [FileIdentity.replicaText(of: unlinked ?? path)])
+            }
+        }
+    }
+
+    /// Opens the gridstore database at `path` after checking it, applying pending migrations
+    /// when `applyingMigrations`: the connection and the migrations applied.
+    private static func openChecked(at path: String, runner: MigrationRunner, applyingMigrations: Bool, embedded: Bool,
+                                    migrations: MigrationSet) throws -> (SQLiteConnection, [Migration]) {
         // Nothing is written to a file, and nothing in it runs, before it is known to be
         // gridstore's own: its ledger and its schema are read first, so a refused file is left
         // exactly as it was.
@@ -119,18 +155,48 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
                 status = ledger
             }
         }
-        self.migrationsAppliedOnOpen = try Self.withTimeLimit(connection) {
-            created + (applyingMigrations ? try runner.migrate(connection, knownStatus: status) : [])
+        let applied = try Self.withTimeLimit(connection) {
+            applyingMigrations ? try runner.migrate(connection, knownStatus: status) : []
         }
-        self.connection = connection
-        identity = FileIdentity.of(path)
-        writers = identity.map(WriterQueue.forFile)
-        // The replica id a migration minted belongs to this file: a copy of it is another file,
-        // so it takes an id of its own before its first sync, even when copied before this one's.
-        if identity != nil, migrationsAppliedOnOpen.contains(where: { $0.sql.contains("CREATE TABLE replica") }) {
-            try Self.withTimeLimit(connection) {
-                try connection.execute("UPDATE replica SET file_identity = ? WHERE file_identity = ''",
-                                       [FileIdentity.replicaText(of: path)])
+        return (connection, applied)
+    }
+
+    /// Links the database built under ``unlinkedPath`` into place at ``path``, once its first
+    /// change committed, and goes on with the file there. Called holding ``gate``.
+    ///
+    /// - Throws: ``DatabaseFileError/cannotCreate(path:reason:)`` when another process made a
+    ///   file at the path meanwhile: the change was not made there (the database goes on with
+    ///   that file, so the change can be tried again). Any other failure leaves the change
+    ///   unmade too, and the database closed.
+    private func linkIntoPlace() throws {
+        guard let unlinked = unlinkedPath else { return }
+        try readerGate.withLock {
+            readerConnection?.close()
+            readerConnection = nil
+            unlinkedPath = nil
+            defer { for suffix in ["", "-wal", "-shm", "-journal"] { FileSystem.removeFile(unlinked + suffix) } }
+            let linked: Bool
+            do {
+                // The file holds every change on its own, then goes by its name.
+                try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                connection.close()
+                linked = try FileSystem.linkExclusively(unlinked, to: path)
+                if linked { FileSystem.syncDirectory(FileSystem.parentDirectory(of: path)) }
+                let runner = MigrationRunner(migrations: migrations, applicationID: Self.applicationID)
+                (connection, _) = try Self.openChecked(at: path, runner: runner, applyingMigrations: true, embedded: false,
+                                                       migrations: migrations)
+            } catch {
+                // No connection is left to go on with, and the temporary file goes.
+                connection.close()
+                isClosed.store(true, ordering: .releasing)
+                throw error
+            }
+            identity = FileIdentity.of(path)
+            let queue = identity.map(WriterQueue.forFile)
+            writers.withLock { $0 = queue }
+            guard linked else {
+                throw DatabaseFileError.cannotCreate(path: path, reason: "another process created it while this change was being made, "
+                                                     + "so the change was not made; try it again")
             }
         }
     }
@@ -158,11 +224,15 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     package func close() {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         gate.withLock {
-            if hasWritten.load(ordering: .relaxed) { connection.checkpointAndEmptyLog() }
+            if hasWritten.load(ordering: .relaxed) && unlinkedPath == nil { connection.checkpointAndEmptyLog() }
             connection.close()
         }
-        readerGate.withLock { readerConnection?.close() }
-        if let writers { WriterQueue.release(writers) }
+        readerGate.withLock {
+            readerConnection?.close()
+            // A database made on its first change that none made is not left behind.
+            if let unlinkedPath { for suffix in ["", "-wal", "-shm", "-journal"] { FileSystem.removeFile(unlinkedPath + suffix) } }
+        }
+        if let writers = writers.withLock({ $0 }) { WriterQueue.release(writers) }
     }
 
     /// Runs `body` with a connection in a read transaction: it sees one consistent state of
@@ -177,13 +247,13 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         return try CallScope.holding(self) {
             if let result = try gate.withLockIfAvailable({ () throws -> T in
                 try checkOpen()
-                return try readTransaction(on: connection, body)
+                return try readTransaction(on: connection, isMain: true, body)
             }) {
                 return result
             }
             return try readerGate.withLock {
                 try checkOpen()
-                return try readTransaction(on: try openReader(), body)
+                return try readTransaction(on: try openReader(), isMain: false, body)
             }
         }
     }
@@ -204,13 +274,14 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
                 // The busy timeout counts from the call, the turn in the queue included.
                 self.connection.setBusyTimeout(milliseconds: milliseconds)
                 return try Self.withTimeLimit(self.connection) {
-                    try self.checkFile(on: self.connection)
+                    try self.checkFile(onMainConnection: true)
                     if self.connection.isReadOnly { throw DatabaseFileError.readOnly(path: self.path) }
                     do {
                         let result = try self.connection.transaction(.immediate) {
                             try CallScope.holding(self) { try body(self.connection) }
                         }
                         self.hasWritten.store(true, ordering: .relaxed)
+                        try self.linkIntoPlace()
                         return result
                     } catch let error as SQLiteError where error.isReadOnly {
                         throw DatabaseFileError.readOnly(path: self.path)
@@ -218,7 +289,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
                 }
             }
         }
-        guard let writers else { return try write(waitingAtMost: Self.busyTimeoutMilliseconds) }
+        guard let writers = writers.withLock({ $0 }) else { return try write(waitingAtMost: Self.busyTimeoutMilliseconds) }
         return try writers.inTurn(timeoutMilliseconds: Self.busyTimeoutMilliseconds, location: path) { try write(waitingAtMost: $0) }
     }
 
@@ -240,10 +311,10 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         }
     }
 
-    /// A read transaction on `connection`, which may not write.
-    private func readTransaction<T>(on connection: SQLiteConnection, _ body: (SQLiteConnection) throws -> T) throws -> T {
+    /// A read transaction on `connection` (the main one when `isMain`), which may not write.
+    private func readTransaction<T>(on connection: SQLiteConnection, isMain: Bool, _ body: (SQLiteConnection) throws -> T) throws -> T {
         try Self.withTimeLimit(connection) {
-            try checkFile(on: connection)
+            try checkFile(onMainConnection: isMain)
             try connection.executeCached("PRAGMA query_only = 1")
             defer { try? connection.executeCached("PRAGMA query_only = 0") }
             return try connection.transaction(.deferred) { try body(connection) }
@@ -253,7 +324,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// The second connection, opened on first use (holding ``readerGate``).
     private func openReader() throws -> SQLiteConnection {
         if let readerConnection { return readerConnection }
-        let opened = try Self.openExisting(at: path, changingFile: false, verifyingOwnership: ownership == .gridStoreFile) { _ in }
+        let opened = try Self.openExisting(at: unlinkedPath ?? path, changingFile: false, verifyingOwnership: ownership == .gridStoreFile) { _ in }
         readerConnection = opened
         return opened
     }
@@ -273,12 +344,12 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// Refuses to go on when the file at the path is no longer the one opened: deleted,
     /// or replaced (by a rename, or a new file), while this database was open.
     ///
-    /// The write-ahead log at `<path>-wal` is still this connection's: on `connection` (the
-    /// main one), it is moved into the old file and emptied at once, so a process that opens
-    /// the new file does not read the old file's changes as its own.
-    private func checkFile(on connection: SQLiteConnection? = nil) throws {
+    /// The write-ahead log at `<path>-wal` is still this connection's: on the main connection
+    /// (`onMainConnection`, holding ``gate``), it is moved into the old file and emptied at
+    /// once, so a process that opens the new file does not read the old file's changes as its own.
+    private func checkFile(onMainConnection: Bool) throws {
         guard let identity, FileIdentity.of(path) != identity else { return }
-        if connection === self.connection { connection?.checkpointAndEmptyLog() }
+        if onMainConnection { connection.checkpointAndEmptyLog() }
         throw DatabaseFileError.replaced(path: path)
     }
 
@@ -306,15 +377,18 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
                 try self.checkOpen()
                 self.connection.setBusyTimeout(milliseconds: milliseconds)
                 return try Self.withTimeLimit(self.connection) {
-                    try self.checkFile(on: self.connection)
+                    try self.checkFile(onMainConnection: true)
                     if self.connection.isReadOnly { throw DatabaseFileError.readOnly(path: self.path) }
                     let applied = try runner.migrate(self.connection)
-                    if !applied.isEmpty { self.hasWritten.store(true, ordering: .relaxed) }
+                    if !applied.isEmpty {
+                        self.hasWritten.store(true, ordering: .relaxed)
+                        try self.linkIntoPlace()
+                    }
                     return applied
                 }
             }
         }
-        guard let writers else { return try apply(Self.busyTimeoutMilliseconds) }
+        guard let writers = writers.withLock({ $0 }) else { return try apply(Self.busyTimeoutMilliseconds) }
         return try writers.inTurn(timeoutMilliseconds: Self.busyTimeoutMilliseconds, location: path, apply)
     }
 
@@ -459,6 +533,18 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// If another process creates `path` first, its database is kept and this one discarded.
     /// - Returns: The migrations applied to the new file, or none when another process won.
     private static func createDatabase(at path: String, runner: MigrationRunner) throws -> [Migration] {
+        let (temporaryPath, applied) = try buildDatabase(beside: path, runner: runner)
+        defer {
+            for suffix in ["", "-wal", "-shm", "-journal"] { FileSystem.removeFile(temporaryPath + suffix) }
+        }
+        guard try FileSystem.linkExclusively(temporaryPath, to: path) else { return [] }
+        FileSystem.syncDirectory(FileSystem.parentDirectory(of: path))
+        return applied
+    }
+
+    /// Builds a migrated database, complete in its file, under a temporary name beside `path`
+    /// (in its folder, made when missing, with mode 0600): its path and the migrations applied.
+    private static func buildDatabase(beside path: String, runner: MigrationRunner) throws -> (path: String, applied: [Migration]) {
         if let problem = FileSystem.companionNameProblem(path) { throw DatabaseFileError.cannotCreate(path: path, reason: problem) }
         let folder = FileSystem.parentDirectory(of: path)
         try FileSystem.createDirectories(folder)
@@ -472,8 +558,9 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         } catch {
             throw DatabaseFileError.cannotCreate(path: path, reason: FileSystem.lastErrorMessage())
         }
+        var built = false
         defer {
-            for suffix in ["", "-wal", "-shm", "-journal"] { FileSystem.removeFile(temporaryPath + suffix) }
+            if !built { for suffix in ["", "-wal", "-shm", "-journal"] { FileSystem.removeFile(temporaryPath + suffix) } }
         }
         let applied: [Migration]
         do {
@@ -489,8 +576,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
             guard let reason = FileSystem.openFilesReason(error.systemErrorCode) else { throw error }
             throw DatabaseFileError.cannotCreate(path: path, reason: reason)
         }
-        guard try FileSystem.linkExclusively(temporaryPath, to: path) else { return [] }
-        FileSystem.syncDirectory(folder)
-        return applied
+        built = true
+        return (temporaryPath, applied)
     }
 }
