@@ -110,6 +110,33 @@ import Testing
                 + "\n " + #"{"grid":"c\u001b","error":"it \"failed\""}]}"# + "\n")
     }
 
+    @Test("every integer type and Float are numbers; a key encoded twice keeps its last value; a long list is written in linear time")
+    func valuesOfEveryKind() {
+        struct Numbers: Encodable {
+            let values: (UInt8, Int16, UInt32, UInt, Int8, Float, Float)
+            func encode(to encoder: any Encoder) throws {
+                var list = encoder.unkeyedContainer()
+                try list.encode(values.0); try list.encode(values.1); try list.encode(values.2); try list.encode(values.3)
+                try list.encode(values.4); try list.encode(values.5); try list.encode(values.6)
+            }
+        }
+        #expect(JSONOutput.text(Numbers(values: (255, -300, 70_000, UInt.max, -128, 2, 0.5))) == "[255,-300,70000,\(UInt.max),-128,2,0.5]\n")
+        struct Twice: Encodable {
+            private enum CodingKeys: String, CodingKey { case a, b }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode([1, 2], forKey: .a)
+                try container.encode("b", forKey: .b)
+                try container.encode(["x": 1], forKey: .a)
+                try container.encode(3, forKey: .a)
+            }
+        }
+        #expect(JSONOutput.text(Twice()) == #"{"a":3,"b":"b"}"# + "\n")
+        struct Long: Encodable { let keys: [String?] }
+        let text = JSONOutput.text(Long(keys: Array(repeating: "k", count: 200_000)))
+        #expect(text.utf8.count == #"{"keys":[]}"#.utf8.count + 200_000 * 4 - 1 + 1)
+    }
+
     @Test("control characters, C1 and bidirectional controls are written as \\u escapes")
     func escapes() {
         #expect(JSONOutput.quoted("a\u{202E}b\u{9B}c\u{1B}\"\\\n") == #""a\u202eb\u009bc\u001b\"\\\n""#)

@@ -59,7 +59,7 @@ public struct SyncBundle: Sendable {
     ///   their ids), and linear in the bytes written.
     public func encodedAsJSON() -> [UInt8] {
         let ordered = replicaTable
-        var writer = BundleWriter(indices: Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($1, $0) }))
+        var writer = BundleWriter(indices: SyncReplicaNumbers(ordered: ordered))
         writer.raw("{\"gridstore-sync\":1,\"grid\":\(JSONText.quoted(grid)),\"replica\":\"\(replica)\",\"replicas\":[")
         writer.raw(ordered.map { "\"\($0)\"" }.joined(separator: ","))
         writer.raw("],\"cursor\":")
@@ -133,7 +133,8 @@ enum RegisterJSON {
 
 /// Appends a bundle's JSON text.
 struct BundleWriter {
-    let indices: [ReplicaID: Int]
+    /// The number each replica the text names goes by.
+    let indices: SyncReplicaNumbers
     var text: [UInt8] = []
 
     mutating func raw(_ string: String) { text.append(contentsOf: string.utf8) }

@@ -142,14 +142,14 @@ extension SyncSide {
                 _ = numbers.number(of: entry.replica)
                 if entry.time > bound[entry.replica] { bound.advance(entry.replica, to: entry.time) }
             }
-            var writer = BundleWriter(indices: numbers.numbers)
+            var writer = BundleWriter(indices: numbers)
             writer.register(size, RegisterJSON.size)
             registers.append(StoredSyncRegister(kind: "item", entity: id.description, field: "s",
                                                 register: String(decoding: writer.text, as: UTF8.self), version: version))
         }
         for (named, name) in renamed {
             for entry in name.context { _ = numbers.number(of: entry.replica) }
-            var writer = BundleWriter(indices: numbers.numbers)
+            var writer = BundleWriter(indices: numbers)
             writer.register(name, RegisterJSON.name)
             registers.append(StoredSyncRegister(kind: "replica", entity: named.description, field: "name",
                                                 register: String(decoding: writer.text, as: UTF8.self), version: version))

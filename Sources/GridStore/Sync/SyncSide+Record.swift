@@ -32,7 +32,10 @@ extension SyncSide {
         let row: StoredSyncState
         let replica: ReplicaID
         let databaseReplica: ReplicaID
-        let versions: VersionVector
+        /// What the grid knows of every replica's changes, as ``SyncVersionsText/encode(_:)`` writes it.
+        let versions: String
+        /// This replica's latest time in ``versions``.
+        let latest: HybridTime
         let clock: HybridClock
         let now: Int64
     }
@@ -41,15 +44,24 @@ extension SyncSide {
     private static func recording(_ old: GridSnapshot, gridID: Int64, in transaction: any GridStorageTransaction) throws -> Recording? {
         guard let row = try transaction.syncState(gridID: gridID), row.revision == Int64(old.revision), row.clock >= 0,
               (0..<Int64.max - 1).contains(row.version),
-              let replica = ReplicaID(row.replica), let versions = SyncVersionsText.decode(row.versions),
-              let databaseReplica = ReplicaID(row.databaseReplica) else { return nil }
+              let replica = ReplicaID(row.replica), let databaseReplica = ReplicaID(row.databaseReplica) else { return nil }
+        // The versions as encode(_:) writes them, read as a vector only when they are not (a hand edit).
+        var versions = row.versions
+        let latest: HybridTime
+        if let time = SyncVersionsText.time(of: replica, in: versions) {
+            latest = time
+        } else {
+            guard let vector = SyncVersionsText.decode(versions) else { return nil }
+            (versions, latest) = (SyncVersionsText.encode(vector), vector[replica])
+        }
         let context = try transaction.replicaContext()
         let now = context.clock
         guard try currentReplica(context, in: transaction, minting: false).id == databaseReplica,
-              !HybridClock.isTooFarAhead(versions[replica], now: now) else { return nil }
-        var clock = HybridClock(latest: versions[replica])
+              !HybridClock.isTooFarAhead(latest, now: now) else { return nil }
+        var clock = HybridClock(latest: latest)
         clock.observe(HybridTime(rawValue: row.clock), now: now)
-        return Recording(row: row, replica: replica, databaseReplica: databaseReplica, versions: versions, clock: clock, now: now)
+        return Recording(row: row, replica: replica, databaseReplica: databaseReplica, versions: versions, latest: latest,
+                         clock: clock, now: now)
     }
 
     /// The grid's sync state made current for an undo or a redo by identity of the grid `old`,
@@ -89,8 +101,7 @@ extension SyncSide {
         let row = recording.row, replica = recording.replica
         var idsStored = true
         if old.kind == .tiles, let sizes = sizeEdits(edits) {
-            switch try recordSizes(sizes, state: row, replica: replica, versions: recording.versions, clock: recording.clock,
-                                   now: recording.now, itemCounts: old.itemCounts, revision: new.revision, gridID: gridID, grid: name,
+            switch try recordSizes(sizes, state: row, replica: replica, recording: recording, itemCounts: old.itemCounts, revision: new.revision, gridID: gridID, grid: name,
                                    in: transaction) {
             case .recorded(let text): return text
             case .stateNeeded: break
@@ -103,7 +114,7 @@ extension SyncSide {
                             state: state, clock: recording.clock, layout: layout, isChanged: true, now: recording.now,
                             loaded: state, numbers: numbers, version: row.version, storedItemIDs: idsStored ? layout.itemIDs : nil,
                             // A state stored before `sent` had sent every write it recorded, at a sync.
-                            sent: row.sent.map(HybridTime.init(rawValue:)) ?? recording.versions[replica])
+                            sent: row.sent.map(HybridTime.init(rawValue:)) ?? recording.latest)
         do {
             try side.record(edits, madeAt: recording.now,
                             ids: EntityIDGenerator(derivedFrom: "\(replica)\u{0}\(new.revision)\u{0}\(recording.now)".utf8))
@@ -117,7 +128,7 @@ extension SyncSide {
         return RegisterChange.kept(changes)
     }
 
-    /// What ``recordSizes(_:state:replica:versions:clock:now:itemCounts:revision:gridID:grid:in:)`` did.
+    /// What ``recordSizes(_:state:replica:recording:itemCounts:revision:gridID:grid:in:)`` did.
     private enum SizesRecorded {
         /// Recorded: the sizes written, as the history keeps them (``RegisterChange/text(_:)``).
         case recorded(String)
@@ -147,7 +158,7 @@ extension SyncSide {
     /// and each item's place falls between its neighbours', in the same section.
     ///
     private static func recordSizes(_ sizes: [(GridIndexPath, TileSize?)], state row: StoredSyncState, replica: ReplicaID,
-                                    versions: VersionVector, clock: HybridClock, now: Int64, itemCounts: [Int], revision: Int,
+                                    recording: Recording, itemCounts: [Int], revision: Int,
                                     gridID: Int64, grid name: String, in transaction: any GridStorageTransaction) throws -> SizesRecorded {
         let stored = try transaction.syncReplicas(gridID: gridID, limit: SyncReplicaNumbers.maximumCount + 1)
         guard var numbers = try? SyncReplicaNumbers(stored: stored, grid: name) else { return .stateNeeded }
@@ -158,8 +169,8 @@ extension SyncSide {
                   try rows.isPlaced(found, at: path) else { return .idsNeeded }
             ids.append(found)
         }
-        var clock = clock
-        let stamp = SyncStamp(time: clock.tick(now: now), replica: replica)
+        var clock = recording.clock
+        let stamp = SyncStamp(time: clock.tick(now: recording.now), replica: replica)
         // The items changed, each once, in the order of their ids (a list, for the reason
         // StoredSyncItems keeps one).
         var items: [(id: SyncEntityID, item: ReplicatedGrid.Item, before: TileSize?)] = []
@@ -185,19 +196,18 @@ extension SyncSide {
             let after = item.size.value(or: nil)
             if before != after { RegisterChange.appendSizeLine(to: &changes, item: id, before: before, after: after) }
             for entry in item.size.context { _ = numbers.number(of: entry.replica) }
-            var writer = BundleWriter(indices: numbers.numbers)
+            var writer = BundleWriter(indices: numbers)
             writer.register(item.size, RegisterJSON.size)
             registers.append(StoredSyncRegister(kind: "item", entity: id.description, field: "s",
                                                 register: String(decoding: writer.text, as: UTF8.self), version: row.version + 1))
         }
-        var known = versions
-        known.advance(replica, to: stamp.time)
         // A write replaces the conflicts its register held; no entry in sync_versions, whose
         // latest entry still bounds every register at or before its version.
         let state = StoredSyncState(replica: row.replica, databaseReplica: row.databaseReplica, revision: Int64(revision),
-                                    clock: clock.latest.rawValue, versions: SyncVersionsText.encode(known),
+                                    clock: clock.latest.rawValue,
+                                    versions: SyncVersionsText.advancing(replica, to: stamp.time, in: recording.versions),
                                     conflicts: max(0, row.conflicts - Int64(overwritten)), version: row.version + 1,
-                                    sent: row.sent ?? versions[replica].rawValue)
+                                    sent: row.sent ?? recording.latest.rawValue)
         try transaction.writeSyncState(StoredSyncWrite(state: state, replacing: false, replicas: numbers.takeAdded(), registers: registers,
                                                        removed: [], log: nil), gridID: gridID)
         return .recorded(changes)

@@ -559,6 +559,56 @@ enum SyncVersionsText {
         return text
     }
 
+    /// `replica`'s time in `text` (``HybridTime/zero`` when it has no entry), read without
+    /// building a vector; `nil` for text that is not as ``encode(_:)`` writes it: refused by
+    /// ``decode(_:)``, or with its entries out of ascending order of replica.
+    ///
+    /// A change to a synced grid reads and writes its own entry this way: the first dictionary
+    /// keyed by ``ReplicaID`` a process makes costs the Swift runtime a search for the
+    /// conformance (about 200,000 instructions, a sixth of what recording a toggle costs).
+    static func time(of replica: ReplicaID, in text: String) -> HybridTime? {
+        var previous: ReplicaID?
+        var found = HybridTime.zero
+        for entry in text.split(separator: ",", omittingEmptySubsequences: false) where !text.isEmpty {
+            guard let (id, time) = parse(entry), previous.map({ $0 < id }) ?? true else { return nil }
+            previous = id
+            if id == replica { found = time }
+        }
+        return found
+    }
+
+    /// `text`, which ``time(of:in:)`` read, with `replica`'s entry advanced to `time`: what
+    /// ``encode(_:)`` writes for the vector `text` holds advanced so.
+    static func advancing(_ replica: ReplicaID, to time: HybridTime, in text: String) -> String {
+        var result = ""
+        var pending: (ReplicaID, HybridTime)? = (replica, time)
+        func append(_ id: ReplicaID, _ time: HybridTime) {
+            if !result.isEmpty { result += "," }
+            result += "\(id):\(time.rawValue)"
+        }
+        for entry in text.split(separator: ",") {
+            guard let (id, stored) = parse(entry) else { continue }
+            if let (own, advanced) = pending, own <= id {
+                pending = nil
+                if own == id {
+                    append(id, max(stored, advanced))
+                    continue
+                }
+                append(own, advanced)
+            }
+            append(id, stored)
+        }
+        if let (own, advanced) = pending { append(own, advanced) }
+        return result
+    }
+
+    /// One `<replica>:<time>` entry; `nil` for one ``encode(_:)`` does not write.
+    private static func parse(_ entry: Substring) -> (ReplicaID, HybridTime)? {
+        let parts = entry.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let replica = ReplicaID(String(parts[0])), let time = Int64(parts[1]), time > 0 else { return nil }
+        return (replica, HybridTime(rawValue: time))
+    }
+
     /// The vector; `nil` for text ``encode(_:)`` does not write.
     static func decode(_ text: String) -> VersionVector? {
         var entries: [ReplicaID: HybridTime] = [:]

@@ -56,47 +56,65 @@ enum JSONOutput {
 
 /// One value of the JSON being built: unset until a container or a single value is encoded into it.
 private final class JSONNode {
-    enum Value {
+    enum Kind {
         case unset
-        /// A number, `true`, `false`, `null` or a quoted string: text written as it is.
-        case literal(String)
-        case object([(key: String, node: JSONNode)])
-        case array([JSONNode])
+        /// A number, `true`, `false`, `null` or a quoted string: ``literal``, written as it is.
+        case literal
+        /// An object of ``members``, in the order they were first encoded.
+        case object
+        /// An array of ``elements``.
+        case array
     }
 
-    var value = Value.unset
+    private(set) var kind = Kind.unset
+    private(set) var literal = ""
+    private(set) var members: [(key: String, node: JSONNode)] = []
+    private(set) var elements: [JSONNode] = []
 
-    /// The node of `key` in this object, made (and this node made an object) when missing.
+    /// Makes this node `text`, whatever it was.
+    func set(literal text: String) {
+        reset(to: .literal)
+        literal = text
+    }
+
+    /// Makes this node `kind`, empty, whatever it was: a value encoded again for its key replaces the one before.
+    func reset(to kind: Kind) {
+        self.kind = kind
+        literal = ""
+        members.removeAll()
+        elements.removeAll()
+    }
+
+    /// The node of `key` in this object (this node made an object when it is not one), emptied
+    /// when it was there: the value encoded for a key last is the one written.
+    ///
+    /// - Complexity: O(*m*) for the object's *m* members (a result's objects have few).
     func member(_ key: String) -> JSONNode {
-        var members: [(key: String, node: JSONNode)] = []
-        if case .object(let existing) = value { members = existing }
-        if let found = members.first(where: { $0.key == key }) { return found.node }
+        if kind != .object { reset(to: .object) }
+        if let found = members.first(where: { $0.key == key }) {
+            found.node.reset(to: .unset)
+            return found.node
+        }
         let node = JSONNode()
         members.append((key, node))
-        value = .object(members)
         return node
     }
 
     /// A new last element of this array (this node made an array when it is not one).
+    ///
+    /// - Complexity: Amortized O(1).
     func appended() -> JSONNode {
-        var elements: [JSONNode] = []
-        if case .array(let existing) = value { elements = existing }
+        if kind != .array { reset(to: .array) }
         let node = JSONNode()
         elements.append(node)
-        value = .array(elements)
         return node
     }
 
-    func makeObject() { if case .object = value {} else { value = .object([]) } }
-    func makeArray() { if case .array = value {} else { value = .array([]) } }
-
-    var isObject: Bool { if case .object = value { true } else { false } }
-
     func write(to text: inout String, depth: Int, layout: JSONOutput.Layout) {
-        switch value {
+        switch kind {
         case .unset: text += "null"
-        case .literal(let literal): text += literal
-        case .object(let members):
+        case .literal: text += literal
+        case .object:
             text += "{"
             for (index, member) in members.enumerated() {
                 if index > 0 { text += "," }
@@ -104,9 +122,9 @@ private final class JSONNode {
                 member.node.write(to: &text, depth: depth + 1, layout: layout)
             }
             text += "}"
-        case .array(let elements):
+        case .array:
             // Lists of objects in the outermost object: one element a line.
-            let separator = layout == .listsOnLines && depth == 1 && elements.allSatisfy(\.isObject) ? ",\n " : ","
+            let separator = layout == .listsOnLines && depth == 1 && elements.allSatisfy({ $0.kind == .object }) ? ",\n " : ","
             text += "["
             for (index, element) in elements.enumerated() {
                 if index > 0 { text += separator }
@@ -124,12 +142,12 @@ private struct JSONNodeEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        node.makeObject()
+        if node.kind != .object { node.reset(to: .object) }
         return KeyedEncodingContainer(JSONKeyedContainer<Key>(node: node, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        node.makeArray()
+        if node.kind != .array { node.reset(to: .array) }
         return JSONUnkeyedContainer(node: node, codingPath: codingPath)
     }
 
@@ -143,10 +161,12 @@ private func literal(_ value: some Encodable, codingPath: [any CodingKey]) throw
     switch value {
     case let string as String: return JSONOutput.quoted(string)
     case let bool as Bool: return bool ? "true" : "false"
-    case let integer as Int: return String(integer)
-    case let integer as Int64: return String(integer)
-    case let integer as Int32: return String(integer)
-    case let integer as UInt64: return String(integer)
+    case let integer as any BinaryInteger: return "\(integer)"
+    case let number as Float:
+        guard number.isFinite else {
+            throw EncodingError.invalidValue(number, EncodingError.Context(codingPath: codingPath, debugDescription: "not a finite number"))
+        }
+        return number == number.rounded() && abs(number) < 1e7 ? String(Int(number)) : String(number)
     case let number as Double:
         guard number.isFinite else {
             throw EncodingError.invalidValue(number, EncodingError.Context(codingPath: codingPath, debugDescription: "not a finite number"))
@@ -159,7 +179,7 @@ private func literal(_ value: some Encodable, codingPath: [any CodingKey]) throw
 /// Writes `value` into `node`.
 private func encodeValue(_ value: some Encodable, into node: JSONNode, codingPath: [any CodingKey]) throws {
     if let text = try literal(value, codingPath: codingPath) {
-        node.value = .literal(text)
+        node.set(literal: text)
     } else {
         try value.encode(to: JSONNodeEncoder(node: node, codingPath: codingPath))
     }
@@ -169,7 +189,7 @@ private struct JSONKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     let node: JSONNode
     let codingPath: [any CodingKey]
 
-    mutating func encodeNil(forKey key: Key) throws { node.member(key.stringValue).value = .literal("null") }
+    mutating func encodeNil(forKey key: Key) throws { node.member(key.stringValue).set(literal: "null") }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try encodeValue(value, into: node.member(key.stringValue), codingPath: codingPath + [key])
@@ -200,13 +220,13 @@ private struct JSONKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
                                                         forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let member = node.member(key.stringValue)
-        member.makeObject()
+        member.reset(to: .object)
         return KeyedEncodingContainer(JSONKeyedContainer<NestedKey>(node: member, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let member = node.member(key.stringValue)
-        member.makeArray()
+        member.reset(to: .array)
         return JSONUnkeyedContainer(node: member, codingPath: codingPath + [key])
     }
 
@@ -231,9 +251,9 @@ private struct IndexKey: CodingKey {
 private struct JSONUnkeyedContainer: UnkeyedEncodingContainer {
     let node: JSONNode
     let codingPath: [any CodingKey]
-    var count: Int { if case .array(let elements) = node.value { elements.count } else { 0 } }
+    var count: Int { node.elements.count }
 
-    mutating func encodeNil() throws { node.appended().value = .literal("null") }
+    mutating func encodeNil() throws { node.appended().set(literal: "null") }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let path = codingPath + [IndexKey(count)]
@@ -243,14 +263,14 @@ private struct JSONUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let path = codingPath + [IndexKey(count)]
         let element = node.appended()
-        element.makeObject()
+        element.reset(to: .object)
         return KeyedEncodingContainer(JSONKeyedContainer<NestedKey>(node: element, codingPath: path))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let path = codingPath + [IndexKey(count)]
         let element = node.appended()
-        element.makeArray()
+        element.reset(to: .array)
         return JSONUnkeyedContainer(node: element, codingPath: path)
     }
 
@@ -264,7 +284,7 @@ private struct JSONSingleValueContainer: SingleValueEncodingContainer {
     let node: JSONNode
     let codingPath: [any CodingKey]
 
-    mutating func encodeNil() throws { node.value = .literal("null") }
+    mutating func encodeNil() throws { node.set(literal: "null") }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try encodeValue(value, into: node, codingPath: codingPath)
