@@ -12,9 +12,9 @@ struct CreatingOnFirstChangeTests {
 
     var files: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted() }
 
-    @Test("it reads as an empty database; a refused change leaves no file, and releasing it leaves the folder empty")
+    @Test("it reads as an empty database; a refused change leaves no file, nor the folder it would be in")
     func refusedChangeLeavesNothing() throws {
-        let path = directory.file("new.sqlite")
+        let path = directory.file("sub/new.sqlite")
         do {
             let database = try GridDatabase(path: path, creatingOnFirstChange: true)
             #expect(try Grid.list(in: database).isEmpty)
@@ -33,12 +33,14 @@ struct CreatingOnFirstChangeTests {
 
     @Test("the first change that commits makes the file, with the change, owned by gridstore; later changes and reads go on")
     func firstChangeMakesTheFile() throws {
-        let path = directory.file("new.sqlite")
+        let path = directory.file("sub/new.sqlite")
         let database = try GridDatabase(path: path, creatingOnFirstChange: true)
         let grid = try Grid(named: "default", in: database)
         try grid.toggle(at: GridIndexPath(item: 3))
         #expect(FileManager.default.fileExists(atPath: path))
-        #expect(files.allSatisfy { $0.hasPrefix("new.sqlite") }, "\(files)")
+        #expect(files == ["sub"])
+        let folder = try FileManager.default.contentsOfDirectory(atPath: directory.file("sub"))
+        #expect(folder.allSatisfy { $0.hasPrefix("new.sqlite") }, "\(folder)")
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
         try grid.toggle(at: GridIndexPath(item: 4))
@@ -49,7 +51,7 @@ struct CreatingOnFirstChangeTests {
         let identity = try #require(try other.sqlite?.readConnection { try $0.fetchOne("SELECT file_identity FROM replica") { $0.string(at: 0) } })
         #expect(identity == FileIdentity.replicaText(of: path))
         try database.close()
-        #expect(files.allSatisfy { $0.hasPrefix("new.sqlite") }, "\(files)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("sub")).allSatisfy { $0.hasPrefix("new.sqlite") })
     }
 
     @Test("a file another process made meanwhile: the first change is not made and says so; tried again, it is made in that file")

@@ -38,12 +38,14 @@ extension GridDatabase {
     /// refused, or throws, leaves no file behind. For a program that should make a file only for
     /// a change that is made (a command line's first command that fails on its input).
     ///
-    /// The new file is built, migrated, under a temporary name beside `path` (mode 0600), and
-    /// linked into place once the change committed in it. Should another process make a file
-    /// at `path` meanwhile, the change is not made and throws
-    /// ``DatabaseFileError/cannotCreate(path:reason:)``; the database then goes on with that
-    /// file, so trying the change again makes it there. A database released before any change
-    /// removes its temporary file.
+    /// Until then the database is in memory, migrated, and nothing is made on the disk, not even
+    /// a missing folder. The first change commits there and is then copied into a new file
+    /// under a temporary name beside `path` (mode 0600, in WAL mode, written through to the
+    /// disk), which is linked into place. Should another process make a file at `path`
+    /// meanwhile, the change is not made and throws ``DatabaseFileError/cannotCreate(path:reason:)``;
+    /// the database then goes on with that file, so trying the change again makes it there.
+    /// Observers of its grids see changes once the file is there: the change watch looks for
+    /// a missing file again within 8 seconds.
     ///
     /// - Parameter creatingOnFirstChange: `true` for the behaviour above; `false` makes the
     ///   file now, as ``init(path:migrations:applyingMigrations:)`` does.

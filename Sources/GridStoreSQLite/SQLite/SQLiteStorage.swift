@@ -70,10 +70,13 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     private var identity: FileIdentity?
     /// This process's writers of the file, served in arrival order.
     private let writers = Locked<WriterQueue?>(nil)
-    /// The database being built under a temporary name beside ``path``, for one made on its
-    /// first change (``GridDatabase/init(path:migrations:creatingOnFirstChange:)``): the first
-    /// change that commits links it into place. Read holding either gate, set holding both.
-    private var unlinkedPath: String?
+    /// Whether the database is in memory until its first change commits, for one made on its
+    /// first change (``GridDatabase/init(path:migrations:creatingOnFirstChange:)``): the change
+    /// then writes the file. Read holding either gate, set holding both.
+    private var isInMemory = false
+    /// Whether closing removes the `-wal` and `-shm` files, which were not beside the file when
+    /// it was opened to be read as it is (without migrations): a reader leaves the folder as it found it.
+    private let removesLogOnClose: Bool
 
     /// Whether a write was committed through this connection, so its log is checkpointed at the end.
     private let hasWritten = Atomic(false)
@@ -95,8 +98,9 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
 
     /// Opens the database at `path`, creating it if it does not exist (see ``GridDatabase/init(path:migrations:applyingMigrations:)``).
     ///
-    /// - Parameter creatingOnFirstChange: Whether a missing file is built under a temporary name
-    ///   and linked into place by the first change that commits, rather than now.
+    /// - Parameter creatingOnFirstChange: Whether a missing file is a database in memory until
+    ///   its first change commits, which then writes the file (nothing, not even its folder, is
+    ///   made before), rather than made now.
     package init(path: String, migrations: MigrationSet = .gridStore, applyingMigrations: Bool = true,
                  ownership: Ownership = .gridStoreFile, creatingOnFirstChange: Bool = false) throws {
         self.path = path
@@ -105,29 +109,36 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         try Self.validate(path: path)
         let embedded = ownership == .embeddedInApplicationDatabase
         let runner = MigrationRunner(migrations: migrations, applicationID: embedded ? nil : Self.applicationID)
-        var created: [Migration] = []
-        var unlinked: String?
-        if applyingMigrations, !embedded, FileSystem.entry(at: path) == .missing {
-            if creatingOnFirstChange {
-                (unlinked, created) = try Self.buildDatabase(beside: path, runner: runner)
-            } else {
-                created = try Self.createDatabase(at: path, runner: runner)
-            }
+        removesLogOnClose = !applyingMigrations && FileSystem.entry(at: path + "-wal") == .missing
+            && FileSystem.entry(at: path + "-shm") == .missing
+        if applyingMigrations, !embedded, creatingOnFirstChange, FileSystem.entry(at: path) == .missing {
+            if let problem = FileSystem.companionNameProblem(path) { throw DatabaseFileError.cannotCreate(path: path, reason: problem) }
+            let memory = try SQLiteConnection(path: ":memory:")
+            try memory.enableDefensiveMode()
+            try memory.execute("PRAGMA page_size = \(Self.pageSize)")
+            try memory.execute("PRAGMA foreign_keys = ON")
+            migrationsAppliedOnOpen = try runner.migrate(memory)
+            connection = memory
+            isInMemory = true
+            return
         }
-        let (connection, applied) = try Self.openChecked(at: unlinked ?? path, runner: runner, applyingMigrations: applyingMigrations,
+        var created: [Migration] = []
+        if applyingMigrations, !embedded, FileSystem.entry(at: path) == .missing {
+            created = try Self.createDatabase(at: path, runner: runner)
+        }
+        let (connection, applied) = try Self.openChecked(at: path, runner: runner, applyingMigrations: applyingMigrations,
                                                          embedded: embedded, migrations: migrations)
         migrationsAppliedOnOpen = created + applied
         self.connection = connection
-        unlinkedPath = unlinked
-        identity = unlinked == nil ? FileIdentity.of(path) : nil
+        if removesLogOnClose { try? connection.checkpointOnClose() }
+        identity = FileIdentity.of(path)
         if let identity { writers.withLock { $0 = WriterQueue.forFile(identity) } }
-        // The replica id a migration minted belongs to this file (a file built under a temporary
-        // name keeps its inode and birth time when linked into place): a copy of it is another
-        // file, so it takes an id of its own before its first sync, even when copied before this one's.
-        if FileIdentity.of(unlinked ?? path) != nil, migrationsAppliedOnOpen.contains(where: { $0.sql.contains("CREATE TABLE replica") }) {
+        // The replica id a migration minted belongs to this file: a copy of it is another file,
+        // so it takes an id of its own before its first sync, even when copied before this one's.
+        if identity != nil, migrationsAppliedOnOpen.contains(where: { $0.sql.contains("CREATE TABLE replica") }) {
             try Self.withTimeLimit(connection) {
                 try connection.execute("UPDATE replica SET file_identity = ? WHERE file_identity = ''",
-                                       [FileIdentity.replicaText(of: unlinked ?? path)])
+                                       [FileIdentity.replicaText(of: path)])
             }
         }
     }
@@ -161,34 +172,36 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         return (connection, applied)
     }
 
-    /// Links the database built under ``unlinkedPath`` into place at ``path``, once its first
-    /// change committed, and goes on with the file there. Called holding ``gate``.
+    /// Writes the database in memory, whose first change just committed, to its file: copied
+    /// whole into a new file under a temporary name beside ``path`` (its folder made when
+    /// missing), made durable, linked into place; the database then goes on with the file.
+    /// Called holding ``gate``.
     ///
     /// - Throws: ``DatabaseFileError/cannotCreate(path:reason:)`` when another process made a
     ///   file at the path meanwhile: the change was not made there (the database goes on with
-    ///   that file, so the change can be tried again). Any other failure leaves the change
-    ///   unmade too, and the database closed.
-    private func linkIntoPlace() throws {
-        guard let unlinked = unlinkedPath else { return }
+    ///   that file, so the change can be tried again). Any other failure before the file is in
+    ///   place leaves the change unmade too, and the database closed. Once the file is in place
+    ///   the change is made: a failure to open it again closes the database without throwing.
+    private func writeFileOfFirstChange() throws {
+        guard isInMemory else { return }
         try readerGate.withLock {
-            readerConnection?.close()
-            readerConnection = nil
-            unlinkedPath = nil
-            defer { for suffix in ["", "-wal", "-shm", "-journal"] { FileSystem.removeFile(unlinked + suffix) } }
+            isInMemory = false
+            let memory = connection
+            defer { memory.close() }
             let linked: Bool
             do {
-                // The file holds every change on its own, then goes by its name.
-                try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                connection.close()
-                linked = try FileSystem.linkExclusively(unlinked, to: path)
-                if linked { FileSystem.syncDirectory(FileSystem.parentDirectory(of: path)) }
+                linked = try Self.writeFile(of: memory, at: path, migrations: migrations)
+            } catch {
+                isClosed.store(true, ordering: .releasing)
+                throw error
+            }
+            do {
                 let runner = MigrationRunner(migrations: migrations, applicationID: Self.applicationID)
                 (connection, _) = try Self.openChecked(at: path, runner: runner, applyingMigrations: true, embedded: false,
                                                        migrations: migrations)
             } catch {
-                // No connection is left to go on with, and the temporary file goes.
-                connection.close()
                 isClosed.store(true, ordering: .releasing)
+                if linked { return }
                 throw error
             }
             identity = FileIdentity.of(path)
@@ -197,6 +210,30 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
             guard linked else {
                 throw DatabaseFileError.cannotCreate(path: path, reason: "another process created it while this change was being made, "
                                                      + "so the change was not made; try it again")
+            }
+        }
+    }
+
+    /// Copies the database of `memory` into a new file at `path`, as ``createDatabase(at:runner:)``
+    /// makes one: built under a temporary name in the folder (made when missing), in WAL mode,
+    /// its replica row naming the file, durable, then linked into place.
+    ///
+    /// - Returns: Whether it is in place; `false` when another process made a file at `path` first.
+    private static func writeFile(of memory: SQLiteConnection, at path: String, migrations: MigrationSet) throws -> Bool {
+        try makeFile(at: path) { temporaryPath in
+            try memory.execute("VACUUM INTO ?", [temporaryPath])
+            let file = try SQLiteConnection(path: temporaryPath, mode: .readWrite)
+            file.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+            try file.enableDefensiveMode()
+            try configure(file)
+            // The replica id a migration minted belongs to this file, which keeps its inode and
+            // birth time when linked into place (see init).
+            if migrations.migrations.contains(where: { $0.sql.contains("CREATE TABLE replica") }) {
+                try file.execute("UPDATE replica SET file_identity = ? WHERE file_identity = ''", [FileIdentity.replicaText(of: temporaryPath)])
+            }
+            // Everything in the file on its own, written through to the disk.
+            guard file.checkpointWholeLog() else {
+                throw DatabaseFileError.cannotCreate(path: path, reason: "its new file could not be written whole")
             }
         }
     }
@@ -224,13 +261,13 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     package func close() {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         gate.withLock {
-            if hasWritten.load(ordering: .relaxed) && unlinkedPath == nil { connection.checkpointAndEmptyLog() }
+            if hasWritten.load(ordering: .relaxed) && !isInMemory { connection.checkpointAndEmptyLog() }
             connection.close()
         }
         readerGate.withLock {
+            // A reader leaves the folder as it found it: the log files it made go with the last connection.
+            if removesLogOnClose { try? readerConnection?.checkpointOnClose() }
             readerConnection?.close()
-            // A database made on its first change that none made is not left behind.
-            if let unlinkedPath { for suffix in ["", "-wal", "-shm", "-journal"] { FileSystem.removeFile(unlinkedPath + suffix) } }
         }
         if let writers = writers.withLock({ $0 }) { WriterQueue.release(writers) }
     }
@@ -250,6 +287,13 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
                 return try readTransaction(on: connection, isMain: true, body)
             }) {
                 return result
+            }
+            // A database in memory has no second connection: its reads wait for the main one.
+            if readerGate.withLock({ isInMemory }) {
+                return try gate.withLock {
+                    try checkOpen()
+                    return try readTransaction(on: connection, isMain: true, body)
+                }
             }
             return try readerGate.withLock {
                 try checkOpen()
@@ -281,7 +325,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
                             try CallScope.holding(self) { try body(self.connection) }
                         }
                         self.hasWritten.store(true, ordering: .relaxed)
-                        try self.linkIntoPlace()
+                        try self.writeFileOfFirstChange()
                         return result
                     } catch let error as SQLiteError where error.isReadOnly {
                         throw DatabaseFileError.readOnly(path: self.path)
@@ -324,7 +368,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// The second connection, opened on first use (holding ``readerGate``).
     private func openReader() throws -> SQLiteConnection {
         if let readerConnection { return readerConnection }
-        let opened = try Self.openExisting(at: unlinkedPath ?? path, changingFile: false, verifyingOwnership: ownership == .gridStoreFile) { _ in }
+        let opened = try Self.openExisting(at: path, changingFile: false, verifyingOwnership: ownership == .gridStoreFile) { _ in }
         readerConnection = opened
         return opened
     }
@@ -382,7 +426,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
                     let applied = try runner.migrate(self.connection)
                     if !applied.isEmpty {
                         self.hasWritten.store(true, ordering: .relaxed)
-                        try self.linkIntoPlace()
+                        try self.writeFileOfFirstChange()
                     }
                     return applied
                 }
@@ -533,18 +577,26 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// If another process creates `path` first, its database is kept and this one discarded.
     /// - Returns: The migrations applied to the new file, or none when another process won.
     private static func createDatabase(at path: String, runner: MigrationRunner) throws -> [Migration] {
-        let (temporaryPath, applied) = try buildDatabase(beside: path, runner: runner)
-        defer {
-            for suffix in ["", "-wal", "-shm", "-journal"] { FileSystem.removeFile(temporaryPath + suffix) }
+        var applied: [Migration] = []
+        let linked = try makeFile(at: path) { temporaryPath in
+            let connection = try SQLiteConnection(path: temporaryPath, mode: .readWrite)
+            connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+            try connection.enableDefensiveMode()
+            try connection.execute("PRAGMA page_size = \(pageSize)")
+            try configure(connection)
+            applied = try runner.migrate(connection)
+            // Move everything from the write-ahead log into the file, which is then complete on its own.
+            try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
-        guard try FileSystem.linkExclusively(temporaryPath, to: path) else { return [] }
-        FileSystem.syncDirectory(FileSystem.parentDirectory(of: path))
-        return applied
+        return linked ? applied : []
     }
 
-    /// Builds a migrated database, complete in its file, under a temporary name beside `path`
-    /// (in its folder, made when missing, with mode 0600): its path and the migrations applied.
-    private static func buildDatabase(beside path: String, runner: MigrationRunner) throws -> (path: String, applied: [Migration]) {
+    /// Makes the file at `path` as `fill` writes it into a new, empty file of mode 0600 under a
+    /// temporary name in the same folder (made when missing), linked into place once it is
+    /// written: no file at `path` is ever partly written, and none is replaced.
+    ///
+    /// - Returns: Whether the file is in place; `false` when another process made one at `path` first.
+    private static func makeFile(at path: String, _ fill: (_ temporaryPath: String) throws -> Void) throws -> Bool {
         if let problem = FileSystem.companionNameProblem(path) { throw DatabaseFileError.cannotCreate(path: path, reason: problem) }
         let folder = FileSystem.parentDirectory(of: path)
         try FileSystem.createDirectories(folder)
@@ -558,25 +610,17 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         } catch {
             throw DatabaseFileError.cannotCreate(path: path, reason: FileSystem.lastErrorMessage())
         }
-        var built = false
         defer {
-            if !built { for suffix in ["", "-wal", "-shm", "-journal"] { FileSystem.removeFile(temporaryPath + suffix) } }
+            for suffix in ["", "-wal", "-shm", "-journal"] { FileSystem.removeFile(temporaryPath + suffix) }
         }
-        let applied: [Migration]
         do {
-            let connection = try SQLiteConnection(path: temporaryPath, mode: .readWrite)
-            connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
-            try connection.enableDefensiveMode()
-            try connection.execute("PRAGMA page_size = \(pageSize)")
-            try configure(connection)
-            applied = try runner.migrate(connection)
-            // Move everything from the write-ahead log into the file, which is then complete on its own.
-            try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try fill(temporaryPath)
         } catch let error as SQLiteError {
             guard let reason = FileSystem.openFilesReason(error.systemErrorCode) else { throw error }
             throw DatabaseFileError.cannotCreate(path: path, reason: reason)
         }
-        built = true
-        return (temporaryPath, applied)
+        guard try FileSystem.linkExclusively(temporaryPath, to: path) else { return false }
+        FileSystem.syncDirectory(folder)
+        return true
     }
 }
