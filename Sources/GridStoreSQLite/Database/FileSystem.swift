@@ -88,9 +88,12 @@ enum FileSystem {
         if path.isEmpty || entry(at: path) == .directory { return }
         let parent = parentDirectory(of: path)
         if parent != path { try createDirectories(parent, mode: mode) }
-        if mkdir(path, mode) != 0 && errno != EEXIST {
-            throw .cannotCreate(path: path, reason: lastErrorMessage())
+        if mkdir(path, mode) != 0 {
+            guard errno == EEXIST else { throw .cannotCreate(path: path, reason: lastErrorMessage()) }
+            return
         }
+        // The new folder's name survives a power loss with the file made in it.
+        syncDirectory(parent)
     }
 
     /// The folder part of `path`: `"."` for a bare file name, `"/"` for the root.
@@ -145,6 +148,14 @@ enum FileSystem {
         if link(source, destination) == 0 { return true }
         if errno == EEXIST { return false }
         throw .cannotCreate(path: destination, reason: lastErrorMessage())
+    }
+
+    /// Flushes the file's contents to disk; `false` when it cannot be opened or flushed.
+    static func syncFile(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return fsync(descriptor) == 0
     }
 
     /// Flushes a directory's entries to disk, so a new name in it survives a power loss.

@@ -45,7 +45,10 @@ extension GridDatabase {
     /// meanwhile, the change is not made and throws ``DatabaseFileError/cannotCreate(path:reason:)``;
     /// the database then goes on with that file, so trying the change again makes it there.
     /// Observers of its grids see changes once the file is there: the change watch looks for
-    /// a missing file again within 8 seconds.
+    /// a missing file again within 8 seconds. Until the file is there, reads wait for a change
+    /// in progress (a database in memory has one connection), and a failure to write the file
+    /// (a folder that cannot be written, a full disk) closes the database, the change not made:
+    /// open it again to try again.
     ///
     /// - Parameter creatingOnFirstChange: `true` for the behaviour above; `false` makes the
     ///   file now, as ``init(path:migrations:applyingMigrations:)`` does.

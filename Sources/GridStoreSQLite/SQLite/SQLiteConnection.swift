@@ -44,6 +44,12 @@ package final class SQLiteConnection {
     /// that starts with `file:` is a file of that name, not an SQLite URI.
     ///
     /// - Throws: ``SQLiteError`` when SQLite cannot open the file.
+    /// `path` as SQLite is given it: a file name, never an SQLite URI, even where SQLite is
+    /// built to read `file:` names as URIs (`file:x?immutable=1` names the file of exactly that name).
+    package static func fileName(_ path: String) -> String {
+        path.hasPrefix("file:") ? "./" + path : path
+    }
+
     package init(path: String, mode: OpenMode = .readWriteCreate) throws(SQLiteError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch mode {
@@ -52,10 +58,7 @@ package final class SQLiteConnection {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         }
         var handle: OpaquePointer?
-        // A path is a file name, never an SQLite URI, even where SQLite is built to read
-        // `file:` names as URIs: `file:x?immutable=1` opens the file of exactly that name.
-        let fileName = path.hasPrefix("file:") ? "./" + path : path
-        let code = sqlite3_open_v2(fileName, &handle, flags, nil)
+        let code = sqlite3_open_v2(Self.fileName(path), &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = SQLiteCall.error(code, handle)
             sqlite3_close_v2(handle)

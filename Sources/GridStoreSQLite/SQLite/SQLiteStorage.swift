@@ -62,7 +62,8 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     private var connection: SQLiteConnection
     private let gate = ConnectionGate()
     /// A second connection, opened the first time a read finds the main one busy (a change
-    /// waiting for another process's lock), so reads never queue behind a waiting change.
+    /// waiting for another process's lock), so reads never queue behind a waiting change
+    /// (except in a database in memory until its first change, which has only the main one).
     private var readerConnection: SQLiteConnection?
     private let readerGate = ConnectionGate()
     /// The file the connection opened, to notice it being deleted or replaced; `nil` while the
@@ -221,8 +222,9 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// - Returns: Whether it is in place; `false` when another process made a file at `path` first.
     private static func writeFile(of memory: SQLiteConnection, at path: String, migrations: MigrationSet) throws -> Bool {
         try makeFile(at: path) { temporaryPath in
-            try memory.execute("VACUUM INTO ?", [temporaryPath])
+            try memory.execute("VACUUM INTO ?", [SQLiteConnection.fileName(temporaryPath)])
             let file = try SQLiteConnection(path: temporaryPath, mode: .readWrite)
+            defer { file.close() }
             file.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
             try file.enableDefensiveMode()
             try configure(file)
@@ -618,6 +620,10 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         } catch let error as SQLiteError {
             guard let reason = FileSystem.openFilesReason(error.systemErrorCode) else { throw error }
             throw DatabaseFileError.cannotCreate(path: path, reason: reason)
+        }
+        // On the disk before it has its name: a power loss never leaves a name on a partial file.
+        guard FileSystem.syncFile(temporaryPath) else {
+            throw DatabaseFileError.cannotCreate(path: path, reason: FileSystem.lastErrorMessage())
         }
         guard try FileSystem.linkExclusively(temporaryPath, to: path) else { return false }
         FileSystem.syncDirectory(folder)
