@@ -12,6 +12,56 @@ enum CrashCheck {
     static func run(_ runner: ProcessRunner, scratch: String, report: Report) {
         importKills(runner, scratch: scratch, report: report)
         toggleKills(runner, scratch: scratch, report: report)
+        firstChangeKills(runner, scratch: scratch, report: report)
+    }
+
+    /// Imports of 100,000 items into a database file that does not exist yet (made by its first
+    /// change, in a folder that does not exist either), killed at random moments: afterwards
+    /// there is no file at the path, or one that passes its integrity check and holds the whole
+    /// document; and the next file made in the folder removes what a killed process left there.
+    static func firstChangeKills(_ runner: ProcessRunner, scratch: String, report: Report) {
+        let itemCount = 100_000
+        var generator = SeededGenerator(seed: 23)
+        let sizes = (0..<itemCount).map { _ in ["small", "middle", "big"][Int(generator.next() % 3)] }
+        let document = Array(("{\"grid\":\"first\",\"type\":\"more\",\"sections\":[{\"items\":["
+            + sizes.enumerated().map { "{\"index\":\($0.offset),\"size\":\"\($0.element)\"}" }.joined(separator: ",") + "]}]}").utf8)
+        let explicit = sizes.enumerated().compactMap { $0.element == "small" ? nil : "0:\($0.offset):\($0.element)" }
+        // How long the first import takes here, to kill within it.
+        let started = Date()
+        let timing = runner.run(["--db", scratch + "/first-timing/new/grids.sqlite", "import", "-"], input: document, timeLimit: 120)
+        let duration = Date().timeIntervalSince(started)
+        report.count(processes: 1, commands: 1)
+        guard timing.status == 0 else {
+            report.fail("crash: the timing import into a new file failed: \(timing.summary)")
+            return
+        }
+        var kills = 0, made = 0
+        for attempt in 0..<12 {
+            let folder = scratch + "/first-\(attempt)/new"
+            let path = folder + "/grids.sqlite"
+            let process = runner.start(["--db", path, "import", "-"], input: document)
+            usleep(useconds_t(Double.random(in: 0.02...1.1, using: &generator) * duration * 1_000_000))
+            process.kill()
+            let result = process.wait(timeLimit: 60)
+            report.count(processes: 1, commands: 1, crashes: result.signal == SIGKILL ? 1 : 0)
+            if result.signal == SIGKILL { kills += 1 }
+            if FileManager.default.fileExists(atPath: path) {
+                made += 1
+                let health = DatabaseAudit.health(path: path)
+                report.check(health == "ok", "crash: a file made by a killed first change: \(health)")
+                let grid = try? StoredGrid.read("first", path: path)
+                report.check(grid?.explicitSizes == explicit && grid?.itemCounts == [itemCount] && grid?.isConsistent == true,
+                             "crash: the file made by a killed first change does not hold the whole document")
+            }
+            // What the killed process left in the folder goes with the next file made there.
+            let next = runner.run(["--db", folder + "/next.sqlite", "toggle", "1", "-q"], timeLimit: 60)
+            report.count(processes: 1, commands: 1)
+            report.check(next.status == 0, "crash: a file made after a killed first change: \(next.summary)")
+            let left = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix(".gridstore-new-") }
+            report.check(left.isEmpty, "crash: temporary files left in the folder after a later file was made: \(left)")
+        }
+        print("crash: \(kills) first changes into new files killed with SIGKILL (an import of \(itemCount) items into a new file "
+              + "takes \(Int(duration * 1000)) ms); \(made) left a file, each whole, integrity ok")
     }
 
     /// Imports of 100,000 items, killed at random moments; the grid is the old or the new one, whole.
