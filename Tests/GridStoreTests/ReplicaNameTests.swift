@@ -27,6 +27,9 @@ struct ReplicaNameTests {
         _ = try tablet.sync(with: hub)
         // Both change one tile without seeing the other's change: the later, the tablet's, wins.
         try Grid(named: "default", in: phone).setSize(.big, at: GridIndexPath(item: 2))
+        // Later by the wall clock, whose unit is the millisecond: within one, the replica ids decide.
+        let madeAt = Int64(Date().timeIntervalSince1970 * 1000)
+        while Int64(Date().timeIntervalSince1970 * 1000) <= madeAt {}
         try Grid(named: "default", in: tablet).setSize(.middle, at: GridIndexPath(item: 2))
         _ = try phone.sync(with: hub)
         let merged = try tablet.sync(with: hub)
