@@ -137,6 +137,16 @@ import Testing
         #expect(text.utf8.count == #"{"keys":[]}"#.utf8.count + 200_000 * 4 - 1 + 1)
     }
 
+    @Test("a nil optional of every standard type is written as null, not left out")
+    func nilsOfEveryType() {
+        struct Nils: Encodable {
+            var a: Bool?, b: String?, c: Double?, d: Float?, e: Int?, f: Int8?, g: Int16?, h: Int32?, i: Int64?
+            var j: UInt?, k: UInt8?, l: UInt16?, m: UInt32?, n: UInt64?, o: [Int]?
+        }
+        let keys = "abcdefghijklmno".map { "\"\($0)\":null" }.joined(separator: ",")
+        #expect(JSONOutput.text(Nils()) == "{\(keys)}\n")
+    }
+
     @Test("control characters, C1 and bidirectional controls are written as \\u escapes")
     func escapes() {
         #expect(JSONOutput.quoted("a\u{202E}b\u{9B}c\u{1B}\"\\\n") == #""a\u202eb\u009bc\u001b\"\\\n""#)

@@ -613,9 +613,7 @@ enum SyncVersionsText {
     static func decode(_ text: String) -> VersionVector? {
         var entries: [ReplicaID: HybridTime] = [:]
         for entry in text.split(separator: ",", omittingEmptySubsequences: false) where !text.isEmpty {
-            let parts = entry.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 2, let replica = ReplicaID(String(parts[0])), let time = Int64(parts[1]), time > 0,
-                  entries.updateValue(HybridTime(rawValue: time), forKey: replica) == nil else { return nil }
+            guard let (replica, time) = parse(entry), entries.updateValue(time, forKey: replica) == nil else { return nil }
         }
         return VersionVector(entries)
     }

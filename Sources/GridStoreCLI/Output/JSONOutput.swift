@@ -195,27 +195,27 @@ private struct JSONKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         try encodeValue(value, into: node.member(key.stringValue), codingPath: codingPath + [key])
     }
 
-    // An optional that is nil is written as null, not left out.
-    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+    /// An optional that is nil is written as null, not left out: every `encodeIfPresent` of the
+    /// protocol comes here (those it leaves to its defaults would leave the key out).
+    private mutating func encodeOrNull<T: Encodable>(_ value: T?, forKey key: Key) throws {
         guard let value else { return try encodeNil(forKey: key) }
         try encode(value, forKey: key)
     }
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
-        guard let value else { return try encodeNil(forKey: key) }
-        try encode(value, forKey: key)
-    }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
-        guard let value else { return try encodeNil(forKey: key) }
-        try encode(value, forKey: key)
-    }
-    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
-        guard let value else { return try encodeNil(forKey: key) }
-        try encode(value, forKey: key)
-    }
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
-        guard let value else { return try encodeNil(forKey: key) }
-        try encode(value, forKey: key)
-    }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try encodeOrNull(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeOrNull(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeOrNull(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeOrNull(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeOrNull(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeOrNull(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeOrNull(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeOrNull(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeOrNull(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeOrNull(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeOrNull(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeOrNull(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeOrNull(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeOrNull(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeOrNull(value, forKey: key) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
                                                         forKey key: Key) -> KeyedEncodingContainer<NestedKey> {

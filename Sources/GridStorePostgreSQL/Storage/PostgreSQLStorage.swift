@@ -277,6 +277,11 @@ extension GridDatabase {
     ///   own (at least 1); reads use an idle one, or one more. Callers past that wait their turn,
     ///   in order, at most ``queueWaitLimitMilliseconds``.
     public convenience init(postgreSQL uri: String, connections: Int = 1, applyingMigrations: Bool = true) throws {
+        self.init(backend: try Self.storage(uri, connections: connections, applyingMigrations: applyingMigrations))
+    }
+
+    /// The storage of the server database at `uri`, its URI and pool size checked first.
+    private static func storage(_ uri: String, connections: Int, applyingMigrations: Bool) throws -> PostgreSQLStorage {
         guard let server = PostgreSQLLocation(uri) else {
             // Not echoed: a mistyped scheme would print a password.
             throw PostgreSQLDatabaseError.unsupported("the location is not a PostgreSQL connection URI (postgresql://… or postgres://…)")
@@ -291,7 +296,7 @@ extension GridDatabase {
         guard connections >= 1 else {
             throw PostgreSQLDatabaseError.unsupported("a database needs at least 1 connection, not \(connections)")
         }
-        self.init(backend: try PostgreSQLStorage(server, connections: connections, applyingMigrations: applyingMigrations))
+        return try PostgreSQLStorage(server, connections: connections, applyingMigrations: applyingMigrations)
     }
 
     /// Opens the PostgreSQL database at `uri` to read only: nothing creates, migrates or writes
@@ -302,8 +307,7 @@ extension GridDatabase {
     ///   ``MigrationError/readOnly(pendingFileNames:)`` when the database's schema is older than
     ///   this gridstore reads, or has none (it is not migrated).
     public convenience init(readingOnlyPostgreSQL uri: String, connections: Int = 1) throws {
-        let opened = try GridDatabase(postgreSQL: uri, connections: connections, applyingMigrations: false)
-        try self.init(readingOnly: opened.backend)
+        try self.init(readingOnly: Self.storage(uri, connections: connections, applyingMigrations: false))
     }
 
     /// The PostgreSQL storage, when the database is on a server: for tests and audits.
