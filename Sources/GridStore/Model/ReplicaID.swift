@@ -42,8 +42,13 @@ public struct ReplicaID: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// 16 lowercase hexadecimal digits of `value`, zeros in front.
     static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        String(unsafeUninitializedCapacity: 16) { buffer in
+            for position in 0..<16 {
+                let digit = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * position)) & 0xF
+                buffer[position] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+            }
+            return 16
+        }
     }
 
     /// The value of up to 16 lowercase hexadecimal digits; `nil` when one is not such a digit.

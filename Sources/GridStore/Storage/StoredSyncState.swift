@@ -77,6 +77,24 @@ package struct StoredSyncRegisters: Sendable {
         self.replicas = replicas
         self.registers = registers
     }
+
+    /// `ids` as one literal a statement binds (a JSON array for SQLite, an array literal for
+    /// PostgreSQL): each between `quote`s, comma-separated, between `open` and `close`, keeping
+    /// only its hexadecimal digits, so no id can end the literal.
+    ///
+    /// - Complexity: O(*n*) in the ids' length.
+    package static func idList(_ ids: [String], open: Unicode.Scalar, close: Unicode.Scalar, quote: Unicode.Scalar?) -> String {
+        var text: [UInt8] = [UInt8(ascii: open)]
+        text.reserveCapacity(ids.count * 19 + 2)
+        for (position, id) in ids.enumerated() {
+            if position > 0 { text.append(UInt8(ascii: ",")) }
+            if let quote { text.append(UInt8(ascii: quote)) }
+            for byte in id.utf8 where (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte | 0x20) { text.append(byte) }
+            if let quote { text.append(UInt8(ascii: quote)) }
+        }
+        text.append(UInt8(ascii: close))
+        return String(decoding: text, as: UTF8.self)
+    }
 }
 
 /// What a grid's registers knew at a sync version.

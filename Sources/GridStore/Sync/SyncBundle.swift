@@ -141,21 +141,64 @@ struct BundleWriter {
 
     /// `[[index,time],…]`.
     mutating func versions(_ vector: VersionVector) {
-        raw("[" + vector.entries.sorted { $0.key < $1.key }.map { "[\(indices[$0.key]!),\($0.value)]" }.joined(separator: ",") + "]")
+        text.append(UInt8(ascii: "["))
+        for (position, entry) in vector.entries.sorted(by: { $0.key < $1.key }).enumerated() {
+            if position > 0 { text.append(UInt8(ascii: ",")) }
+            pair(indices[entry.key]!, entry.value.rawValue)
+        }
+        text.append(UInt8(ascii: "]"))
     }
 
     /// `[[value,time,index],…]`, then `{"seen":[[index,time],…]}` for the replicas whose latest
     /// write known is not a head.
     mutating func register<Value>(_ register: MergeRegister<Value>, _ value: (Value) -> String) {
-        raw("[")
+        text.append(UInt8(ascii: "["))
         for (position, head) in register.heads.enumerated() {
-            raw((position > 0 ? "," : "") + "[" + value(head.value) + ",\(head.stamp.time),\(indices[head.stamp.replica]!)]")
+            if position > 0 { text.append(UInt8(ascii: ",")) }
+            text.append(UInt8(ascii: "["))
+            raw(value(head.value))
+            text.append(UInt8(ascii: ","))
+            decimal(head.stamp.time.rawValue)
+            text.append(UInt8(ascii: ","))
+            decimal(Int64(indices[head.stamp.replica]!))
+            text.append(UInt8(ascii: "]"))
         }
         let seen = register.seen
         if !seen.isEmpty {
-            raw(",{\"seen\":[" + seen.map { "[\(indices[$0.replica]!),\($0.time)]" }.joined(separator: ",") + "]}")
+            raw(",{\"seen\":[")
+            for (position, entry) in seen.enumerated() {
+                if position > 0 { text.append(UInt8(ascii: ",")) }
+                pair(indices[entry.replica]!, entry.time.rawValue)
+            }
+            raw("]}")
         }
-        raw("]")
+        text.append(UInt8(ascii: "]"))
+    }
+
+    /// `[index,time]`.
+    private mutating func pair(_ index: Int, _ time: Int64) {
+        text.append(UInt8(ascii: "["))
+        decimal(Int64(index))
+        text.append(UInt8(ascii: ","))
+        decimal(time)
+        text.append(UInt8(ascii: "]"))
+    }
+
+    /// `number` in decimal digits, as `"\(number)"` writes it.
+    private mutating func decimal(_ number: Int64) {
+        if number < 0 { text.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        // At most 20 digits (UInt64.max), written from the right.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            text.append(contentsOf: buffer[start...])
+        }
     }
 }
 

@@ -421,7 +421,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
 
     private static func sizesAndNamesParameters(gridID: Int64, items: [String], replicas: [String]) -> [String?] {
         // Each list of ids as one array literal: one statement, whatever their number. Ids are hexadecimal digits.
-        func list(_ ids: [String]) -> String { "{" + ids.map { $0.filter(\.isHexDigit) }.joined(separator: ",") + "}" }
+        func list(_ ids: [String]) -> String { StoredSyncRegisters.idList(ids, open: "{", close: "}", quote: nil) }
         return [String(gridID), list(items), list(replicas), String(StoredSyncRegisters.maximumRegisterBytes + 1),
                 String(items.count + replicas.count)]
     }

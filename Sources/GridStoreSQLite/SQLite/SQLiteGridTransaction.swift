@@ -274,7 +274,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     func syncRegisters(gridID: Int64, sizesOf items: [String], namesOf replicas: [String]) throws -> [StoredSyncRegister] {
         guard !items.isEmpty || !replicas.isEmpty else { return [] }
         // Each list of ids as one JSON array: one statement, whatever their number. Ids are hexadecimal digits.
-        func list(_ ids: [String]) -> String { "[" + ids.map { "\"\($0.filter(\.isHexDigit))\"" }.joined(separator: ",") + "]" }
+        func list(_ ids: [String]) -> String { StoredSyncRegisters.idList(ids, open: "[", close: "]", quote: "\"") }
         let limit = StoredSyncRegisters.maximumRegisterBytes + 1
         return try connection.fetchAll("""
             SELECT kind, entity, field, substr(register, 1, ?), version FROM sync_registers
