@@ -37,8 +37,7 @@ struct SyncEntityID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// The id written as 16 lowercase hexadecimal digits; `nil` for anything else.
     init?(_ text: String) {
-        let digits = Array(text.utf8)
-        guard digits.count == 16, let value = ReplicaID.parseHex(digits) else { return nil }
+        guard text.utf8.count == 16, let value = ReplicaID.parseHex(text.utf8) else { return nil }
         rawValue = value
     }
 

@@ -95,6 +95,11 @@ extension ReplicatedGrid {
                 if let (replica, name) = try? Self.name(in: row, replicas: replicas) { names[replica] = name }
                 continue
             }
+            if row.kind == "item", row.field == "s", let id = SyncEntityID(row.entity),
+               let size = CompactRegister.size(row.register, replicas: replicas.ids) {
+                items[id, default: Item()].size = size
+                continue
+            }
             try Self.read(row, replicas: replicas, grid: grid) { reader in
                 switch row.kind {
                 case "grid" where row.entity.isEmpty:
@@ -126,6 +131,11 @@ extension ReplicatedGrid {
                      grid: String) throws(GridError) -> Item {
         var item = Item()
         for row in rows {
+            if row.kind == "item", row.field == "s", row.entity == id.description,
+               let size = CompactRegister.size(row.register, replicas: replicas.ids) {
+                item.size = size
+                continue
+            }
             try read(row, replicas: replicas, grid: grid) { reader in
                 guard row.kind == "item", row.entity == id.description else { throw SyncError(.malformed, "it is not the item's register") }
                 try reader.itemField(row.field, into: &item)
