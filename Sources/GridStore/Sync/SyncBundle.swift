@@ -118,9 +118,16 @@ enum RegisterJSON {
     static func defaultSize(_ size: TileSize) -> String { "\"\(size.rawValue)\"" }
     static func honeycomb(_ honeycomb: HoneycombConfiguration?) -> String { honeycomb.map(honeycombText) ?? "null" }
     static func order(_ order: OrderKey) -> String { "\"\(order)\"" }
-    static func alive(_ alive: Bool) -> String { "\(alive)" }
+    static func alive(_ alive: Bool) -> String { alive ? "true" : "false" }
     static func place(_ place: ReplicatedGrid.Place) -> String { "[\"\(place.section)\",\"\(place.order)\"]" }
-    static func size(_ size: TileSize?) -> String { size.map { "\"\($0.rawValue)\"" } ?? "null" }
+    static func size(_ size: TileSize?) -> String {
+        switch size {
+        case .small: "\"small\""
+        case .middle: "\"middle\""
+        case .big: "\"big\""
+        case nil: "null"
+        }
+    }
     static func key(_ key: String?) -> String { key.map(JSONText.quoted) ?? "null" }
     static func name(_ name: String) -> String { JSONText.quoted(name) }
 
@@ -189,15 +196,14 @@ struct BundleWriter {
         if number < 0 { text.append(UInt8(ascii: "-")) }
         var magnitude = number.magnitude
         // At most 20 digits (UInt64.max), written from the right.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
             var start = buffer.count
             repeat {
                 start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                buffer[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            text.append(contentsOf: buffer[start...])
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
         }
     }
 }
