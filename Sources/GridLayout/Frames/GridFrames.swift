@@ -68,6 +68,8 @@ public struct GridFrames<Strategy: PackingStrategy>: Sendable {
     }
 
     /// The frame of the item at `path`.
+    ///
+    /// - Complexity: O(1).
     public func frame(at path: GridIndexPath) -> LayoutRect {
         frame(of: grid.sections[path.section].packer[path.item], inSection: path.section)
     }

@@ -102,6 +102,7 @@ public struct HoneycombLayout: Sendable {
     ///
     /// - Precondition: `item` is from 0 to `itemCount - 1`: an index out of range is a
     ///   programming error and traps, as an array's does.
+    /// - Complexity: O(1).
     public func coordinate(ofItem item: Int) -> HexCoordinate {
         precondition(item >= 0 && item < itemCount, "item \(item) is outside 0..<\(itemCount)")
         return HoneycombSpiral.coordinate(ofPosition: Self.cellPosition(ofOrderPosition: spiralPosition(ofItem: item),
@@ -109,12 +110,16 @@ public struct HoneycombLayout: Sendable {
     }
 
     /// The item in `cell`, or `nil` when the cell is beyond the last item.
+    ///
+    /// - Complexity: O(1).
     public func item(at cell: HexCoordinate) -> Int? {
         let position = Self.orderPosition(ofCellPosition: HoneycombSpiral.position(of: cell), configuration.ringOrder)
         return position < itemCount ? item(atSpiralPosition: position) : nil
     }
 
     /// The ring of `item`: 0 for the center.
+    ///
+    /// - Complexity: O(1).
     public func ring(ofItem item: Int) -> Int {
         coordinate(ofItem: item).ring
     }
@@ -143,6 +148,8 @@ public struct HoneycombLayout: Sendable {
     }
 
     /// The center of `cell` in content coordinates.
+    ///
+    /// - Complexity: O(1).
     public func center(of cell: HexCoordinate) -> LayoutPoint {
         let unshifted = Self.unshiftedCenter(cell, configuration: configuration)
         return LayoutPoint(x: unshifted.x + origin.x, y: unshifted.y + origin.y)
@@ -151,11 +158,14 @@ public struct HoneycombLayout: Sendable {
     /// The frame of `item`: its hexagon's bounding box.
     ///
     /// - Precondition: `item` is from 0 to `itemCount - 1` (out of range, it traps as an array does).
+    /// - Complexity: O(1).
     public func frame(ofItem item: Int) -> LayoutRect {
         frame(of: coordinate(ofItem: item))
     }
 
     /// The frame of the hexagon at `cell`.
+    ///
+    /// - Complexity: O(1).
     public func frame(of cell: HexCoordinate) -> LayoutRect {
         let center = center(of: cell)
         let size = Self.cellSize(configuration)
@@ -215,6 +225,8 @@ public struct HoneycombLayout: Sendable {
     }
 
     /// Whether `point` is inside the hexagon of `cell` (its edges included).
+    ///
+    /// - Complexity: O(1).
     public func contains(_ point: LayoutPoint, in cell: HexCoordinate) -> Bool {
         let center = center(of: cell)
         var dx = abs(point.x - center.x)
@@ -230,6 +242,8 @@ public struct HoneycombLayout: Sendable {
     ///
     /// A coordinate that is not a number counts as the center's; coordinates are clamped to
     /// 2^40 cells from the center, so no point, however far, overflows.
+    ///
+    /// - Complexity: O(1).
     public func nearestCell(to point: LayoutPoint) -> HexCoordinate {
         let distance = configuration.centerDistance
         let limit = Double(Self.maximumItemCount) * distance
@@ -259,6 +273,8 @@ public struct HoneycombLayout: Sendable {
 
     /// The item whose hexagon contains `point`, or `nil` in the gaps between cells and
     /// outside the honeycomb.
+    ///
+    /// - Complexity: O(1).
     public func item(at point: LayoutPoint) -> Int? {
         guard itemCount > 0, point.x.isFinite, point.y.isFinite,
               abs(point.x) < 1e15, abs(point.y) < 1e15 else { return nil }
@@ -318,6 +334,8 @@ public struct HoneycombLayout: Sendable {
     }
 
     /// The scale of `item` in `viewport`, from its center's depth inside the viewport.
+    ///
+    /// - Complexity: O(1).
     public func scale(ofItem item: Int, in viewport: LayoutRect, scaling: EdgeScaling) -> Double {
         scaling.scale(at: frame(ofItem: item).center, in: viewport)
     }

@@ -40,11 +40,15 @@ public struct OccupancyGrid: Sendable {
     public var rowCount: Int { rows.count }
 
     /// Whether cell (`x`, `y`) is taken.
+    ///
+    /// - Complexity: O(1).
     public func isOccupied(x: Int, y: Int) -> Bool {
         y < rows.count && rows[y] & (1 << UInt64(x)) != 0
     }
 
     /// Whether a tile of `span` fits with its top-left cell at `position`.
+    ///
+    /// - Complexity: O(`span.height`): one bit test of each row it would cover.
     @inlinable
     public func fits(_ span: TileSpan, at position: CellPosition) -> Bool {
         guard position.x >= 0, position.y >= 0, position.x + span.width <= columns else { return false }

@@ -47,6 +47,9 @@ public struct TileGrid<Strategy: PackingStrategy>: Sendable {
     // MARK: Editing
 
     /// Sets the size of the item at `path` and re-packs its section from it.
+    ///
+    /// - Complexity: O(*m* - *i*) for the *m* items of the section and the item's index *i*,
+    ///   plus the search of the re-placed tiles (``TilePacker/replaceSubrange(_:with:)``).
     @inlinable
     public mutating func setSize(_ size: TileSize, at path: GridIndexPath) {
         replaceItems(path.item..<(path.item + 1), inSection: path.section, with: [size])
@@ -55,6 +58,9 @@ public struct TileGrid<Strategy: PackingStrategy>: Sendable {
     /// Inserts an item of `size` at `path`, moving later items of its section up by one.
     ///
     /// `path.item` may equal the section's count, to append.
+    ///
+    /// - Complexity: O(*m* - *i*) for the *m* items of the section and the index *i*, plus
+    ///   the search of the re-placed tiles.
     @inlinable
     public mutating func insertItem(_ size: TileSize, at path: GridIndexPath) {
         replaceItems(path.item..<path.item, inSection: path.section, with: [size])
@@ -63,6 +69,8 @@ public struct TileGrid<Strategy: PackingStrategy>: Sendable {
     /// Removes the item at `path`, moving later items of its section down by one.
     ///
     /// - Returns: The removed item's size.
+    /// - Complexity: O(*m* - *i*) for the *m* items of the section and the index *i*, plus
+    ///   the search of the re-placed tiles.
     @discardableResult
     @inlinable
     public mutating func removeItem(at path: GridIndexPath) -> TileSize {
@@ -74,6 +82,9 @@ public struct TileGrid<Strategy: PackingStrategy>: Sendable {
     /// Moves the item at `source` to `destination`, as a collection view's drag and drop does.
     ///
     /// `destination` is the item's index path after the move.
+    ///
+    /// - Complexity: O(*m* - min(*source*, *destination*)) within a section of *m* items;
+    ///   between sections, a remove and an insert. Plus the search of the re-placed tiles.
     @inlinable
     public mutating func moveItem(from source: GridIndexPath, to destination: GridIndexPath) {
         guard source != destination else { return }
@@ -95,22 +106,31 @@ public struct TileGrid<Strategy: PackingStrategy>: Sendable {
 
     /// Replaces the items in `range` of `section` with items of `newSizes`, re-packing the
     /// section from `range.lowerBound`.
+    ///
+    /// - Complexity: O(*m* - `range.lowerBound` + `newSizes.count`) for the section's *m*
+    ///   items, plus the search of the re-placed tiles.
     @inlinable
     public mutating func replaceItems(_ range: Range<Int>, inSection section: Int, with newSizes: [TileSize]) {
         storedSections[section].replaceSubrange(range, with: newSizes, spans: storedConfiguration.spans)
     }
 
     /// Inserts a section of items with `sizes` at `index`, moving later sections up by one.
+    ///
+    /// - Complexity: Packing its *k* items (O(*k* + rows)), plus O(*s*) for the grid's *s* sections.
     public mutating func insertSection(_ sizes: [TileSize], at index: Int) {
         storedSections.insert(TileGridSection(sizes: sizes, configuration: configuration, strategy: strategy), at: index)
     }
 
     /// Removes the section at `index`, moving later sections down by one.
+    ///
+    /// - Complexity: O(*s*) for the grid's *s* sections.
     public mutating func removeSection(at index: Int) {
         storedSections.remove(at: index)
     }
 
     /// Changes the columns, spans or direction, re-packing every section.
+    ///
+    /// - Complexity: Packing every item afresh: O(*n* + rows) for the grid's *n* items.
     public mutating func reconfigure(_ newConfiguration: GridConfiguration) {
         guard newConfiguration != configuration else { return }
         storedConfiguration = newConfiguration

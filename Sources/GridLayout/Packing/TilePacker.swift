@@ -50,6 +50,7 @@ public struct TilePacker<Strategy: PackingStrategy>: Sendable {
     /// Adds a tile at the end.
     ///
     /// - Precondition: The span is no wider than the grid.
+    /// - Complexity: Amortized O(1), plus the search for its place (``OccupancyGrid/firstFit(of:from:)``).
     @inlinable
     public mutating func append(_ span: TileSpan) {
         place(span)
@@ -58,6 +59,7 @@ public struct TilePacker<Strategy: PackingStrategy>: Sendable {
     /// Adds tiles at the end.
     ///
     /// - Precondition: No span is wider than the grid.
+    /// - Complexity: O(*k* + rows) for *k* tiles packed densely (see the type's notes).
     @inlinable
     public mutating func append(contentsOf newSpans: some Sequence<TileSpan>) {
         if Strategy.self == DensePacking.self {
@@ -112,6 +114,8 @@ public struct TilePacker<Strategy: PackingStrategy>: Sendable {
     }
 
     /// Changes the span of the tile at `index` and re-packs from it.
+    ///
+    /// - Complexity: O(*n* - `index`), plus the search of the re-placed tiles.
     @inlinable
     public mutating func setSpan(_ span: TileSpan, at index: Int) {
         replaceSubrange(index..<(index + 1), with: CollectionOfOne(span))

@@ -39,6 +39,9 @@ public struct TileViewLayout<Strategy: PackingStrategy>: Sendable {
     ///   - spacing: The gap between cells; a negative or non-finite spacing is taken as 0.
     ///   - sectionInsets: The space around each section's tiles; each negative or non-finite
     ///     inset is taken as 0.
+    /// - Complexity: O(*n* + rows) for the *n* items shown (``GridFrames/init(grid:metrics:)``),
+    ///   plus re-packing each section whose count `itemCounts` changes, from its first item
+    ///   added or cut.
     public init(grid: TileGrid<Strategy>, itemCounts: [Int]? = nil, missingItemSize: TileSize = .small,
                 viewport: LayoutViewport, spacing: Double = 0, sectionInsets: EdgeInsets = .zero) {
         let shown = itemCounts.map { Self.reconcile(grid, with: $0, missingItemSize: missingItemSize) } ?? grid
@@ -65,6 +68,8 @@ public struct TileViewLayout<Strategy: PackingStrategy>: Sendable {
     /// The frame of the item at `path`, or `nil` for a path outside the view's counts: what a
     /// collection view's `layoutAttributesForItem(at:)` returns. Where there is no room, an
     /// item the view has gets ``LayoutRect/zero``, since UIKit asks for one.
+    ///
+    /// - Complexity: O(1).
     public func frame(at path: GridIndexPath) -> LayoutRect? {
         guard grid.sections.indices.contains(path.section),
               (0..<grid.sections[path.section].count).contains(path.item) else { return nil }
@@ -72,11 +77,15 @@ public struct TileViewLayout<Strategy: PackingStrategy>: Sendable {
     }
 
     /// Each item whose frame overlaps `rect`, with its frame, in index-path order.
+    ///
+    /// - Complexity: As ``GridFrames/items(in:)``: never every item.
     public func frames(in rect: LayoutRect) -> [(indexPath: GridIndexPath, frame: LayoutRect)] {
         frames?.frames(in: rect) ?? []
     }
 
     /// The item whose frame holds `point`, or `nil` over spacing, insets or empty cells.
+    ///
+    /// - Complexity: As ``GridFrames/items(in:)`` for a rectangle of one point.
     public func item(at point: LayoutPoint) -> GridIndexPath? {
         frames?.item(at: point)
     }
