@@ -178,7 +178,7 @@ package protocol GridStorageTransaction: AnyObject {
     func syncRegisters(gridID: Int64, kind: String, entity: String) throws -> [StoredSyncRegister]
 
     /// The stored size registers of the items `items` and name registers of the replicas
-    /// `replicas` (their ids), read in one statement; each text cut as
+    /// `replicas` (their ids, each once), read in one statement; each text cut as
     /// ``syncRegisters(gridID:changedAfter:limit:)`` cuts it.
     func syncRegisters(gridID: Int64, sizesOf items: [String], namesOf replicas: [String]) throws -> [StoredSyncRegister]
 

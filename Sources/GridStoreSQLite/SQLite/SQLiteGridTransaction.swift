@@ -288,17 +288,20 @@ final class SQLiteGridTransaction: GridStorageTransaction {
 
     func syncRegisters(gridID: Int64, sizesOf items: [String], namesOf replicas: [String]) throws -> [StoredSyncRegister] {
         guard !items.isEmpty || !replicas.isEmpty else { return [] }
-        // Each list of ids as one JSON array: one statement, whatever their number. Ids are hexadecimal digits.
+        // Each list of ids as one JSON array: one statement, whatever their number. Ids are
+        // hexadecimal digits, each once (the callers' are). Each id of the list looks its row up
+        // by the primary key (`CROSS JOIN` keeps the list outside): a third fewer instructions
+        // than `entity IN (SELECT value FROM json_each(?))`, which first builds an index of the list.
         func list(_ ids: [String]) -> String { StoredSyncRegisters.idList(ids, open: "[", close: "]", quote: "\"") }
         let limit = StoredSyncRegisters.maximumRegisterBytes + 1
         return try connection.fetchAll("""
-            SELECT kind, entity, field, substr(register, 1, ?), version FROM sync_registers
-            WHERE grid_id = ? AND kind = 'item' AND entity IN (SELECT value FROM json_each(?)) AND field = 's'
+            SELECT r.kind, r.entity, r.field, substr(r.register, 1, ?), r.version FROM json_each(?) AS j
+            CROSS JOIN sync_registers AS r ON r.grid_id = ? AND r.kind = 'item' AND r.entity = j.value AND r.field = 's'
             UNION ALL
-            SELECT kind, entity, field, substr(register, 1, ?), version FROM sync_registers
-            WHERE grid_id = ? AND kind = 'replica' AND entity IN (SELECT value FROM json_each(?)) AND field = 'name'
+            SELECT r.kind, r.entity, r.field, substr(r.register, 1, ?), r.version FROM json_each(?) AS j
+            CROSS JOIN sync_registers AS r ON r.grid_id = ? AND r.kind = 'replica' AND r.entity = j.value AND r.field = 'name'
             LIMIT ?
-            """, [limit, gridID, list(items), limit, gridID, list(replicas), items.count + replicas.count]) {
+            """, [limit, list(items), gridID, limit, list(replicas), gridID, items.count + replicas.count]) {
             StoredSyncRegister(kind: $0.string(at: 0), entity: $0.string(at: 1), field: $0.string(at: 2), register: $0.string(at: 3),
                                version: Int64($0.int(at: 4)))
         }
