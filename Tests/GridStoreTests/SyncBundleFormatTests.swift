@@ -133,6 +133,53 @@ struct SyncBundleFormatTests {
         #expect(SyncError.wrongGrid("x'; rm -rf ~; '", expected: "default").message.contains(#"give --grid 'x'\''; rm -rf ~; '\''' to"#))
     }
 
+    @Test("a register of many writes is refused in format 2 when a replica writes it twice or has a write and is seen, however many writes it holds",
+          arguments: [2, 8, 9, 12])
+    func repeatedWriters(heads: Int) throws {
+        func refusal(_ bytes: [UInt8]) -> String? {
+            do { _ = try SyncBundle(decoding: bytes); return nil } catch { return error.message }
+        }
+        // A table of `heads` + 1 replicas (a register holds at most a write of each), the stamps
+        // of the replicas `stampReplicas` at times 1, 2, 3…, and one item whose size register
+        // `register` writes.
+        func bundle(stampReplicas: [Int], register: (inout ByteWriter) -> Void) -> [UInt8] {
+            var writer = ByteWriter()
+            writer.raw(BinaryBundle.magic); writer.varint(2); writer.text("g")
+            writer.varint(heads + 1)
+            for replica in 0...heads { writer.fixed64(3); writer.fixed64(UInt64(10 + replica)) }
+            writer.varint(0)  // the sender
+            writer.varint(0); writer.varint(0)  // the cursor and the versions: none
+            writer.varint(stampReplicas.count)
+            for replica in stampReplicas { writer.varint(replica); writer.varint(1) }  // each a time step of 1
+            writer.raw([0, 0])  // no option, no section
+            writer.varint(1); writer.varint(7)  // one item, id 7
+            writer.raw([BinaryBundle.presence(1) | BinaryBundle.general(1)])
+            register(&writer)
+            writer.varint(0)  // no names
+            return writer.bytes
+        }
+        // Every replica's write, latest first, then replica 0's earlier one again.
+        let twice = bundle(stampReplicas: [0] + Array(0..<heads)) { writer in
+            writer.varint((heads + 1) << 1)
+            for stamp in (0...heads).reversed() { writer.varint(2); writer.varint(stamp) }
+        }
+        #expect(refusal(twice)?.contains("a register holds two writes of replica") == true, "\(heads) writes")
+        // Each replica's write once reads back (the same bytes, less the repeated write).
+        let once = bundle(stampReplicas: Array(0..<heads)) { writer in
+            writer.varint(heads << 1)
+            for stamp in (0..<heads).reversed() { writer.varint(2); writer.varint(stamp) }
+        }
+        let read = try SyncBundle(decoding: once)
+        #expect(read.delta.items[SyncEntityID(rawValue: 7)]?.size.heads.count == heads)
+        // The last writer seen as well.
+        let seen = bundle(stampReplicas: Array(0..<heads)) { writer in
+            writer.varint(heads << 1 | 1)
+            for stamp in (0..<heads).reversed() { writer.varint(2); writer.varint(stamp) }
+            writer.varint(1); writer.varint(heads - 1); writer.varint(UInt64(heads + 5))
+        }
+        #expect(refusal(seen)?.contains("has a write and is seen") == true, "\(heads) writes")
+    }
+
     @Test("a bundle of 10,000 size changes takes at most 16 bytes a change")
     func compact() throws {
         let replica = ReplicaID(high: 0x1234, low: 0x5678)

@@ -37,7 +37,12 @@ struct SyncEntityID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// The id written as 16 lowercase hexadecimal digits; `nil` for anything else.
     init?(_ text: String) {
-        guard text.utf8.count == 16, let value = ReplicaID.parseHex(text.utf8) else { return nil }
+        self.init(digits: text.utf8)
+    }
+
+    /// The id whose 16 lowercase hexadecimal digits are `digits`' UTF-8 bytes; `nil` for anything else.
+    init?(digits: some Collection<UInt8>) {
+        guard digits.count == 16, let value = ReplicaID.parseHex(digits) else { return nil }
         rawValue = value
     }
 

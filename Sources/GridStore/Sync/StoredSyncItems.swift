@@ -65,7 +65,7 @@ struct StoredSyncItems {
                   let bytes = SyncItemIDSeal.unsealed(chunk.ids, count: min(StoredSyncItemIDs.chunkSize, itemCounts[chunk.section] - chunk.firstItem),
                                                       gridID: gridID, section: chunk.section, firstItem: chunk.firstItem) else { return nil }
             for offset in stride(from: 0, to: bytes.count, by: 16) {
-                guard let id = SyncEntityID(String(decoding: bytes[offset..<offset + 16], as: UTF8.self)), seen.insert(id).inserted else {
+                guard let id = SyncEntityID(digits: bytes[offset..<offset + 16]), seen.insert(id).inserted else {
                     return nil
                 }
                 ids[chunk.section].append(id)
@@ -80,7 +80,7 @@ struct StoredSyncItems {
         guard let bytes = try chunk(section: section, first: first) else { return nil }
         let offset = (item - first) * 16
         guard offset >= 0, offset + 16 <= bytes.count else { return nil }
-        return SyncEntityID(String(decoding: bytes[offset..<offset + 16], as: UTF8.self))
+        return SyncEntityID(digits: bytes[offset..<offset + 16])
     }
 
     /// The item's registers; `nil` when they cannot be read.

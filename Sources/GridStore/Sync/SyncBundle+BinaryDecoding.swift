@@ -217,11 +217,18 @@ struct BinaryBundleDecoder {
         let headCount = shape >> 1
         guard headCount > 0 else { throw input.failure("a register holds no write") }
         var heads: [MergeRegister<Value>.Write] = []
+        heads.reserveCapacity(min(headCount, 8))
+        // The replicas of the heads, once there are many: a few are checked by a scan.
         var writers = Set<ReplicaID>()
+        func hasWrite(of replica: ReplicaID) -> Bool {
+            writers.isEmpty ? heads.contains { $0.stamp.replica == replica } : writers.contains(replica)
+        }
         for _ in 0..<headCount {
             let written = try value(&input)
             let stamp = try stamp()
-            guard writers.insert(stamp.replica).inserted else { throw input.failure("a register holds two writes of replica \(stamp.replica)") }
+            if heads.count == 8 { writers = Set(heads.map(\.stamp.replica)) }
+            guard !hasWrite(of: stamp.replica) else { throw input.failure("a register holds two writes of replica \(stamp.replica)") }
+            if !writers.isEmpty { writers.insert(stamp.replica) }
             if let last = heads.last, !(stamp < last.stamp) { throw input.failure("a register's writes are not latest first") }
             heads.append(.init(value: written, stamp: stamp))
         }
@@ -230,7 +237,7 @@ struct BinaryBundleDecoder {
             let seen = try versions()
             guard !seen.entries.isEmpty else { throw input.failure("a register's seen list is empty") }
             for (replica, time) in seen.entries {
-                guard !writers.contains(replica) else { throw input.failure("replica \(replica) has a write and is seen") }
+                guard !hasWrite(of: replica) else { throw input.failure("replica \(replica) has a write and is seen") }
                 context.append((replica, time))
             }
         } else if headCount == 1 {

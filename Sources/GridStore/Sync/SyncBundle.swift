@@ -159,6 +159,8 @@ struct BundleWriter {
     /// `[[value,time,index],…]`, then `{"seen":[[index,time],…]}` for the replicas whose latest
     /// write known is not a head.
     mutating func register<Value>(_ register: MergeRegister<Value>, _ value: (Value) -> String) {
+        // A register's row of its own (most): room for one write and a seen entry at once.
+        if text.isEmpty { text.reserveCapacity(80) }
         text.append(UInt8(ascii: "["))
         for (position, head) in register.heads.enumerated() {
             if position > 0 { text.append(UInt8(ascii: ",")) }
