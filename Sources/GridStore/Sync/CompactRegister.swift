@@ -8,6 +8,15 @@ import GridLayout
 /// sign or leading zeros, a time before ``HybridTime/origin``, an index no replica has) gives
 /// `nil`, and the caller reads the text with ``BundleReader``, which says what is wrong.
 enum CompactRegister {
+    /// The size register `row` holds when it is an item's size (kind `item`, field `s`) in the
+    /// compact shape, numbering replicas by `replicas`; `nil` for any other row.
+    ///
+    /// - Complexity: O(*m*) for the *m* bytes of its text.
+    static func size(of row: StoredSyncRegister, replicas: [ReplicaID]) -> MergeRegister<TileSize?>? {
+        guard row.kind == "item", row.field == "s" else { return nil }
+        return size(row.register, replicas: replicas)
+    }
+
     /// The size register `text` holds, numbering replicas by `replicas`; `nil` when it is not
     /// in the compact shape.
     ///

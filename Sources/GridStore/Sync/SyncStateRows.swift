@@ -95,8 +95,7 @@ extension ReplicatedGrid {
                 if let (replica, name) = try? Self.name(in: row, replicas: replicas) { names[replica] = name }
                 continue
             }
-            if row.kind == "item", row.field == "s", let id = SyncEntityID(row.entity),
-               let size = CompactRegister.size(row.register, replicas: replicas.ids) {
+            if let size = CompactRegister.size(of: row, replicas: replicas.ids), let id = SyncEntityID(row.entity) {
                 items[id, default: Item()].size = size
                 continue
             }
@@ -131,8 +130,7 @@ extension ReplicatedGrid {
                      grid: String) throws(GridError) -> Item {
         var item = Item()
         for row in rows {
-            if row.kind == "item", row.field == "s", row.entity == id.description,
-               let size = CompactRegister.size(row.register, replicas: replicas.ids) {
+            if row.entity == id.description, let size = CompactRegister.size(of: row, replicas: replicas.ids) {
                 item.size = size
                 continue
             }
