@@ -33,6 +33,8 @@ final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
     /// Every grid, by name, and the next grid id.
     struct Contents {
         var grids: [String: Rows] = [:]
+        /// Grid names by id, kept with ``grids``: a transaction starts without reading every grid.
+        var names: [Int64: String] = [:]
         var nextID: Int64 = 1
         var replica = StoredReplicaRow(id: ReplicaID.random().description, storageIdentity: "")
         /// Grids dropped after they took part in sync, by name.
@@ -76,24 +78,21 @@ final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
 /// The rows of one transaction of a ``MemoryStorage``: a copy, committed whole.
 final class MemoryTransaction: GridStorageTransaction {
     private(set) var contents: MemoryStorage.Contents
-    /// Grid names by id.
-    private var names: [Int64: String]
 
     init(_ contents: MemoryStorage.Contents) {
         self.contents = contents
-        names = Dictionary(uniqueKeysWithValues: contents.grids.map { ($0.value.row.id, $0.key) })
     }
 
     /// The rows of the grid with id `id`.
     ///
     /// - Throws: ``GridError/gridNotFound(_:)`` when there is none (dropped in this transaction).
     private func rows(_ id: Int64) throws -> MemoryStorage.Rows {
-        guard let name = names[id], let grid = contents.grids[name] else { throw GridError.gridNotFound("#\(id)") }
+        guard let name = contents.names[id], let grid = contents.grids[name] else { throw GridError.gridNotFound("#\(id)") }
         return grid
     }
 
     private func change(_ id: Int64, _ body: (inout MemoryStorage.Rows) -> Void) throws {
-        guard let name = names[id], contents.grids[name] != nil else { throw GridError.gridNotFound("#\(id)") }
+        guard let name = contents.names[id], contents.grids[name] != nil else { throw GridError.gridNotFound("#\(id)") }
         body(&contents.grids[name]!)
     }
 
@@ -298,14 +297,14 @@ final class MemoryTransaction: GridStorageTransaction {
 
     func deleteGrid(named name: String) throws -> Bool {
         guard let grid = contents.grids.removeValue(forKey: name) else { return false }
-        names[grid.row.id] = nil
+        contents.names[grid.row.id] = nil
         return true
     }
 
     func insertGrid(named name: String, _ changes: GridChangeSet) throws -> Int64 {
         let id = contents.nextID
         contents.nextID += 1
-        names[id] = name
+        contents.names[id] = name
         contents.grids[name] = MemoryStorage.Rows(
             row: StoredGridRow(id: id, name: name, revision: 0, columns: 0, direction: "", defaultSize: "", kind: "", honeycomb: nil),
             updatedAt: HistoryClock.now())
