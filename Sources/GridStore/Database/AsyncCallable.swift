@@ -47,7 +47,7 @@ extension AsyncCallable {
     ///   in its closure): the call would wait for the transaction, which may wait for it.
     private func executor(forChanges: Bool) throws(GridError) -> ConnectionExecutor {
         guard let database = (self as? any DatabaseHolding)?.database else { return otherRepositories }
-        try CallScope.refuseNested(in: database)
+        if CallScope.holds(database.backend) { throw .reentrantCall }
         return forChanges ? database.changes : database.reads
     }
 }

@@ -55,26 +55,27 @@ public final class GridDatabase: Sendable {
     /// Runs `body` in a read transaction of the backend: the one way the engine reads.
     ///
     /// - Throws: What `body` throws; ``GridError/reentrantCall`` inside another call's
-    ///   transaction on this database.
+    ///   transaction on this database; ``GridError/storage(_:)`` of kind `closed` after ``close()``.
     package func storageRead<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        try CallScope.refuseNested(in: self)
-        return try whileOpen { try CallScope.holding(self) { try backend.read(body) } }
+        try backend.read(body)
     }
 
     /// Runs `body`, one read of one statement, as ``GridStorageBackend/readStatement(_:)`` does.
     package func storageReadStatement<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        try CallScope.refuseNested(in: self)
-        return try whileOpen { try CallScope.holding(self) { try backend.readStatement(body) } }
+        try backend.readStatement(body)
     }
 
     /// Runs `body` in a write transaction of the backend: the one way the engine writes.
     ///
     /// - Throws: What `body` throws; ``GridError/reentrantCall`` inside another call's
-    ///   transaction on this database.
+    ///   transaction on this database; ``GridError/storage(_:)`` of kind `closed` after ``close()``.
     package func storageWrite<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        try CallScope.refuseNested(in: self)
-        try refuseIfReadOnly()
-        return try whileOpen { try CallScope.holding(self) { try backend.write(body) } }
+        if isReadOnly {
+            // A call nested in another's transaction is refused as such, before it is refused as a change.
+            if CallScope.holds(backend) { throw GridError.reentrantCall }
+            try refuseIfReadOnly()
+        }
+        return try backend.write(body)
     }
 
     /// Opens the database of `backend` to read only, as it is: refused when its schema is not
@@ -121,34 +122,12 @@ public final class GridDatabase: Sendable {
 
     // MARK: Closing
 
-    /// How many calls are using the backend, and how far closing has gone.
+    /// How far closing has gone: the backend refuses calls once it has begun.
     private let lifecycle = PlatformLock()
-    private nonisolated(unsafe) var activeCalls = 0
     private nonisolated(unsafe) var state = LifecycleState.open
 
     private enum LifecycleState {
         case open, closing, closed
-    }
-
-    /// Runs `body`, which uses the backend, unless the database is closing or closed;
-    /// ``close()`` waits for it to end.
-    ///
-    /// - Throws: ``GridError/storage(_:)`` of kind ``GridStorageFailure/Kind/closed`` once
-    ///   ``close()`` has begun; what `body` throws.
-    package func whileOpen<T>(_ body: () throws -> T) throws -> T {
-        try lifecycle.withLock {
-            guard state == .open else {
-                throw GridError.storage(GridStorageFailure(kind: .closed, message: "the database \(location) was closed; open it again"))
-            }
-            activeCalls += 1
-        }
-        defer {
-            lifecycle.withLock {
-                activeCalls -= 1
-                if activeCalls == 0 { lifecycle.broadcast() }
-            }
-        }
-        return try body()
     }
 
     /// Closes the database: refuses new calls, waits for the calls in progress to end, ends
@@ -170,12 +149,11 @@ public final class GridDatabase: Sendable {
     /// - Throws: ``GridError/reentrantCall`` inside a call's closure on this database, which
     ///   could never end while `close()` waited for it.
     public func close() throws(GridError) {
-        try CallScope.refuseNested(in: self)
+        if CallScope.holds(backend) { throw .reentrantCall }
         let first = lifecycle.withLock { () -> Bool in
             switch state {
             case .open:
                 state = .closing
-                while activeCalls > 0 { _ = lifecycle.wait() }
                 return true
             case .closing:
                 while state != .closed { _ = lifecycle.wait() }
@@ -191,6 +169,8 @@ public final class GridDatabase: Sendable {
             storage.closed = true
             return storage.watch
         }?.stop(waiting: true)
+        // The backend refuses later calls, and closes each connection after the calls that
+        // asked for it before.
         backend.close()
         lifecycle.withLock {
             state = .closed
@@ -201,7 +181,7 @@ public final class GridDatabase: Sendable {
     /// Whether this database and `other` are one database (a file under two paths, one server
     /// database under two URIs).
     package func isSameDatabase(as other: GridDatabase) throws -> Bool {
-        try whileOpen { try other.whileOpen { try backend.isSameDatabase(as: other.backend) } }
+        try backend.isSameDatabase(as: other.backend)
     }
 
     /// Whether ``close()`` has finished: every connection is closed.
@@ -215,6 +195,6 @@ public final class GridDatabase: Sendable {
 
     /// Where the database stands against gridstore's migrations, read without writing.
     public func migrationStatus() throws -> MigrationStatus {
-        try whileOpen { try backend.migrationStatus() }
+        try backend.migrationStatus()
     }
 }

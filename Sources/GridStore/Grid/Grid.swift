@@ -45,7 +45,7 @@ public final class Grid: Sendable {
         try self.init(changing: name, in: database, creatingWith: options)
         // Inside a transaction of the database, the handle is made for it, whose calls say
         // whether the grid exists; asking here would be a call inside the transaction.
-        if creationContent == nil, !CallScope.holds(database), !CallScope.holds(database.backend), try !Grid.exists(named: self.name, in: database) {
+        if creationContent == nil, !CallScope.holds(database.backend), try !Grid.exists(named: self.name, in: database) {
             throw GridError.gridNotFound(self.name)
         }
     }

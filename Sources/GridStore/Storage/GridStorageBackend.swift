@@ -15,7 +15,9 @@ import GridLayout
 /// - a `write` body may run more than once (a backend retries serialization failures and
 ///   deadlocks), so it must have no effect but its writes through the transaction;
 /// - a `read` or `write` asked for inside another's body on the same backend (found through
-///   ``CallScope``, which each binds for its body) is refused with ``GridError/reentrantCall``.
+///   ``CallScope``, which the connection's scheduler binds for its turn) is refused with
+///   ``GridError/reentrantCall``;
+/// - after ``close()``, every call throws ``GridError/storage(_:)`` of kind `closed`.
 package protocol GridStorageBackend: AnyObject, Sendable {
     /// Where the database is, for messages: a file path, or a connection URI without its password.
     var location: String { get }
@@ -54,8 +56,8 @@ package protocol GridStorageBackend: AnyObject, Sendable {
     /// path, the same PostgreSQL database and schema, the `grids` table `search_path` finds, by any URI).
     func isSameDatabase(as other: any GridStorageBackend) throws -> Bool
 
-    /// Closes every connection, once no call uses them (``GridDatabase/close()`` sees to that);
-    /// nothing uses the backend afterwards.
+    /// Refuses later calls and closes every connection, each once the calls that asked for it
+    /// before have ended.
     func close()
 }
 

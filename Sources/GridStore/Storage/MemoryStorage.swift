@@ -8,7 +8,7 @@ import GridLayout
 /// operation works on it as on SQLite or PostgreSQL. A write works on a copy of the rows and
 /// replaces them only when it succeeds, so a failed change leaves nothing behind.
 final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
-    // @unchecked: `grids`, `nextID` and `active` are only touched while `gate` is held.
+    // @unchecked: `contents` and `isClosed` are only touched in a turn of `scheduler`.
 
     /// One grid's rows.
     struct Rows {
@@ -41,8 +41,13 @@ final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
         var syncDrops: [String: StoredSyncDrop] = [:]
     }
 
-    private let gate = ConnectionGate()
+    /// The turns of the rows: one transaction at a time.
+    private let scheduler = ConnectionScheduler()
     private var contents = Contents()
+    /// Whether ``close()`` ran: later calls are refused. Read and set in a turn.
+    private var isClosed = false
+    /// How long a call waits for the calls before it: 10 seconds, as a database's calls wait.
+    private static let waitLimitMilliseconds = 10_000
 
     init() {}
 
@@ -50,23 +55,37 @@ final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
     var migrationsAppliedOnOpen: [Migration] { [] }
 
     func migrationStatus() throws -> MigrationStatus {
-        MigrationStatus(applied: [], pending: [], problem: nil)
+        try inTurn { MigrationStatus(applied: [], pending: [], problem: nil) }
     }
 
     func read<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        try CallScope.refuseNested(in: self)
-        return try gate.withLock {
-            try CallScope.holding(self) { try body(MemoryTransaction(contents)) }
-        }
+        try inTurn { try body(MemoryTransaction(contents)) }
     }
 
     func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        try CallScope.refuseNested(in: self)
-        return try gate.withLock {
+        try inTurn {
             let transaction = MemoryTransaction(contents)
-            let result = try CallScope.holding(self) { try body(transaction) }
+            let result = try body(transaction)
             contents = transaction.contents
             return result
+        }
+    }
+
+    /// Refuses later calls, after the calls that asked before.
+    func close() {
+        scheduler.runClosing(location: location) { isClosed = true }
+    }
+
+    /// Runs `body` in this storage's turn, after the calls that asked before.
+    ///
+    /// - Throws: What `body` throws; ``GridError/storage(_:)`` of kind `closed` after ``close()``;
+    ///   ``GridError/reentrantCall`` inside another call's closure on this storage.
+    private func inTurn<T>(_ body: () throws -> T) throws -> T {
+        try scheduler.run(for: self, waitLimitMilliseconds: Self.waitLimitMilliseconds, location: location) { _ in
+            if isClosed {
+                throw GridError.storage(GridStorageFailure(kind: .closed, message: "the database \(location) was closed; open it again"))
+            }
+            return try body()
         }
     }
 

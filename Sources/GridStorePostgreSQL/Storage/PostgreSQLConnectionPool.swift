@@ -54,7 +54,8 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
     /// Whether ``close()`` ran: no connection is taken or kept afterwards.
     private var closed = false
 
-    /// Closes every idle connection, and each one in use as it comes back; later calls are refused.
+    /// Refuses later calls, closes every idle connection, and waits for each one in use to
+    /// come back (its call to end) and closes it.
     func close() {
         let dropped = lock.withLock { () -> [PostgreSQLConnection] in
             closed = true
@@ -64,6 +65,9 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
             return idle
         }
         _ = dropped   // released here: each connection's session ends as it goes
+        lock.withLock {
+            while opened > 0 { _ = lock.wait() }
+        }
     }
 
     /// A pool over `first`, an open connection, that opens more to `location` as needed.
@@ -86,6 +90,16 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
             || text.contains("too many connections for")
     }
 
+    /// Throws what a call after ``close()`` throws, without taking a connection: for a call that needs none.
+    func refuseIfClosed() throws(GridError) {
+        if lock.withLock({ closed }) { throw closedFailure }
+    }
+
+    /// What a call after ``close()`` throws.
+    private var closedFailure: GridError {
+        GridError.storage(GridStorageFailure(kind: .closed, message: "the database \(location.displayName) was closed; open it again"))
+    }
+
     /// How many connections are open now: for tests and diagnostics.
     var openCount: Int { lock.withLock { opened } }
 
@@ -98,14 +112,17 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
     /// The statements the idle connections have sent, for tests.
     var idleStatements: Int { lock.withLock { idle.reduce(0) { $0 + $1.statementsSent } } }
 
-    /// Runs `body` with a connection taken for `use`, waiting for one if none is free.
+    /// Runs `body` with a connection taken for `use` by `storage`, waiting for one if none is free.
     ///
-    /// - Throws: What `body` throws; ``QueueWaitTimeout`` (as ``GridError/storage(_:)``) when
-    ///   no connection came free in time; ``PostgreSQLError`` when a new connection cannot be made.
-    func withConnection<T>(for use: ConnectionUse, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
+    /// - Throws: What `body` throws; ``GridError/reentrantCall`` inside another call's closure
+    ///   on this pool or `storage`, before it takes a connection; ``QueueWaitTimeout`` (as
+    ///   ``GridError/storage(_:)``) when no connection came free in time; ``PostgreSQLError``
+    ///   when a new connection cannot be made.
+    func withConnection<T>(for use: ConnectionUse, storage: AnyObject, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
+        try CallScope.refuseNested(in: self, storage)
         let lease = try take(for: use)
         defer { give(back: lease) }
-        return try body(lease.connection)
+        return try CallScope.holding(self, storage) { try body(lease.connection) }
     }
 
     /// Takes a connection for `use`, in the caller's turn. When the server refuses a new one for
@@ -136,7 +153,7 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
                 waiting[queue].removeAll { $0 == ticket }
                 lock.broadcast()
                 lock.unlock()
-                throw GridError.storage(GridStorageFailure(kind: .closed, message: "the database \(location.displayName) was closed; open it again"))
+                throw closedFailure
             }
             if use == .write { writing += 1 }
             let reused = idle.popLast()

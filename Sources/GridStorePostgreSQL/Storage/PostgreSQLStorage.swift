@@ -86,35 +86,38 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
     }
 
     package func read<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        try CallScope.refuseNested(in: self)
-        guard hasTables else { return try EmptyDatabase.read(body) }
-        return try pool.withConnection(for: .read) { connection in
+        guard hasTables else {
+            try pool.refuseIfClosed()
+            return try EmptyDatabase.read(body)
+        }
+        return try pool.withConnection(for: .read, storage: self) { connection in
             try transaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", retrying: false) {
-                try CallScope.holding(self) { try body(PostgreSQLGridTransaction(connection, locksGrids: false)) }
+                try body(PostgreSQLGridTransaction(connection, locksGrids: false))
             }
         }
     }
 
     /// One statement is one transaction of its own on the server: no `BEGIN` or `COMMIT` around it.
     package func readStatement<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        try CallScope.refuseNested(in: self)
-        guard hasTables else { return try EmptyDatabase.read(body) }
-        return try pool.withConnection(for: .read) { connection in
+        guard hasTables else {
+            try pool.refuseIfClosed()
+            return try EmptyDatabase.read(body)
+        }
+        return try pool.withConnection(for: .read, storage: self) { connection in
             if !connection.isOpen { try connection.reconnect() }
-            return try CallScope.holding(self) { try body(PostgreSQLGridTransaction(connection, locksGrids: false)) }
+            return try body(PostgreSQLGridTransaction(connection, locksGrids: false))
         }
     }
 
     package func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        try CallScope.refuseNested(in: self)
         guard hasTables else {
             throw PostgreSQLDatabaseError.unsupported("\(location) has no gridstore tables, and this handle was opened without "
                                                       + "applying migrations; open it with them (any gridstore command that "
                                                       + "changes a grid does) to create them")
         }
-        return try pool.withConnection(for: .write) { connection in
+        return try pool.withConnection(for: .write, storage: self) { connection in
             try transaction(connection, begin: "BEGIN", retrying: true) {
-                try CallScope.holding(self) { try body(PostgreSQLGridTransaction(connection, locksGrids: true)) }
+                try body(PostgreSQLGridTransaction(connection, locksGrids: true))
             }
         }
     }
@@ -148,8 +151,7 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
     ///
     /// - Throws: ``GridError/reentrantCall`` inside another call's closure on this database.
     package func withConnection<T>(for use: ConnectionUse = .read, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
-        try CallScope.refuseNested(in: self)
-        return try pool.withConnection(for: use) { connection in
+        return try pool.withConnection(for: use, storage: self) { connection in
             if !connection.isOpen { try connection.reconnect() }
             return try body(connection)
         }

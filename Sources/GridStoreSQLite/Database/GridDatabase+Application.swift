@@ -40,12 +40,12 @@ extension GridDatabase {
     @discardableResult
     public func migrate(_ runner: MigrationRunner) throws -> [Migration] {
         try refuseIfReadOnly()
-        return try whileOpen { try requireAppMigrations(runner).migrate(runner) }
+        return try requireAppMigrations(runner).migrate(runner)
     }
 
     /// Where this database stands against an app's migrations, read without writing.
     public func migrationStatus(of runner: MigrationRunner) throws -> MigrationStatus {
-        try whileOpen { try requireAppMigrations(runner).migrationStatus(of: runner) }
+        try requireAppMigrations(runner).migrationStatus(of: runner)
     }
 
     private func requireAppMigrations(_ runner: MigrationRunner) throws -> SQLiteStorage {

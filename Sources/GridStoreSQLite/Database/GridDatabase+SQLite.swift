@@ -99,7 +99,7 @@ extension GridDatabase {
                                                 + "back it up with pg_dump or pg_basebackup")
         }
         try refuseIfReadOnly()
-        return try whileOpen { try sqlite.checkpoint() }
+        return try sqlite.checkpoint()
     }
 
     /// The SQLite storage, when the database is an SQLite file: for tests and audits that read the tables.

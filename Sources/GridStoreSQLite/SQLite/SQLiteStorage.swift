@@ -29,8 +29,8 @@ import GridStore
 /// no process ever sees a half-created database; it has mode 0600, like the property
 /// lists of Foundation's `UserDefaults`.
 package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
-    // @unchecked: `connection` is only used while `gate` is held, `readerConnection` only while
-    // `readerGate` is (it is read and set by the thread holding it).
+    // @unchecked: `connection` is only used in a turn of `main`, `readerConnection` only in one
+    // of `reader` (it is read and set by the call holding it).
     /// The `PRAGMA application_id` that marks a gridstore file: the ASCII bytes `GRID`.
     package static let applicationID: Int32 = DatabaseFileError.gridStoreApplicationID
 
@@ -58,22 +58,26 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     package let migrationsAppliedOnOpen: [Migration]
 
     /// The main connection, used for changes and, when it is free, for reads. Replaced only
-    /// when a database made on its first change is linked into place, holding both gates.
+    /// when a database made on its first change is linked into place, in a turn of both.
     private var connection: SQLiteConnection
-    private let gate = ConnectionGate()
+    /// The turns of the main connection.
+    private let main = ConnectionScheduler()
+    /// The turns of this process's writers of the file, which every database of the file in
+    /// the process shares (see ``FileSchedulers``): a write takes its turn there, then on
+    /// ``main``. `nil` while the database is not at its path yet.
+    private let fileWriters = Locked<ConnectionScheduler?>(nil)
     /// A second connection, opened the first time a read finds the main one busy (a change
     /// waiting for another process's lock), so reads never queue behind a waiting change
     /// (except in a database in memory until its first change, which has only the main one).
     private var readerConnection: SQLiteConnection?
-    private let readerGate = ConnectionGate()
+    /// The turns of the second connection.
+    private let reader = ConnectionScheduler()
     /// The file the connection opened, to notice it being deleted or replaced; `nil` while the
-    /// database is not at its path yet. Read holding either gate, set holding both.
+    /// database is not at its path yet. Read in a turn of either connection, set in a turn of both.
     private var identity: FileIdentity?
-    /// This process's writers of the file, served in arrival order.
-    private let writers = Locked<WriterQueue?>(nil)
     /// Whether the database is in memory until its first change commits, for one made on its
     /// first change (``GridDatabase/init(path:migrations:creatingOnFirstChange:)``): the change
-    /// then writes the file. Read holding either gate, set holding both.
+    /// then writes the file. Read in a turn of either connection, set in a turn of both.
     private var isInMemory = false
     /// Whether closing removes the `-wal` and `-shm` files, which were not beside the file when
     /// it was opened to be read as it is (without migrations): a reader leaves the folder as it found it.
@@ -133,7 +137,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         self.connection = connection
         if removesLogOnClose { try? connection.checkpointOnClose() }
         identity = FileIdentity.of(path)
-        if let identity { writers.withLock { $0 = WriterQueue.forFile(identity) } }
+        if let identity { fileWriters.withLock { $0 = FileSchedulers.scheduler(for: identity) } }
         // The replica id a migration minted belongs to this file: a copy of it is another file,
         // so it takes an id of its own before its first sync, even when copied before this one's.
         if identity != nil, migrationsAppliedOnOpen.contains(where: { $0.sql.contains("CREATE TABLE replica") }) {
@@ -176,7 +180,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// Writes the database in memory, whose first change just committed, to its file: copied
     /// whole into a new file under a temporary name beside ``path`` (its folder made when
     /// missing), made durable, linked into place; the database then goes on with the file.
-    /// Called holding ``gate``.
+    /// Called in a turn of ``main``.
     ///
     /// - Throws: ``DatabaseFileError/cannotCreate(path:reason:)`` when another process made a
     ///   file at the path meanwhile: the change was not made there (the database goes on with
@@ -185,7 +189,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     ///   the change is made: a failure to open it again closes the database without throwing.
     private func writeFileOfFirstChange() throws {
         guard isInMemory else { return }
-        try readerGate.withLock {
+        try reader.run(for: nil, waitLimitMilliseconds: Self.operationTimeLimitMilliseconds, location: path) { _ in
             isInMemory = false
             let memory = connection
             defer { memory.close() }
@@ -206,8 +210,8 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
                 throw error
             }
             identity = FileIdentity.of(path)
-            let queue = identity.map(WriterQueue.forFile)
-            writers.withLock { $0 = queue }
+            let scheduler = identity.map(FileSchedulers.scheduler(for:))
+            fileWriters.withLock { $0 = scheduler }
             guard linked else {
                 throw DatabaseFileError.cannotCreate(path: path, reason: "another process created it while this change was being made, "
                                                      + "so the change was not made; try it again")
@@ -258,20 +262,21 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         }
     }
 
-    /// Checkpoints as the release does, then closes both connections and gives up the file's
-    /// place among this process's writers. Called once no call uses the storage.
+    /// Refuses later calls, then, in a turn of each connection (after the calls that asked
+    /// before), checkpoints as the release does and closes it, and gives up the file's place
+    /// among this process's writers.
     package func close() {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        gate.withLock {
+        main.runClosing(location: path) {
             if hasWritten.load(ordering: .relaxed) && !isInMemory { connection.checkpointAndEmptyLog() }
             connection.close()
         }
-        readerGate.withLock {
+        reader.runClosing(location: path) {
             // A reader leaves the folder as it found it: the log files it made go with the last connection.
             if removesLogOnClose { try? readerConnection?.checkpointOnClose() }
             readerConnection?.close()
         }
-        if let writers = writers.withLock({ $0 }) { WriterQueue.release(writers) }
+        if let fileWriters = fileWriters.withLock({ $0 }) { FileSchedulers.release(fileWriters) }
     }
 
     /// Runs `body` with a connection in a read transaction: it sees one consistent state of
@@ -282,25 +287,23 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     ///
     /// - Throws: ``GridError/reentrantCall`` inside another call's closure on this database.
     package func readConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try CallScope.refuseNested(in: self)
-        return try CallScope.holding(self) {
-            if let result = try gate.withLockIfAvailable({ () throws -> T in
+        if let result = try main.runIfFree(for: self, { () throws -> T in
+            try checkOpen()
+            return try readTransaction(on: connection, isMain: true, body)
+        }) {
+            return result
+        }
+        let limit = Self.operationTimeLimitMilliseconds
+        // A database in memory has no second connection: its reads wait for the main one.
+        if try reader.run(for: self, waitLimitMilliseconds: limit, location: path, { _ in isInMemory }) {
+            return try main.run(for: self, waitLimitMilliseconds: limit, location: path) { _ in
                 try checkOpen()
                 return try readTransaction(on: connection, isMain: true, body)
-            }) {
-                return result
             }
-            // A database in memory has no second connection: its reads wait for the main one.
-            if readerGate.withLock({ isInMemory }) {
-                return try gate.withLock {
-                    try checkOpen()
-                    return try readTransaction(on: connection, isMain: true, body)
-                }
-            }
-            return try readerGate.withLock {
-                try checkOpen()
-                return try readTransaction(on: try openReader(), isMain: false, body)
-            }
+        }
+        return try reader.run(for: self, waitLimitMilliseconds: limit, location: path) { _ in
+            try checkOpen()
+            return try readTransaction(on: try openReader(), isMain: false, body)
         }
     }
 
@@ -313,30 +316,40 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     ///   cannot be written; ``SQLiteError`` when the write lock stays busy past the timeout;
     ///   ``GridError/reentrantCall`` inside another call's closure on this database.
     package func writeConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try CallScope.refuseNested(in: self)
-        func write(waitingAtMost milliseconds: Int32) throws -> T {
-            try self.gate.withLock {
-                try self.checkOpen()
-                // The busy timeout counts from the call, the turn in the queue included.
-                self.connection.setBusyTimeout(milliseconds: milliseconds)
-                return try Self.withTimeLimit(self.connection) {
-                    try self.checkFile(onMainConnection: true)
-                    if self.connection.isReadOnly { throw DatabaseFileError.readOnly(path: self.path) }
-                    do {
-                        let result = try self.connection.transaction(.immediate) {
-                            try CallScope.holding(self) { try body(self.connection) }
-                        }
-                        self.hasWritten.store(true, ordering: .relaxed)
-                        try self.writeFileOfFirstChange()
-                        return result
-                    } catch let error as SQLiteError where error.isReadOnly {
-                        throw DatabaseFileError.readOnly(path: self.path)
-                    }
+        try inWritersTurn { remaining in
+            try checkOpen()
+            // The busy timeout counts from the call, the turn included.
+            connection.setBusyTimeout(milliseconds: Int32(clamping: remaining))
+            return try Self.withTimeLimit(connection) {
+                try checkFile(onMainConnection: true)
+                if connection.isReadOnly { throw DatabaseFileError.readOnly(path: path) }
+                do {
+                    let result = try connection.transaction(.immediate) { try body(connection) }
+                    hasWritten.store(true, ordering: .relaxed)
+                    try writeFileOfFirstChange()
+                    return result
+                } catch let error as SQLiteError where error.isReadOnly {
+                    throw DatabaseFileError.readOnly(path: path)
                 }
             }
         }
-        guard let writers = writers.withLock({ $0 }) else { return try write(waitingAtMost: Self.busyTimeoutMilliseconds) }
-        return try writers.inTurn(timeoutMilliseconds: Self.busyTimeoutMilliseconds, location: path) { try write(waitingAtMost: $0) }
+    }
+
+    /// Runs `body` in this process's turn among the file's writers, then the main connection's,
+    /// passing it the milliseconds left of the busy timeout, which counts from the call.
+    ///
+    /// - Throws: What `body` throws; ``GridError/reentrantCall`` inside a call on this database,
+    ///   or a write through another database of the file; ``QueueWaitTimeout`` when a turn did
+    ///   not come within the busy timeout.
+    private func inWritersTurn<T>(_ body: (_ remainingMilliseconds: Int) throws -> T) throws -> T {
+        let limit = Int(Self.busyTimeoutMilliseconds)
+        guard let file = fileWriters.withLock({ $0 }) else {
+            return try main.run(for: self, waitLimitMilliseconds: limit, location: path, body)
+        }
+        return try file.run(for: self, waitLimitMilliseconds: limit, location: path) { remaining in
+            // Held for this database already: the main connection's turn is its own.
+            try main.run(for: nil, waitLimitMilliseconds: remaining, location: path, body)
+        }
     }
 
     /// Moves the whole write-ahead log into the file (see ``GridDatabase/checkpoint()``).
@@ -350,8 +363,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
 
     /// Runs `body` with the main connection outside any transaction.
     func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try CallScope.refuseNested(in: self)
-        return try gate.withLock {
+        try main.run(for: self, waitLimitMilliseconds: Int(Self.busyTimeoutMilliseconds), location: path) { _ in
             try checkOpen()
             return try Self.withTimeLimit(connection) { try body(connection) }
         }
@@ -367,7 +379,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         }
     }
 
-    /// The second connection, opened on first use (holding ``readerGate``).
+    /// The second connection, opened on first use (in a turn of ``reader``).
     private func openReader() throws -> SQLiteConnection {
         if let readerConnection { return readerConnection }
         let opened = try Self.openExisting(at: path, changingFile: false, verifyingOwnership: ownership == .gridStoreFile) { _ in }
@@ -391,7 +403,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// or replaced (by a rename, or a new file), while this database was open.
     ///
     /// The write-ahead log at `<path>-wal` is still this connection's: on the main connection
-    /// (`onMainConnection`, holding ``gate``), it is moved into the old file and emptied at
+    /// (`onMainConnection`, in its turn), it is moved into the old file and emptied at
     /// once, so a process that opens the new file does not read the old file's changes as its own.
     private func checkFile(onMainConnection: Bool) throws {
         guard let identity, FileIdentity.of(path) != identity else { return }
@@ -417,25 +429,20 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// Applies an app's migrations, recorded under their own namespace, on the main connection,
     /// as this process's writers of the file take turns (see ``GridDatabase/migrate(_:)``).
     package func migrate(_ runner: MigrationRunner) throws -> [Migration] {
-        try CallScope.refuseNested(in: self)
-        let apply = { (milliseconds: Int32) throws -> [Migration] in
-            try self.gate.withLock {
-                try self.checkOpen()
-                self.connection.setBusyTimeout(milliseconds: milliseconds)
-                return try Self.withTimeLimit(self.connection) {
-                    try self.checkFile(onMainConnection: true)
-                    if self.connection.isReadOnly { throw DatabaseFileError.readOnly(path: self.path) }
-                    let applied = try runner.migrate(self.connection)
-                    if !applied.isEmpty {
-                        self.hasWritten.store(true, ordering: .relaxed)
-                        try self.writeFileOfFirstChange()
-                    }
-                    return applied
+        try inWritersTurn { remaining in
+            try checkOpen()
+            connection.setBusyTimeout(milliseconds: Int32(clamping: remaining))
+            return try Self.withTimeLimit(connection) {
+                try checkFile(onMainConnection: true)
+                if connection.isReadOnly { throw DatabaseFileError.readOnly(path: path) }
+                let applied = try runner.migrate(connection)
+                if !applied.isEmpty {
+                    hasWritten.store(true, ordering: .relaxed)
+                    try writeFileOfFirstChange()
                 }
+                return applied
             }
         }
-        guard let writers = writers.withLock({ $0 }) else { return try apply(Self.busyTimeoutMilliseconds) }
-        return try writers.inTurn(timeoutMilliseconds: Self.busyTimeoutMilliseconds, location: path, apply)
     }
 
     /// Where the database stands against an app's migrations, read without writing.
@@ -453,6 +460,7 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
 
     /// The same file, by any path or link: the same device and inode.
     package func isSameDatabase(as other: any GridStorageBackend) throws -> Bool {
+        try checkOpen()
         guard let other = other as? SQLiteStorage, let identity = FileIdentity.of(path) else { return false }
         return FileIdentity.of(other.path) == identity
     }
