@@ -171,3 +171,32 @@ extension MergeRegister: Equatable where Value: Equatable {
         lhs.heads == rhs.heads && lhs.context.elementsEqual(rhs.context) { $0.replica == $1.replica && $0.time == $1.time }
     }
 }
+
+extension MergeRegister {
+    /// The replicas of a register's writes as a decoder reads them, to refuse a replica that
+    /// writes twice, or that writes and is seen: up to 8 writes are checked by a scan of them,
+    /// more through a set made once, so a register of a few writes makes no set.
+    struct Writers {
+        private var replicas = Set<ReplicaID>()
+        /// How many writes are checked by a scan.
+        private static var scanned: Int { 8 }
+
+        init() {}
+
+        /// Whether `replica` wrote one of `heads`, the writes read so far (the set, once made, holds them all).
+        ///
+        /// - Complexity: O(*n*) for *n* writes up to 8, O(1) past.
+        func contains(_ replica: ReplicaID, in heads: [Write]) -> Bool {
+            replicas.isEmpty ? heads.contains { $0.stamp.replica == replica } : replicas.contains(replica)
+        }
+
+        /// Records that `replica` wrote the write read after `heads`.
+        ///
+        /// - Returns: `false` when it wrote one of `heads` already.
+        mutating func insert(_ replica: ReplicaID, after heads: [Write]) -> Bool {
+            guard heads.count >= Self.scanned else { return !contains(replica, in: heads) }
+            if heads.count == Self.scanned { replicas = Set(heads.map(\.stamp.replica)) }
+            return replicas.insert(replica).inserted
+        }
+    }
+}

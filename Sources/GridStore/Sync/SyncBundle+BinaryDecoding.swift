@@ -218,17 +218,11 @@ struct BinaryBundleDecoder {
         guard headCount > 0 else { throw input.failure("a register holds no write") }
         var heads: [MergeRegister<Value>.Write] = []
         heads.reserveCapacity(min(headCount, 8))
-        // The replicas of the heads, once there are many: a few are checked by a scan.
-        var writers = Set<ReplicaID>()
-        func hasWrite(of replica: ReplicaID) -> Bool {
-            writers.isEmpty ? heads.contains { $0.stamp.replica == replica } : writers.contains(replica)
-        }
+        var writers = MergeRegister<Value>.Writers()
         for _ in 0..<headCount {
             let written = try value(&input)
             let stamp = try stamp()
-            if heads.count == 8 { writers = Set(heads.map(\.stamp.replica)) }
-            guard !hasWrite(of: stamp.replica) else { throw input.failure("a register holds two writes of replica \(stamp.replica)") }
-            if !writers.isEmpty { writers.insert(stamp.replica) }
+            guard writers.insert(stamp.replica, after: heads) else { throw input.failure("a register holds two writes of replica \(stamp.replica)") }
             if let last = heads.last, !(stamp < last.stamp) { throw input.failure("a register's writes are not latest first") }
             heads.append(.init(value: written, stamp: stamp))
         }
@@ -237,7 +231,7 @@ struct BinaryBundleDecoder {
             let seen = try versions()
             guard !seen.entries.isEmpty else { throw input.failure("a register's seen list is empty") }
             for (replica, time) in seen.entries {
-                guard !hasWrite(of: replica) else { throw input.failure("replica \(replica) has a write and is seen") }
+                guard !writers.contains(replica, in: heads) else { throw input.failure("replica \(replica) has a write and is seen") }
                 context.append((replica, time))
             }
         } else if headCount == 1 {

@@ -177,8 +177,7 @@ struct BundleReader {
     /// most one per replica, and a replica in "seen" has no write.
     private mutating func register<Value>(_ value: (inout BundleReader) throws -> Value) throws -> MergeRegister<Value> {
         var heads: [MergeRegister<Value>.Write] = []
-        // The replicas of the heads, once there are many: one or two are checked by a scan.
-        var writers = Set<ReplicaID>()
+        var writers = MergeRegister<Value>.Writers()
         var context: [(replica: ReplicaID, time: HybridTime)] = []
         try reader.beginArray()
         while try reader.nextElement() {
@@ -200,14 +199,7 @@ struct BundleReader {
             guard try reader.nextElement() else { throw reader.error("a write is [value, time, replica]") }
             let replica = try replicaIndex()
             guard try !reader.nextElement() else { throw reader.error("a write is [value, time, replica]") }
-            if heads.count < 8 {
-                guard !heads.contains(where: { $0.stamp.replica == replica }) else {
-                    throw reader.error("a register holds two writes of replica \(replica)")
-                }
-            } else {
-                if writers.isEmpty { writers = Set(heads.map(\.stamp.replica)) }
-                guard writers.insert(replica).inserted else { throw reader.error("a register holds two writes of replica \(replica)") }
-            }
+            guard writers.insert(replica, after: heads) else { throw reader.error("a register holds two writes of replica \(replica)") }
             heads.append(.init(value: written, stamp: SyncStamp(time: time, replica: replica)))
         }
         guard !heads.isEmpty else { throw reader.error("a register holds no write") }
