@@ -66,7 +66,20 @@ struct CloseTests {
         #expect { try database.migrationStatus() } throws: { Self.isClosed($0) }
         let notes = MigrationRunner(namespace: "notes", migrations: try MigrationSet(files: [("0001_notes.sql", "CREATE TABLE notes (body TEXT) STRICT;")]))
         #expect { try database.migrate(notes) } throws: { Self.isClosed($0) }
+        // A sync with a closed database, either way, of another file or of the same one.
+        for other in [try GridDatabase(path: directory.file("d.sqlite")), try GridDatabase(path: directory.file("c.sqlite"))] {
+            #expect { try other.sync(with: database) } throws: { Self.isClosed($0) }
+            #expect { try database.sync(with: other) } throws: { Self.isClosed($0) }
+        }
         #expect(try Grid(named: "g", in: GridDatabase(path: directory.file("c.sqlite")), creatingWith: nil).snapshot().revision == 1)
+        // A database in memory likewise.
+        let memory = GridDatabase.inMemory()
+        let kept = try Grid(named: "m", in: memory, creatingWith: GridOptions(sectionItemCounts: [2]))
+        try memory.close()
+        #expect(memory.isClosed)
+        #expect { try kept.toggle(at: GridIndexPath(item: 0)) } throws: { Self.isClosed($0) }
+        #expect { try Grid.list(in: memory) } throws: { Self.isClosed($0) }
+        #expect { try memory.migrationStatus() } throws: { Self.isClosed($0) }
     }
 
     @Test("observing after close() opens nothing and ends with the closed failure")

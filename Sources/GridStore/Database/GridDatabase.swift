@@ -122,7 +122,7 @@ public final class GridDatabase: Sendable {
 
     // MARK: Closing
 
-    /// How far closing has gone: the backend refuses calls once it has begun.
+    /// How far closing has gone: the backend refuses calls once it has begun (``close()`` tells it first).
     private let lifecycle = PlatformLock()
     private nonisolated(unsafe) var state = LifecycleState.open
 
@@ -163,6 +163,7 @@ public final class GridDatabase: Sendable {
             }
         }
         guard first else { return }
+        backend.refuseNewCalls()
         changes.stop()
         reads.stop()
         watchStorage.withLock { storage in
@@ -181,7 +182,17 @@ public final class GridDatabase: Sendable {
     /// Whether this database and `other` are one database (a file under two paths, one server
     /// database under two URIs).
     package func isSameDatabase(as other: GridDatabase) throws -> Bool {
-        try backend.isSameDatabase(as: other.backend)
+        try refuseIfClosing()
+        try other.refuseIfClosing()
+        return try backend.isSameDatabase(as: other.backend)
+    }
+
+    /// Throws what a call after ``close()`` throws, for a call that asks the backend nothing of
+    /// its connections.
+    private func refuseIfClosing() throws(GridError) {
+        if lifecycle.withLock({ state != .open }) {
+            throw .storage(GridStorageFailure(kind: .closed, message: "the database \(location) was closed; open it again"))
+        }
     }
 
     /// Whether ``close()`` has finished: every connection is closed.

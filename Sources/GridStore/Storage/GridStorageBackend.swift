@@ -56,6 +56,10 @@ package protocol GridStorageBackend: AnyObject, Sendable {
     /// path, the same PostgreSQL database and schema, the `grids` table `search_path` finds, by any URI).
     func isSameDatabase(as other: any GridStorageBackend) throws -> Bool
 
+    /// Refuses every later call with ``GridError/storage(_:)`` of kind `closed`, at once; the
+    /// calls that asked before go on. The first step of ``GridDatabase/close()``.
+    func refuseNewCalls()
+
     /// Refuses later calls and closes every connection, each once the calls that asked for it
     /// before have ended.
     func close()
@@ -67,6 +71,7 @@ extension GridStorageBackend {
     package var hasOwnClock: Bool { false }
     package func makeChangeSignal() throws -> (any GridChangeSignal)? { nil }
     package func close() {}
+    package func refuseNewCalls() {}
 }
 
 /// The rows of one transaction of a ``GridStorageBackend``.

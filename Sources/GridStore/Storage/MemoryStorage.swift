@@ -1,3 +1,4 @@
+import Synchronization
 import GridLayout
 
 /// A ``GridStorageBackend`` that keeps its grids in memory, gone with the process: what
@@ -8,7 +9,7 @@ import GridLayout
 /// operation works on it as on SQLite or PostgreSQL. A write works on a copy of the rows and
 /// replaces them only when it succeeds, so a failed change leaves nothing behind.
 final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
-    // @unchecked: `contents` and `isClosed` are only touched in a turn of `scheduler`.
+    // @unchecked: `contents` is only touched in a turn of `scheduler`.
 
     /// One grid's rows.
     struct Rows {
@@ -44,8 +45,8 @@ final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
     /// The turns of the rows: one transaction at a time.
     private let scheduler = ConnectionScheduler()
     private var contents = Contents()
-    /// Whether ``close()`` ran: later calls are refused. Read and set in a turn.
-    private var isClosed = false
+    /// Whether ``close()`` began: later calls are refused.
+    private let isClosed = Atomic(false)
     /// How long a call waits for the calls before it: 10 seconds, as a database's calls wait.
     private static let waitLimitMilliseconds = 10_000
 
@@ -71,9 +72,14 @@ final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
         }
     }
 
-    /// Refuses later calls, after the calls that asked before.
+    func refuseNewCalls() {
+        isClosed.store(true, ordering: .releasing)
+    }
+
+    /// Refuses later calls, and returns once the calls that asked before have ended.
     func close() {
-        scheduler.runClosing(location: location) { isClosed = true }
+        refuseNewCalls()
+        scheduler.runClosing(location: location) {}
     }
 
     /// Runs `body` in this storage's turn, after the calls that asked before.
@@ -82,7 +88,7 @@ final class MemoryStorage: GridStorageBackend, @unchecked Sendable {
     ///   ``GridError/reentrantCall`` inside another call's closure on this storage.
     private func inTurn<T>(_ body: () throws -> T) throws -> T {
         try scheduler.run(for: self, waitLimitMilliseconds: Self.waitLimitMilliseconds, location: location) { _ in
-            if isClosed {
+            if isClosed.load(ordering: .acquiring) {
                 throw GridError.storage(GridStorageFailure(kind: .closed, message: "the database \(location) was closed; open it again"))
             }
             return try body()

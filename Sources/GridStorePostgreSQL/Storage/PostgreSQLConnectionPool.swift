@@ -11,8 +11,8 @@ import GridStore
 /// writers and readers among readers, each at most ``waitLimitMilliseconds``, then fail with a
 /// ``QueueWaitTimeout`` having done nothing.
 ///
-/// A call made inside another call's closure on the same database is refused before it asks
-/// the pool (see ``CallScope``), so no call waits for a connection its own caller holds.
+/// A call made inside another call's closure on the same database is refused before it waits
+/// for a connection (see ``CallScope``), so no call waits for a connection its own caller holds.
 /// What a connection of the pool is taken for: changes count against its writers.
 package enum ConnectionUse: Sendable {
     case read, write
@@ -54,8 +54,17 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
     /// Whether ``close()`` ran: no connection is taken or kept afterwards.
     private var closed = false
 
+    /// Refuses later calls at once; the calls holding connections go on.
+    func refuseNewCalls() {
+        lock.withLock {
+            closed = true
+            lock.broadcast()
+        }
+    }
+
     /// Refuses later calls, closes every idle connection, and waits for each one in use to
-    /// come back (its call to end) and closes it.
+    /// come back (its call to end) and closes it. Inside a call on this pool it does not wait,
+    /// as that call's connection could not come back: it closes as it comes back.
     func close() {
         let dropped = lock.withLock { () -> [PostgreSQLConnection] in
             closed = true
@@ -65,6 +74,7 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
             return idle
         }
         _ = dropped   // released here: each connection's session ends as it goes
+        guard !CallScope.holds(self) else { return }
         lock.withLock {
             while opened > 0 { _ = lock.wait() }
         }
@@ -93,6 +103,14 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
     /// Throws what a call after ``close()`` throws, without taking a connection: for a call that needs none.
     func refuseIfClosed() throws(GridError) {
         if lock.withLock({ closed }) { throw closedFailure }
+    }
+
+    /// Runs `body`, which needs no connection (a database without gridstore's tables reads as
+    /// empty), as a call of `storage` on this pool: refused inside another, and after ``close()``.
+    func withoutConnection<T>(storage: AnyObject, _ body: () throws -> T) throws -> T {
+        try CallScope.refuseNested(in: self, storage)
+        try refuseIfClosed()
+        return try CallScope.holding(self, storage, body)
     }
 
     /// What a call after ``close()`` throws.

@@ -81,15 +81,16 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
         pool.close()
     }
 
+    package func refuseNewCalls() {
+        pool.refuseNewCalls()
+    }
+
     package func migrationStatus() throws -> MigrationStatus {
         try withConnection { try PostgreSQLMigrationRunner(migrations: migrations).status(of: $0) }
     }
 
     package func read<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        guard hasTables else {
-            try pool.refuseIfClosed()
-            return try EmptyDatabase.read(body)
-        }
+        guard hasTables else { return try pool.withoutConnection(storage: self) { try EmptyDatabase.read(body) } }
         return try pool.withConnection(for: .read, storage: self) { connection in
             try transaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", retrying: false) {
                 try body(PostgreSQLGridTransaction(connection, locksGrids: false))
@@ -99,10 +100,7 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
 
     /// One statement is one transaction of its own on the server: no `BEGIN` or `COMMIT` around it.
     package func readStatement<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        guard hasTables else {
-            try pool.refuseIfClosed()
-            return try EmptyDatabase.read(body)
-        }
+        guard hasTables else { return try pool.withoutConnection(storage: self) { try EmptyDatabase.read(body) } }
         return try pool.withConnection(for: .read, storage: self) { connection in
             if !connection.isOpen { try connection.reconnect() }
             return try body(PostgreSQLGridTransaction(connection, locksGrids: false))
@@ -111,6 +109,7 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
 
     package func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
         guard hasTables else {
+            try pool.refuseIfClosed()
             throw PostgreSQLDatabaseError.unsupported("\(location) has no gridstore tables, and this handle was opened without "
                                                       + "applying migrations; open it with them (any gridstore command that "
                                                       + "changes a grid does) to create them")

@@ -189,7 +189,9 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     ///   the change is made: a failure to open it again closes the database without throwing.
     private func writeFileOfFirstChange() throws {
         guard isInMemory else { return }
-        try reader.run(for: nil, waitLimitMilliseconds: Self.operationTimeLimitMilliseconds, location: path) { _ in
+        // No limit: the change has committed in memory, and the reads ahead (of a database in
+        // memory, which take the second connection's turn only to learn that) end at once.
+        try reader.run(for: nil, waitLimitMilliseconds: Int(Int32.max), location: path) { _ in
             isInMemory = false
             let memory = connection
             defer { memory.close() }
@@ -252,8 +254,10 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         close()
     }
 
-    /// Whether ``close()`` ran.
+    /// Whether calls are refused: ``close()`` began, or the first change's file could not be made.
     private let isClosed = Atomic(false)
+    /// Whether ``close()`` ran.
+    private let closeBegan = Atomic(false)
 
     /// Refuses a call after ``close()``: its connections are gone.
     private func checkOpen() throws(GridError) {
@@ -266,7 +270,8 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// before), checkpoints as the release does and closes it, and gives up the file's place
     /// among this process's writers.
     package func close() {
-        guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !closeBegan.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        refuseNewCalls()
         main.runClosing(location: path) {
             if hasWritten.load(ordering: .relaxed) && !isInMemory { connection.checkpointAndEmptyLog() }
             connection.close()
@@ -279,13 +284,19 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
         if let fileWriters = fileWriters.withLock({ $0 }) { FileSchedulers.release(fileWriters) }
     }
 
+    package func refuseNewCalls() {
+        isClosed.store(true, ordering: .releasing)
+    }
+
     /// Runs `body` with a connection in a read transaction: it sees one consistent state of
     /// the database, and cannot write (`query_only`).
     ///
     /// It uses the main connection when it is free, else the second connection, so it never
     /// waits for a change that waits for another process.
     ///
-    /// - Throws: ``GridError/reentrantCall`` inside another call's closure on this database.
+    /// - Throws: ``GridError/reentrantCall`` inside another call's closure on this database;
+    ///   ``QueueWaitTimeout`` when the reads ahead of it on the second connection kept it waiting
+    ///   past the operation's time limit.
     package func readConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         if let result = try main.runIfFree(for: self, { () throws -> T in
             try checkOpen()
@@ -347,8 +358,12 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
             return try main.run(for: self, waitLimitMilliseconds: limit, location: path, body)
         }
         return try file.run(for: self, waitLimitMilliseconds: limit, location: path) { remaining in
-            // Held for this database already: the main connection's turn is its own.
-            try main.run(for: nil, waitLimitMilliseconds: remaining, location: path, body)
+            // Held for this database already: the main connection's turn is its own, behind at
+            // most a read of this database on it (each within the operation's time limit).
+            let asked = Platform.monotonicMilliseconds()
+            return try main.run(for: nil, waitLimitMilliseconds: Self.operationTimeLimitMilliseconds, location: path) { _ in
+                try body(max(1, remaining - (Platform.monotonicMilliseconds() - asked)))
+            }
         }
     }
 
