@@ -13,7 +13,7 @@
 /// their writes, so the process's writers of the file take turns in arrival order before any
 /// of them asks SQLite for its lock.
 package final class ConnectionScheduler: @unchecked Sendable {
-    // @unchecked: `next`, `serving` and `abandoned` are only touched while `lock` is held.
+    // @unchecked: `next`, `serving`, `abandoned` and `running` are only touched while `lock` is held.
     private let lock = PlatformLock()
     /// The ticket the next call to ask takes.
     private var next: UInt64 = 0
