@@ -31,6 +31,25 @@ struct CreatingOnFirstChangeTests {
         #expect(files.isEmpty, "\(files)")
     }
 
+    @Test("a first change whose file cannot be made is not made, the database is closed, and closing it is safe")
+    func unmadeFileCloses() throws {
+        // A folder that cannot be made: its name is a file's.
+        FileManager.default.createFile(atPath: directory.file("plain"), contents: Data("not a folder".utf8))
+        let path = directory.file("plain/new.sqlite")
+        let database = try GridDatabase(path: path, creatingOnFirstChange: true)
+        let grid = try Grid(named: "default", in: database)
+        #expect(throws: (any Error).self) { try grid.toggle(at: GridIndexPath(item: 3)) }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect { try Grid.list(in: database) } throws: { error in
+            if case GridError.storage(let failure) = error { return failure.kind == .closed }
+            return false
+        }
+        // Its connection in memory is gone already: closing neither checkpoints nor closes it again.
+        try database.close()
+        #expect(database.isClosed)
+        #expect(files == ["plain"])
+    }
+
     @Test("the first change that commits makes the file, with the change, owned by gridstore; later changes and reads go on")
     func firstChangeMakesTheFile() throws {
         let path = directory.file("sub/new.sqlite")

@@ -158,6 +158,9 @@ package final class SQLiteConnection {
     /// database has no log to scan. Waits for nobody: with a reader on the log it stops after
     /// the copy, and it never takes the database-file lock a closing checkpoint takes.
     package func checkpointAndEmptyLog() {
+        // A closed connection's handle is freed: closing a database whose first change could not
+        // make its file finds its connection closed already.
+        guard isOpen else { return }
         sqlite3_busy_timeout(handle, 0)
         _ = sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
     }
