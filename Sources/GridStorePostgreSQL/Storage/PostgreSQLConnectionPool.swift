@@ -1,5 +1,10 @@
 import GridStore
 
+/// What a connection of the pool is taken for: changes count against its writers.
+package enum ConnectionUse: Sendable {
+    case read, write
+}
+
 /// The connections of one PostgreSQL database handle: up to ``writers`` changes run at once,
 /// each on a connection of its own, and reads take any idle connection, or one more, so a read
 /// never waits for a change that waits for another process's row lock.
@@ -12,12 +17,8 @@ import GridStore
 /// ``QueueWaitTimeout`` having done nothing.
 ///
 /// A call made inside another call's closure on the same database is refused before it waits
-/// for a connection (see ``CallScope``), so no call waits for a connection its own caller holds.
-/// What a connection of the pool is taken for: changes count against its writers.
-package enum ConnectionUse: Sendable {
-    case read, write
-}
-
+/// for a connection (see ``CallScope``), so no call waits for a connection its own caller holds:
+/// the pool is the scheduler of its connections.
 final class PostgreSQLConnectionPool: @unchecked Sendable {
     // @unchecked: every stored variable is only touched while `lock` is held.
 
