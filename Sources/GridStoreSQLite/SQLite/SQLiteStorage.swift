@@ -327,42 +327,47 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     ///   cannot be written; ``SQLiteError`` when the write lock stays busy past the timeout;
     ///   ``GridError/reentrantCall`` inside another call's closure on this database.
     package func writeConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try inWritersTurn { remaining in
-            try checkOpen()
-            // The busy timeout counts from the call, the turn included.
-            connection.setBusyTimeout(milliseconds: Int32(clamping: remaining))
-            return try Self.withTimeLimit(connection) {
-                try checkFile(onMainConnection: true)
-                if connection.isReadOnly { throw DatabaseFileError.readOnly(path: path) }
-                do {
-                    let result = try connection.transaction(.immediate) { try body(connection) }
-                    hasWritten.store(true, ordering: .relaxed)
-                    try writeFileOfFirstChange()
-                    return result
-                } catch let error as SQLiteError where error.isReadOnly {
-                    throw DatabaseFileError.readOnly(path: path)
-                }
+        try withMainConnectionToWrite { connection in
+            do {
+                let result = try connection.transaction(.immediate) { try body(connection) }
+                hasWritten.store(true, ordering: .relaxed)
+                try writeFileOfFirstChange()
+                return result
+            } catch let error as SQLiteError where error.isReadOnly {
+                throw DatabaseFileError.readOnly(path: path)
             }
         }
     }
 
-    /// Runs `body` in this process's turn among the file's writers, then the main connection's,
-    /// passing it the milliseconds left of the busy timeout, which counts from the call.
+    /// Runs `body` with the main connection, to write: in this process's turn among the file's
+    /// writers, then the main connection's, with the rest of the busy timeout (which counts from
+    /// the call) for SQLite's lock, within the operation's time limit, once the file is known to
+    /// be the one opened and writable.
     ///
     /// - Throws: What `body` throws; ``GridError/reentrantCall`` inside a call on this database,
     ///   or a write through another database of the file; ``QueueWaitTimeout`` when a turn did
-    ///   not come within the busy timeout.
-    private func inWritersTurn<T>(_ body: (_ remainingMilliseconds: Int) throws -> T) throws -> T {
+    ///   not come within the busy timeout; ``DatabaseFileError/readOnly(path:)`` when the file
+    ///   cannot be written.
+    private func withMainConnectionToWrite<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        func write(busyMilliseconds: Int) throws -> T {
+            try checkOpen()
+            connection.setBusyTimeout(milliseconds: Int32(clamping: busyMilliseconds))
+            return try Self.withTimeLimit(connection) {
+                try checkFile(onMainConnection: true)
+                if connection.isReadOnly { throw DatabaseFileError.readOnly(path: path) }
+                return try body(connection)
+            }
+        }
         let limit = Int(Self.busyTimeoutMilliseconds)
         guard let file = fileWriters.withLock({ $0 }) else {
-            return try main.run(for: self, waitLimitMilliseconds: limit, location: path, body)
+            return try main.run(for: self, waitLimitMilliseconds: limit, location: path) { try write(busyMilliseconds: $0) }
         }
         return try file.run(for: self, waitLimitMilliseconds: limit, location: path) { remaining in
             // Held for this database already: the main connection's turn is its own, behind at
             // most a read of this database on it (each within the operation's time limit).
             let asked = Platform.monotonicMilliseconds()
             return try main.run(for: nil, waitLimitMilliseconds: Self.operationTimeLimitMilliseconds, location: path) { _ in
-                try body(max(1, remaining - (Platform.monotonicMilliseconds() - asked)))
+                try write(busyMilliseconds: max(1, remaining - (Platform.monotonicMilliseconds() - asked)))
             }
         }
     }
@@ -444,19 +449,13 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// Applies an app's migrations, recorded under their own namespace, on the main connection,
     /// as this process's writers of the file take turns (see ``GridDatabase/migrate(_:)``).
     package func migrate(_ runner: MigrationRunner) throws -> [Migration] {
-        try inWritersTurn { remaining in
-            try checkOpen()
-            connection.setBusyTimeout(milliseconds: Int32(clamping: remaining))
-            return try Self.withTimeLimit(connection) {
-                try checkFile(onMainConnection: true)
-                if connection.isReadOnly { throw DatabaseFileError.readOnly(path: path) }
-                let applied = try runner.migrate(connection)
-                if !applied.isEmpty {
-                    hasWritten.store(true, ordering: .relaxed)
-                    try writeFileOfFirstChange()
-                }
-                return applied
+        try withMainConnectionToWrite { connection in
+            let applied = try runner.migrate(connection)
+            if !applied.isEmpty {
+                hasWritten.store(true, ordering: .relaxed)
+                try writeFileOfFirstChange()
             }
+            return applied
         }
     }
 
