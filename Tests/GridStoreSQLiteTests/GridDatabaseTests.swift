@@ -325,7 +325,7 @@ struct UpgradeTests {
         let path = directory.file("six.sqlite")
         try Self.makeFile(at: 6, path: path, copying: current)
         let upgraded = try GridDatabase(path: path)
-        #expect(upgraded.migrationsAppliedOnOpen.map(\.version) == [7, 8, 9, 10, 11, 12, 13, 14])
+        #expect(upgraded.migrationsAppliedOnOpen.map(\.version) == [7, 8, 9, 10, 11, 12, 13, 14, 15])
         #expect(try lines(rows, in: upgraded) == expectedRows)
         let chunks = try lines("SELECT grid_id, section, first_item, sizes FROM size_chunks ORDER BY grid_id, section, first_item", in: upgraded)
         func dots(_ count: Int) -> String { String(repeating: ".", count: count) }

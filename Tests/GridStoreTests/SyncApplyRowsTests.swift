@@ -144,6 +144,12 @@ struct SyncApplyRowsTests {
         #expect(rows.logBoundsRegisters, "\(comment)")
         var comparable = rows
         comparable.logBoundsRegisters = whole.logBoundsRegisters
+        // The peers met: the same replicas holding the same versions, met a moment apart.
+        func held(_ peers: String?) -> [String] {
+            (peers ?? "").split(separator: ",").map { $0.split(separator: ":").prefix(2).joined(separator: ":") }
+        }
+        #expect(rows.state.peers != nil && held(rows.state.peers) == held(whole.state.peers), "\(comment)")
+        comparable.state.peers = whole.state.peers
         #expect(comparable == whole, "by rows: \(rows)\nwhole: \(whole)\n\(comment)")
 
         // Applied for real, by rows, the three then converge.

@@ -111,7 +111,7 @@ struct SyncRowsMigrationTests {
         try connection.execute("DETACH DATABASE current")
 
         let migrated = try GridDatabase(path: old)
-        #expect(migrated.migrationsAppliedOnOpen.map(\.version) == [9, 10, 11, 12, 13, 14])
+        #expect(migrated.migrationsAppliedOnOpen.map(\.version) == [9, 10, 11, 12, 13, 14, 15])
         try expectKept(before, names: names, in: migrated, tablet: tablet)
         let checks = try Grid.checkSyncStates(in: migrated)
         #expect(checks.map(\.grid) == ["damaged", "damaged entity", "damaged replica", "home", "notes"] && checks[3...].allSatisfy(\.problems.isEmpty))
@@ -135,7 +135,7 @@ struct SyncRowsMigrationTests {
             DROP TABLE sync_registers, sync_replicas, sync_versions, sync_item_ids, sync_drops;
             ALTER TABLE replica DROP COLUMN name;
             ALTER TABLE history DROP COLUMN registers;
-            ALTER TABLE sync_states DROP COLUMN version, DROP COLUMN sent, ADD COLUMN state text;
+            ALTER TABLE sync_states DROP COLUMN version, DROP COLUMN sent, DROP COLUMN peers, ADD COLUMN state text;
             DELETE FROM schema_migrations WHERE version >= 10;
             """)
         for (name, view) in zip(names, before) {
@@ -146,7 +146,7 @@ struct SyncRowsMigrationTests {
                                [#"{"replicas":[null],"options":{},"sections":{"0000000000000001":{}},"items":{"0000000000000002":"abc"}}"#])
         try connection.executeScript("ALTER TABLE sync_states ALTER COLUMN state SET NOT NULL")
         let migrated = try GridDatabase(location: uri)
-        #expect(migrated.migrationsAppliedOnOpen.map(\.version) == [10, 11, 12, 13, 14, 15])
+        #expect(migrated.migrationsAppliedOnOpen.map(\.version) == [10, 11, 12, 13, 14, 15, 16])
         try expectKept(before, names: names, in: migrated, tablet: tablet)
         let odd = try Grid.checkSyncStates(in: migrated, names: ["odd"])
         #expect(odd.first?.problems.first?.contains("its sync state cannot be read") == true, "\(odd)")

@@ -83,7 +83,7 @@ extension Grid {
         }
         let before = side.stored?.snapshot.revision
         let received = try side.merge(bundle)
-        let after = try side.store(in: transaction, origin: bundle.replica, sending: false)
+        let after = try side.store(in: transaction, origin: bundle.replica, originKnows: bundle.delta.versions, sending: false)
         var result = GridSyncResult(grid: side.name, sent: 0, otherRevision: (nil, nil), received: received,
                                     revision: (before, after), conflicts: side.state.conflicts(in: side.layout).count)
         result.leftOut = side.leftOut

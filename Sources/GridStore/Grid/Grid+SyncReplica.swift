@@ -12,12 +12,14 @@ extension Grid {
         guard let header = try transaction.header(named: name)?.header(),
               try transaction.syncState(gridID: header.id) != nil else { return [] }
         let side = try SyncSide.prepare(name, in: transaction, minting: false)
-        let ids = Set(side.state.versions.entries.keys).union(side.state.names.keys).union([side.replica])
+        let ids = Set(side.state.versions.entries.keys).union(side.state.names.keys).union(side.peers.peers.map(\.replica))
+            .union([side.replica])
         let here = try SyncSide.databaseName(in: transaction, storing: false)
         let replicas = ids.map { id in
             let known = side.state.versions[id]
             return SyncReplica(id: id, name: id == side.replica ? here : side.state.name(of: id),
-                               latestChange: known.milliseconds > 0 ? known.milliseconds : nil, isHere: id == side.replica)
+                               latestChange: known.milliseconds > 0 ? known.milliseconds : nil, isHere: id == side.replica,
+                               lastSynced: side.peers.peer(id)?.metAt)
         }
         return replicas.sorted { ($0.isHere ? 0 : 1, $0.name ?? "", $0.id) < ($1.isHere ? 0 : 1, $1.name ?? "", $1.id) }
     }

@@ -272,7 +272,7 @@ extension GridDatabase {
                 ?? SyncBundle(grid: side.name, replica: hereReplica, cursor: cursor, delta: outgoing.side!.state.changes(since: cursor))
             let taken = try side.merge(sent)
             let after = dryRun ? side.revisionAfterStoring
-                : try side.store(in: transaction, origin: hereReplica, sending: true)
+                : try side.store(in: transaction, origin: hereReplica, originKnows: sent.delta.versions, sending: true)
             let reply = SyncBundle(grid: side.name, replica: side.replica, cursor: hereVersions, delta: side.state.changes(since: hereVersions))
             return (sent: taken, reply: reply, before: before, after: after)
         }
@@ -300,7 +300,7 @@ extension GridDatabase {
                 let before = side.stored?.snapshot.revision
                 let received = try side.merge(there.reply)
                 let after = dryRun ? side.revisionAfterStoring
-                    : try side.store(in: transaction, origin: there.reply.replica, sending: true)
+                    : try side.store(in: transaction, origin: there.reply.replica, originKnows: there.reply.delta.versions, sending: true)
                 result = GridSyncResult(grid: side.name, sent: there.sent, otherRevision: (there.before, there.after),
                                         received: received, revision: (before, after),
                                         conflicts: side.state.conflicts(in: side.layout).count)

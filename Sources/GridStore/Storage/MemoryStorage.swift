@@ -305,7 +305,10 @@ final class MemoryTransaction: GridStorageTransaction {
                 grid.syncRegisters = [:]
                 grid.syncVersions = []
             }
+            // The peers are written only when the write gives them, as the database backends write them.
+            let peers = write.peers ?? grid.syncState?.peers
             grid.syncState = write.state
+            grid.syncState?.peers = peers
             if let chunks = write.itemIDs {
                 grid.syncItemIDs = Dictionary(uniqueKeysWithValues: chunks.map { ([$0.section, $0.firstItem], $0.ids) })
             }

@@ -17,10 +17,20 @@ package struct StoredSyncState: Sendable, Equatable {
     package var version: Int64
     /// The latest time of the replica's own writes that left the database; `nil` when not known.
     package var sent: Int64?
+    /// The peers the grid met in syncs, and the sync version each holds (`<replica>:<version>:<time>`
+    /// entries, comma-separated; empty for none); `nil` when none were recorded. Read with the
+    /// state, cut after ``maximumPeersBytes`` plus one byte; written only by
+    /// ``StoredSyncWrite/peers``.
+    package var peers: String?
+
+    /// The longest ``peers`` text gridstore writes: 64 entries of a replica id, a version and a
+    /// time, each number of at most 19 digits, and their separators.
+    package static let maximumPeersBytes = 64 * (32 + 1 + 19 + 1 + 19 + 1)
 
     package init(replica: String, databaseReplica: String, revision: Int64, clock: Int64, versions: String, conflicts: Int64,
-                 version: Int64, sent: Int64? = nil) {
+                 version: Int64, sent: Int64? = nil, peers: String? = nil) {
         self.sent = sent
+        self.peers = peers
         self.replica = replica
         self.databaseReplica = databaseReplica
         self.revision = revision
@@ -126,6 +136,8 @@ package struct StoredSyncWrite: Sendable {
     package var itemIDs: [StoredSyncItemIDs]?
     /// Whether every version entry stored is deleted before ``log`` is written.
     package var replacingLog = false
+    /// The peers the grid met (``StoredSyncState/peers``), replacing those stored; `nil` to leave them.
+    package var peers: String?
     /// How many version entries are kept.
     package static let keptVersions: Int64 = 64
 

@@ -11,4 +11,9 @@ public struct SyncReplica: Sendable, Hashable {
     public let latestChange: Int64?
     /// Whether it is the replica the grid's changes here are made as.
     public let isHere: Bool
+    /// When a sync with it, or a bundle it made, was last merged here, in milliseconds since
+    /// 1970 by this database's clock; `nil` when it is not among the grid's peers: never met
+    /// directly (its changes came through others), or not met for 90 days, or before gridstore
+    /// recorded peers (schema 15 on SQLite, 16 on PostgreSQL).
+    public let lastSynced: Int64?
 }

@@ -123,8 +123,22 @@ extension SyncSide {
         }
         // A count of conflicts no state holds is a hand edit: the whole merge counts them again.
         guard (0..<Int64(Int32.max)).contains(current.row.conflicts), withinReplicaLimit() else { return nil }
+        // The sender met, among the grid's peers, with the latest version whose registers it holds.
+        var peers = SyncPeers(stored: current.row) ?? SyncPeers()
+        func meetSender(log: [StoredSyncVersion]) -> String? {
+            guard bundle.replica != replica else { return nil }
+            peers.meet(bundle.replica, holding: SyncPeers.version(heldBy: delta.versions, log: log), at: now)
+            return peers.text
+        }
         guard !changed.isEmpty || !renamed.isEmpty || versions != current.versions else {
-            return (RowsMerge(received: 0, revision: (header.revision, header.revision), conflicts: Int(current.row.conflicts)), current,
+            var after = current
+            if let met = meetSender(log: stored.log.filter { $0.version <= current.row.version }) {
+                after.row.peers = met
+                var write = StoredSyncWrite(state: current.row, replacing: false, replicas: [], registers: [], removed: [], log: nil)
+                write.peers = met
+                try transaction.writeSyncState(write, gridID: header.id)
+            }
+            return (RowsMerge(received: 0, revision: (header.revision, header.revision), conflicts: Int(current.row.conflicts)), after,
                     stored.log)
         }
 
@@ -175,13 +189,17 @@ extension SyncSide {
         clock.observe(HybridTime(rawValue: current.row.clock), now: now)
         for time in latest.values { clock.observe(time, now: now) }
         let conflicts = Int(current.row.conflicts) + changed.reduce(0) { $0 + $1.after.shownConflicts.count - $1.before.shownConflicts.count }
+        let entry = registers.isEmpty ? nil : StoredSyncVersion(version: version, versions: SyncVersionsText.encode(bound))
+        let logAfter = (entry.map { [$0] } ?? []) + stored.log.filter { $0.version <= current.row.version }
+        let met = meetSender(log: logAfter)
         let state = StoredSyncState(replica: current.row.replica, databaseReplica: current.row.databaseReplica, revision: Int64(revision),
                                     clock: clock.latest.rawValue, versions: SyncVersionsText.encode(versions),
-                                    conflicts: Int64(max(0, conflicts)), version: version, sent: current.row.sent)
-        let entry = registers.isEmpty ? nil : StoredSyncVersion(version: version, versions: SyncVersionsText.encode(bound))
-        try transaction.writeSyncState(StoredSyncWrite(state: state, replacing: false, replicas: numbers.takeAdded(), registers: registers,
-                                                       removed: [], log: entry),
-                                       gridID: header.id)
+                                    conflicts: Int64(max(0, conflicts)), version: version, sent: current.row.sent,
+                                    peers: met ?? current.row.peers)
+        var write = StoredSyncWrite(state: state, replacing: false, replicas: numbers.takeAdded(), registers: registers, removed: [],
+                                    log: entry)
+        write.peers = met
+        try transaction.writeSyncState(write, gridID: header.id)
         // As the whole merge counts them: the registers whose winning value changed (a first
         // write of the default size too, which `winner?.value` would flatten away).
         let received = changed.count { $0.before.winner.map(\.value) != $0.after.winner.map(\.value) }
@@ -189,9 +207,8 @@ extension SyncSide {
         after.row = state
         after.versions = versions
         after.header.revision = revision
-        return (RowsMerge(received: received, revision: (header.revision, revision), conflicts: max(0, conflicts)), after,
-                // An entry stored at or past the new version is not one gridstore wrote.
-                (entry.map { [$0] } ?? []) + stored.log.filter { $0.version <= current.row.version })
+        // An entry stored at or past the new version is not one gridstore wrote.
+        return (RowsMerge(received: received, revision: (header.revision, revision), conflicts: max(0, conflicts)), after, logAfter)
     }
 
     /// The other side's step of a sync by rows: `bundle` merged by rows (``applyByRows(_:grid:in:clockReference:)``),

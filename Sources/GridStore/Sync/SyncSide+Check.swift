@@ -60,6 +60,18 @@ extension SyncSide {
                 repaired = true
             }
         }
+        // The peers met: a text gridstore would not write, or a peer said to hold a version the
+        // grid has not reached, is taken for none (a deleted item's record is kept the longer).
+        if SyncPeers(stored: row) == nil {
+            problems.append("its record of the peers it met in syncs cannot be read, and is taken for none"
+                            + (repairing ? "" : "; 'gridstore check --repair' clears it, and each peer is recorded again at its next sync"))
+            if repairing {
+                var write = StoredSyncWrite(state: row, replacing: false, replicas: [], registers: [], removed: [], log: nil)
+                write.peers = ""
+                try transaction.writeSyncState(write, gridID: gridID)
+                repaired = true
+            }
+        }
         let ahead = loaded.state.values(stampedAfter: limit)
         guard ahead.count > 0 else { return (problems, repaired) }
         let minutes = (ahead.latest.milliseconds - now + 59_999) / 60_000

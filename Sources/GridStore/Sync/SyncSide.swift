@@ -40,6 +40,8 @@ struct SyncSide {
     /// The name the database's replica row held when read in this side's transaction
     /// (`.some(nil)` for none); `nil` when not read in it.
     var storedName: String?? = nil
+    /// The peers the grid met (`sync_states.peers`), as stored: none when not stored or not readable.
+    var peers = SyncPeers()
 
     /// The side of the grid `name` in `transaction`, made current.
     ///
@@ -120,6 +122,8 @@ struct SyncSide {
                             // A new replica has sent nothing yet.
                             sent: replica.description == row.replica ? row.sent.map(HybridTime.init(rawValue:)) : .zero)
         side.storedName = .some(storedName)
+        // A text gridstore would not write records none: `gridstore check` reports it.
+        side.peers = SyncPeers(stored: row) ?? SyncPeers()
         try side.recordLocalChanges(since: Int(row.revision), storedAs: row.replica, in: transaction, gridID: header.id)
         return side
     }
@@ -368,12 +372,18 @@ struct SyncSide {
     /// Writes the grid the state describes (as one change, a merge naming `origin`, when it
     /// differs from the stored grid) and the state.
     ///
-    /// - Parameter sending: Whether this replica's writes are about to leave the database (a
-    ///   sync, an exported bundle): the state then records them as sent.
+    /// - Parameters:
+    ///   - origin: The replica whose changes were merged, for the history; `nil` for none.
+    ///   - originKnows: What `origin` knows, when it is a peer met in a sync or the maker of a
+    ///     bundle: the state then records it among the grid's peers (``SyncPeers``).
+    ///   - sending: Whether this replica's writes are about to leave the database (a
+    ///     sync, an exported bundle): the state then records them as sent.
     /// - Returns: The grid's revision after.
     @discardableResult
-    mutating func store(in transaction: any GridStorageTransaction, origin: ReplicaID?,
+    mutating func store(in transaction: any GridStorageTransaction, origin: ReplicaID?, originKnows: VersionVector? = nil,
                         sending: Bool) throws -> Int? {
+        let meeting = originKnows.flatMap { knows in origin.map { (replica: $0, knows: knows) } }.flatMap { $0.replica == replica ? nil : $0 }
+        if meeting != nil { isChanged = true }
         // The database's name goes with this replica's changes when they leave (a sync, an
         // exported bundle); a dry run, which stores nothing, writes none.
         if sending, stored != nil || !state.items.isEmpty || !state.sections.isEmpty,
@@ -426,8 +436,18 @@ struct SyncSide {
                                       revision: Int64(revision), clock: clock.latest.rawValue, versions: SyncVersionsText.encode(state.versions),
                                       conflicts: Int64(state.conflicts(in: layout).count), version: version, sent: sent?.rawValue)
             let itemIDs = storedItemIDs == layout.itemIDs ? nil : Self.itemIDChunks(layout.itemIDs, gridID: id)
-            try transaction.writeSyncState(StoredSyncWrite(state: row, replacing: replacing, replicas: numbers.takeAdded(),
-                                                           registers: registers, removed: removed, log: log, itemIDs: itemIDs), gridID: id)
+            var write = StoredSyncWrite(state: row, replacing: replacing, replicas: numbers.takeAdded(),
+                                        registers: registers, removed: removed, log: log, itemIDs: itemIDs)
+            if let meeting {
+                // The peer holds every register when it knows every write they hold; else up to
+                // the latest logged version it covers (a state written anew keeps only its entry).
+                let held = VersionVector(state.latestTimes()).isCovered(by: meeting.knows) ? version
+                    : SyncPeers.version(heldBy: meeting.knows,
+                                        log: (log.map { [$0] } ?? []) + (replacing ? [] : try transaction.syncVersionLog(gridID: id)))
+                peers.meet(meeting.replica, holding: held, at: now)
+                write.peers = peers.text
+            }
+            try transaction.writeSyncState(write, gridID: id)
             loaded = state
             storedItemIDs = layout.itemIDs
             isChanged = false

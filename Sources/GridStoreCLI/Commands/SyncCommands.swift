@@ -226,9 +226,10 @@ struct SyncCursorCommand: GridStoreCommand {
         discussion: """
             An app that moves sync bundles itself (over HTTP, a file) sends this line to the peer, which answers
             with gridstore sync-export --since <cursor>. With --format json, the cursor and each replica it names, with
-            the name its database goes by and when its latest change known here was made (milliseconds since 1970):
-            {"grid":"default","cursor":"…","replicas":[{"replica":"…","name":"Anna's iPad","here":true,
-            "latestChange":1764790000000}]}.
+            the name its database goes by, when its latest change known here was made, and when a sync with it (or a
+            bundle it made) was last merged here, for the peers this grid met (milliseconds since 1970):
+            {"grid":"default","cursor":"…","replicas":[{"replica":"…","name":"Anna's iPad","here":false,
+            "latestChange":1764790000000,"lastSynced":1764790100000}]}.
             """,
         options: [ValueFormat.option])
 
@@ -243,7 +244,8 @@ struct SyncCursorCommand: GridStoreCommand {
         let cursor = try grid.syncCursor()
         guard format == .json else { return context.console.write(cursor.description + "\n") }
         let replicas = try grid.syncReplicas().map { replica in
-            CursorReport.Replica(replica: "\(replica.id)", name: replica.name, here: replica.isHere, latestChange: replica.latestChange)
+            CursorReport.Replica(replica: "\(replica.id)", name: replica.name, here: replica.isHere, latestChange: replica.latestChange,
+                                 lastSynced: replica.lastSynced)
         }
         context.console.write(JSONOutput.text(CursorReport(grid: grid.name, cursor: cursor.description, replicas: replicas),
                                               layout: .listsOnLines))

@@ -84,6 +84,8 @@ struct CursorReport: Encodable {
         let here: Bool
         /// When its latest change known here was made, in milliseconds since 1970.
         let latestChange: Int64?
+        /// When a sync with it, or a bundle it made, was last merged here, in milliseconds since 1970.
+        let lastSynced: Int64?
     }
 
     let grid: String

@@ -364,12 +364,13 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
 
     func syncState(gridID: Int64) throws -> StoredSyncState? {
         let rows = try connection.execute(
-            "SELECT revision, clock, versions, conflicts, replica, database_replica, version, sent FROM sync_states WHERE grid_id = $1",
-            [String(gridID)])
+            "SELECT revision, clock, versions, conflicts, replica, database_replica, version, sent, left(peers, $2) FROM sync_states "
+                + "WHERE grid_id = $1",
+            [String(gridID), String(StoredSyncState.maximumPeersBytes + 1)])
         guard rows.count == 1 else { return nil }
         return StoredSyncState(replica: rows.string(0, 4), databaseReplica: rows.string(0, 5), revision: rows.int(0, 0),
                                clock: rows.int(0, 1), versions: rows.string(0, 2), conflicts: rows.int(0, 3), version: rows.int(0, 6),
-                               sent: rows.isNull(0, 7) ? nil : rows.int(0, 7))
+                               sent: rows.isNull(0, 7) ? nil : rows.int(0, 7), peers: rows.isNull(0, 8) ? nil : rows.string(0, 8))
     }
 
     /// The replicas' query, alone or in a batch.
@@ -503,13 +504,13 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
         }
         let state = write.state
         connection.enqueue("""
-            INSERT INTO sync_states (grid_id, replica, database_replica, revision, clock, versions, conflicts, version, sent)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            INSERT INTO sync_states (grid_id, replica, database_replica, revision, clock, versions, conflicts, version, sent, peers)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
             ON CONFLICT (grid_id) DO UPDATE SET replica = excluded.replica, database_replica = excluded.database_replica,
                 revision = excluded.revision, clock = excluded.clock, versions = excluded.versions, conflicts = excluded.conflicts,
-                version = excluded.version, sent = excluded.sent
+                version = excluded.version, sent = excluded.sent, peers = coalesce(excluded.peers, sync_states.peers)
             """, [id, state.replica, state.databaseReplica, String(state.revision), String(state.clock), state.versions,
-                  String(state.conflicts), String(state.version), state.sent.map(String.init)])
+                  String(state.conflicts), String(state.version), state.sent.map(String.init), write.peers])
         if !write.replicas.isEmpty {
             var numbers = PostgreSQLArray(of: .bigint), ids = PostgreSQLArray(of: .text)
             for replica in write.replicas {

@@ -227,11 +227,13 @@ final class SQLiteGridTransaction: GridStorageTransaction {
 
     func syncState(gridID: Int64) throws -> StoredSyncState? {
         try connection.fetchOne("""
-            SELECT revision, clock, versions, conflicts, replica, database_replica, version, sent FROM sync_states WHERE grid_id = ?
-            """, [gridID]) { row in
+            SELECT revision, clock, versions, conflicts, replica, database_replica, version, sent, substr(peers, 1, ?)
+            FROM sync_states WHERE grid_id = ?
+            """, [StoredSyncState.maximumPeersBytes + 1, gridID]) { row in
             StoredSyncState(replica: row.string(at: 4), databaseReplica: row.string(at: 5), revision: Int64(row.int(at: 0)),
                             clock: Int64(row.int(at: 1)), versions: row.string(at: 2), conflicts: Int64(row.int(at: 3)),
-                            version: Int64(row.int(at: 6)), sent: row.isNull(at: 7) ? nil : Int64(row.int(at: 7)))
+                            version: Int64(row.int(at: 6)), sent: row.isNull(at: 7) ? nil : Int64(row.int(at: 7)),
+                            peers: row.isNull(at: 8) ? nil : row.string(at: 8))
         }
     }
 
@@ -355,6 +357,9 @@ final class SQLiteGridTransaction: GridStorageTransaction {
                 INSERT INTO sync_states (replica, database_replica, revision, clock, versions, conflicts, version, sent, grid_id)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, values)
+        }
+        if let peers = write.peers {
+            try connection.executeCached("UPDATE sync_states SET peers = ? WHERE grid_id = ?", [peers, gridID])
         }
         for replica in write.replicas {
             try connection.executeCached("INSERT INTO sync_replicas (grid_id, number, id) VALUES (?, ?, ?)",
