@@ -336,6 +336,10 @@ struct UpgradeTests {
         }
         #expect(try upgraded.readSQLite { try text($0, "PRAGMA integrity_check") } == "ok")
         #expect(try upgraded.readSQLite { try text($0, "SELECT count(*) FROM pragma_foreign_key_check") } == "0")
+        // Migrations write: closing empties the log, which every later process would scan at open.
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        try upgraded.close()
+        #expect(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int == 0)
     }
 
     @Test("a version-6 file with a size no build writes is refused by version 7, which is rolled back")

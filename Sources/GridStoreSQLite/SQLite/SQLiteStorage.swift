@@ -146,6 +146,9 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
                                        [FileIdentity.replicaText(of: path)])
             }
         }
+        // Migrations write: their log is emptied at close, or every later process that only
+        // reads would scan it at open.
+        if !migrationsAppliedOnOpen.isEmpty { hasWritten.store(true, ordering: .relaxed) }
     }
 
     /// Opens the gridstore database at `path` after checking it, applying pending migrations
