@@ -58,12 +58,23 @@ struct SyncPeersTests {
         #expect(SyncPeers(stored: within) == SyncPeers())
     }
 
-    @Test("a peer keeps the latest version it held; one not met for 90 days, or met longest ago past 64, is forgotten")
+    @Test("a peer holds what it showed last; one not met for 90 days, or met longest ago past 64, is forgotten; a day's news only")
     func meeting() {
         var peers = SyncPeers()
         peers.meet(Self.phoneID, holding: 9, at: 1_000)
+        // What it shows now, even less than before (a database restored from a backup holds less).
         peers.meet(Self.phoneID, holding: 4, at: 2_000)
-        #expect(peers.peer(Self.phoneID) == .init(replica: Self.phoneID, version: 9, metAt: 2_000))
+        #expect(peers.peer(Self.phoneID) == .init(replica: Self.phoneID, version: 4, metAt: 2_000))
+        // Met again holding the same version within a day: nothing to write.
+        #expect(!peers.isNews(Self.phoneID, holding: 4, at: 2_000 + SyncPeers.metAtResolution - 1)
+                && peers.isNews(Self.phoneID, holding: 4, at: 2_000 + SyncPeers.metAtResolution)
+                && peers.isNews(Self.phoneID, holding: 5, at: 2_001) && peers.isNews(Self.tabletID, holding: 0, at: 2_001)
+                && peers.isNews(Self.phoneID, holding: 4, at: 1_999))
+        // A peer met by a clock that was ahead counts as met now.
+        var ahead = SyncPeers()
+        ahead.meet(Self.tabletID, holding: 1, at: 9_000_000_000_000)
+        ahead.meet(Self.phoneID, holding: 1, at: 5_000)
+        #expect(ahead.peer(Self.tabletID)?.metAt == 5_000)
         let day: Int64 = 24 * 60 * 60 * 1000
         peers.meet(Self.tabletID, holding: 1, at: 2_000 + 90 * day)
         #expect(peers.peers.count == 2)
@@ -180,6 +191,17 @@ struct SyncPeersTests {
                                           + "--repair' clears it, and each peer is recorded again at its next sync"], "\(found)")
         #expect(try Grid.checkSyncStates(in: phone, repairing: true).first?.repaired == true)
         #expect(try peers(phone) == SyncPeers() && Grid.checkSyncStates(in: phone).first?.problems == [])
+        // A versions log rebuilt by --repair is what the peers' versions were judged by: they hold none until met again.
+        let tabletID = try #require(try Grid(named: "default", in: tablet).syncReplicaID())
+        try Grid(named: "default", in: tablet).toggle(at: GridIndexPath(item: 2))
+        _ = try phone.sync(with: tablet)
+        #expect(try peers(phone)?.peer(tabletID)?.version ?? 0 > 0)
+        try SQLiteConnection(path: directory.file("phone.sqlite")).execute("""
+            UPDATE sync_registers SET version = (SELECT version FROM sync_states) + 3
+            WHERE kind = 'item' AND field = 'p' AND entity = (SELECT min(entity) FROM sync_registers WHERE kind = 'item')
+            """)
+        #expect(try Grid.checkSyncStates(in: phone, repairing: true).first?.repaired == true)
+        #expect(try peers(phone)?.peer(tabletID)?.version == 0)
         // A sync still works with the edit in place, and records the peer again.
         try SQLiteConnection(path: directory.file("phone.sqlite")).execute("UPDATE sync_states SET peers = ?", [text])
         try Grid(named: "default", in: tablet).toggle(at: GridIndexPath(item: 1))

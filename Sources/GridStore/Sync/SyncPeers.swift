@@ -76,17 +76,38 @@ struct SyncPeers: Equatable, Sendable {
         peers.first { $0.replica == replica }
     }
 
-    /// Records that `replica` holds every register this grid held at `version` (a version it
-    /// held before stays, if later), met at `now`; then forgets the peers not met for
-    /// ``forgottenAfter`` before `now` and, past ``maximumCount``, those met longest ago.
+    /// Records that `replica` holds every register this grid held at `version`, met at `now`:
+    /// what it showed now replaces what it showed before, even a later version (a database
+    /// restored from a backup, or a standby promoted, holds less than it did). Then forgets the
+    /// peers not met for ``forgottenAfter`` before `now` and, past ``maximumCount``, those met
+    /// longest ago; a peer recorded as met after `now` (a clock that was ahead, or went back)
+    /// counts as met at `now`.
     mutating func meet(_ replica: ReplicaID, holding version: Int64, at now: Int64) {
-        let held = max(version, peer(replica)?.version ?? 0)
+        let now = max(0, now)
         peers.removeAll { $0.replica == replica }
-        peers.insert(Peer(replica: replica, version: max(0, held), metAt: max(0, now)), at: 0)
-        peers.removeAll { now > $0.metAt && now - $0.metAt > Self.forgottenAfter }
+        for index in peers.indices where peers[index].metAt > now { peers[index].metAt = now }
+        peers.insert(Peer(replica: replica, version: max(0, version), metAt: now), at: 0)
+        peers.removeAll { now - $0.metAt > Self.forgottenAfter }
         if peers.count > Self.maximumCount { peers.removeLast(peers.count - Self.maximumCount) }
         peers.sort { $0.metAt > $1.metAt }
     }
+
+    /// Keeps the peers and when each was met, holding no version: for a versions log rebuilt,
+    /// which the versions they held were judged by.
+    mutating func forgetHeldVersions() {
+        for index in peers.indices { peers[index].version = 0 }
+    }
+
+    /// Whether meeting `replica` at `now`, holding `version`, records anything a later reader
+    /// uses: a peer not recorded, another version, or a record a day old or more (when it was
+    /// met is kept to the day, so a sync that moves nothing new need not write it).
+    func isNews(_ replica: ReplicaID, holding version: Int64, at now: Int64) -> Bool {
+        guard let known = peer(replica) else { return true }
+        return known.version != version || now - known.metAt >= Self.metAtResolution || known.metAt > now
+    }
+
+    /// How stale a record of when a peer was met may be left: one day, in milliseconds.
+    static let metAtResolution: Int64 = 24 * 60 * 60 * 1000
 
     /// The latest of this grid's sync versions whose registers a replica that knows `known` holds:
     /// the newest entry of `log` (the versions log, any order) that `known` covers; 0 when none is.

@@ -126,8 +126,9 @@ extension SyncSide {
         // The sender met, among the grid's peers, with the latest version whose registers it holds.
         var peers = SyncPeers(stored: current.row) ?? SyncPeers()
         func meetSender(log: [StoredSyncVersion]) -> String? {
-            guard bundle.replica != replica else { return nil }
-            peers.meet(bundle.replica, holding: SyncPeers.version(heldBy: delta.versions, log: log), at: now)
+            let held = SyncPeers.version(heldBy: delta.versions, log: log)
+            guard bundle.replica != replica, peers.isNews(bundle.replica, holding: held, at: now) else { return nil }
+            peers.meet(bundle.replica, holding: held, at: now)
             return peers.text
         }
         guard !changed.isEmpty || !renamed.isEmpty || versions != current.versions else {

@@ -139,6 +139,12 @@ extension SyncSide {
                                                            versions: SyncVersionsText.encode(VersionVector(loaded.state.latestTimes()))),
                                     itemIDs: itemIDChunks(loaded.layout.itemIDs, gridID: gridID))
         write.replacingLog = true
+        // Each peer was credited through the log this replaces: it is taken to hold nothing
+        // until it shows what it holds again.
+        if var peers = SyncPeers(stored: row), !peers.peers.isEmpty {
+            peers.forgetHeldVersions()
+            write.peers = peers.text
+        }
         try transaction.writeSyncState(write, gridID: gridID)
     }
 }

@@ -100,6 +100,8 @@ extension SyncSide {
         var side = self
         side.now = max(try transaction.clockMilliseconds(), clockReference ?? .min)
         side.storedName = nil
+        // Another call may have met a peer since (a bundle that brought nothing new).
+        side.peers = SyncPeers(stored: row) ?? SyncPeers()
         return side
     }
 }

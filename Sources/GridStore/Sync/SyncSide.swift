@@ -383,7 +383,15 @@ struct SyncSide {
     mutating func store(in transaction: any GridStorageTransaction, origin: ReplicaID?, originKnows: VersionVector? = nil,
                         sending: Bool) throws -> Int? {
         let meeting = originKnows.flatMap { knows in origin.map { (replica: $0, knows: knows) } }.flatMap { $0.replica == replica ? nil : $0 }
-        if meeting != nil { isChanged = true }
+        // A peer met writes a state that is otherwise unchanged only when its record changes
+        // more than when it was met.
+        let storedVersion = version
+        if let meeting, !isChanged, let id = stored?.id {
+            let held = try heldVersion(by: meeting.knows, latest: state.latestTimes(), newEntry: nil) {
+                try transaction.syncVersionLog(gridID: id).filter { $0.version <= storedVersion }
+            }
+            if peers.isNews(meeting.replica, holding: held, at: now) { isChanged = true }
+        }
         // The database's name goes with this replica's changes when they leave (a sync, an
         // exported bundle); a dry run, which stores nothing, writes none.
         if sending, stored != nil || !state.items.isEmpty || !state.sections.isEmpty,
@@ -428,9 +436,10 @@ struct SyncSide {
             if replacing { numbers = SyncReplicaNumbers() }
             let (registers, removed) = state.rows(changedFrom: replacing ? nil : loaded, version: version + 1, numbers: &numbers)
             var log: StoredSyncVersion?
+            let latest = meeting != nil || replacing || !registers.isEmpty || !removed.isEmpty ? state.latestTimes() : [:]
             if replacing || !registers.isEmpty || !removed.isEmpty {
                 version += 1
-                log = StoredSyncVersion(version: version, versions: SyncVersionsText.encode(VersionVector(state.latestTimes())))
+                log = StoredSyncVersion(version: version, versions: SyncVersionsText.encode(VersionVector(latest)))
             }
             let row = StoredSyncState(replica: replica.description, databaseReplica: databaseReplica.description,
                                       revision: Int64(revision), clock: clock.latest.rawValue, versions: SyncVersionsText.encode(state.versions),
@@ -439,13 +448,14 @@ struct SyncSide {
             var write = StoredSyncWrite(state: row, replacing: replacing, replicas: numbers.takeAdded(),
                                         registers: registers, removed: removed, log: log, itemIDs: itemIDs)
             if let meeting {
-                // The peer holds every register when it knows every write they hold; else up to
-                // the latest logged version it covers (a state written anew keeps only its entry).
-                let held = VersionVector(state.latestTimes()).isCovered(by: meeting.knows) ? version
-                    : SyncPeers.version(heldBy: meeting.knows,
-                                        log: (log.map { [$0] } ?? []) + (replacing ? [] : try transaction.syncVersionLog(gridID: id)))
-                peers.meet(meeting.replica, holding: held, at: now)
-                write.peers = peers.text
+                // A state written anew keeps only its own entry of the log.
+                let held = try heldVersion(by: meeting.knows, latest: latest, newEntry: log) {
+                    replacing ? [] : try transaction.syncVersionLog(gridID: id).filter { $0.version <= storedVersion }
+                }
+                if peers.isNews(meeting.replica, holding: held, at: now) {
+                    peers.meet(meeting.replica, holding: held, at: now)
+                    write.peers = peers.text
+                }
             }
             try transaction.writeSyncState(write, gridID: id)
             loaded = state
@@ -453,6 +463,17 @@ struct SyncSide {
             isChanged = false
         }
         return revision
+    }
+
+    /// The latest of this state's sync versions (``version``) whose registers a peer that
+    /// knows `knows` holds: this one when it knows every write they hold (`latest`, from
+    /// ``ReplicatedGrid/latestTimes()``), else the latest entry of the versions log it covers:
+    /// `newEntry`, the one written now, or those `storedLog` reads (an entry past the version
+    /// stored before is not one gridstore wrote, and is left out by the caller).
+    private func heldVersion(by knows: VersionVector, latest: [ReplicaID: HybridTime], newEntry: StoredSyncVersion?,
+                             storedLog: () throws -> [StoredSyncVersion]) throws -> Int64 {
+        if VersionVector(latest).isCovered(by: knows) { return version }
+        return SyncPeers.version(heldBy: knows, log: (newEntry.map { [$0] } ?? []) + (try storedLog()))
     }
 
     /// The items' ids as `sync_item_ids` stores them: chunks of consecutive items of a section,

@@ -347,19 +347,17 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         // SQLite prepares and runs for less than an upsert; the row is inserted at a first sync.
         let values: [SQLiteValue] = [.text(state.replica), .text(state.databaseReplica), .integer(state.revision), .integer(state.clock),
                                      .text(state.versions), .integer(state.conflicts), .integer(state.version),
-                                     state.sent.map { .integer($0) } ?? .null, .integer(gridID)]
+                                     state.sent.map { .integer($0) } ?? .null, write.peers.map { .text($0) } ?? .null, .integer(gridID)]
+        // The peers only when the write gives them.
         try connection.executeCached("""
             UPDATE sync_states SET replica = ?, database_replica = ?, revision = ?, clock = ?, versions = ?, conflicts = ?,
-                version = ?, sent = ? WHERE grid_id = ?
+                version = ?, sent = ?, peers = coalesce(?, peers) WHERE grid_id = ?
             """, values)
         if connection.changes == 0 {
             try connection.executeCached("""
-                INSERT INTO sync_states (replica, database_replica, revision, clock, versions, conflicts, version, sent, grid_id)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO sync_states (replica, database_replica, revision, clock, versions, conflicts, version, sent, peers, grid_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, values)
-        }
-        if let peers = write.peers {
-            try connection.executeCached("UPDATE sync_states SET peers = ? WHERE grid_id = ?", [peers, gridID])
         }
         for replica in write.replicas {
             try connection.executeCached("INSERT INTO sync_replicas (grid_id, number, id) VALUES (?, ?, ?)",
