@@ -3,14 +3,14 @@
 /// the delete.
 ///
 /// A peer is recorded when a sync with it, or a bundle it made, is merged here: with the latest
-/// sync version of this grid whose registers it holds (it knows every write they held then), and
-/// when. A peer not met for ``forgottenAfter`` is forgotten, and so is the one met longest ago
+/// sync version of this grid whose registers it showed it holds (it knew every write they held
+/// then), and when. A peer not met for ``forgottenAfter`` is forgotten, and so is the one met longest ago
 /// past ``maximumCount``.
 struct SyncPeers: Equatable, Sendable {
     struct Peer: Equatable, Sendable {
         var replica: ReplicaID
-        /// The latest sync version of this grid (``StoredSyncState/version``) at which the peer
-        /// held every register, or a later value of it; 0 when none is known.
+        /// The latest sync version of this grid (``StoredSyncState/version``) whose registers the
+        /// peer held, as it showed at its latest meeting; 0 when none is known.
         var version: Int64
         /// This database's clock when a sync with the peer, or a bundle it made, was last merged
         /// here, in milliseconds since 1970.

@@ -61,7 +61,7 @@ extension SyncSide {
             }
         }
         // The peers met: a text gridstore would not write, or a peer said to hold a version the
-        // grid has not reached, is taken for none (a deleted item's record is kept the longer).
+        // grid has not reached, is taken for none, each peer recorded again when next met.
         if SyncPeers(stored: row) == nil {
             problems.append("its record of the peers it met in syncs cannot be read, and is taken for none"
                             + (repairing ? "" : "; 'gridstore check --repair' clears it, and each peer is recorded again at its next sync"))
