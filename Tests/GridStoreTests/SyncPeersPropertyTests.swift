@@ -4,27 +4,38 @@ import SeededRandom
 import Testing
 import TestSupport
 @testable import GridStore
+import GridStoreSQLite
 
 /// The peers record never credits a peer with registers it does not hold: replicas edit, sync
 /// both ways and pass bundles (made since a peer's cursor, applied late and out of order), at
 /// random; after every step, for every replica and every peer it recorded as holding version
 /// `v`, every write its rows at or before `v` hold is one the peer knows now.
 ///
-/// `GRIDSTORE_PEER_SEEDS` sets how many seeds run (40 when unset). A failing seed prints itself
-/// and the step that broke the rule.
+/// `GRIDSTORE_PEER_SEEDS` sets how many seeds run on each storage (40 in memory and 10 in SQLite
+/// files when unset). A failing seed prints itself, its storage and the step that broke the rule.
 @Suite("Sync peers, at random")
 struct SyncPeersPropertyTests {
-    static var seeds: [UInt64] {
+    /// Where the replicas keep their grids: in memory, or in SQLite files (whose statements
+    /// write the record otherwise).
+    enum Storage: String, CaseIterable, CustomStringConvertible {
+        case inMemory, sqlite
+        var description: String { rawValue }
+    }
+
+    static var seeds: [(Storage, UInt64)] {
         let given = ProcessInfo.processInfo.environment["GRIDSTORE_PEER_SEEDS"].flatMap { Int($0) }
-        return (0..<UInt64(given ?? 40)).map { $0 }
+        return Storage.allCases.flatMap { storage in (0..<UInt64(given ?? (storage == .inMemory ? 40 : 10))).map { (storage, $0) } }
     }
 
     static let grid = "g"
 
     @Test("no replica credits a peer with a register it does not hold", arguments: seeds)
-    func neverOverCredits(seed: UInt64) throws {
+    func neverOverCredits(storage: Storage, seed: UInt64) throws {
         var generator = SeededGenerator(seed: seed &* 0x9E37_79B9 &+ 7)
-        let replicas = (0..<4).map { _ in GridDatabase.inMemory() }
+        let directory = TemporaryDirectory()
+        let replicas = try (0..<4).map { index in
+            storage == .inMemory ? GridDatabase.inMemory() : try GridDatabase(path: directory.file("\(index).sqlite"))
+        }
         try Grid(named: Self.grid, in: replicas[0], creatingWith: GridOptions(sectionItemCounts: [12])).toggle(at: GridIndexPath(item: 0))
         var bundles: [(SyncBundle, to: Int)] = []
         var credited = 0
@@ -33,7 +44,7 @@ struct SyncPeersPropertyTests {
             var other = Int.random(in: 0..<(replicas.count - 1), using: &generator)
             if other >= index { other += 1 }
             let action = Int.random(in: 0..<10, using: &generator)
-            let description = "seed \(seed), step \(step): action \(action) on replica \(index) with \(other)"
+            let description = "seed \(seed) (\(storage)), step \(step): action \(action) on replica \(index) with \(other)"
             do {
                 try Self.run(action, on: index, with: other, in: replicas, bundles: &bundles, using: &generator)
             } catch let error as GridError {
