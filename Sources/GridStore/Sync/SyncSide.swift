@@ -383,15 +383,7 @@ struct SyncSide {
     mutating func store(in transaction: any GridStorageTransaction, origin: ReplicaID?, originKnows: VersionVector? = nil,
                         sending: Bool) throws -> Int? {
         let meeting = originKnows.flatMap { knows in origin.map { (replica: $0, knows: knows) } }.flatMap { $0.replica == replica ? nil : $0 }
-        // A peer met writes a state that is otherwise unchanged only when its record changes
-        // more than when it was met.
         let storedVersion = version
-        if let meeting, !isChanged, let id = stored?.id {
-            let held = try heldVersion(by: meeting.knows, latest: state.latestTimes(), newEntry: nil) {
-                try transaction.syncVersionLog(gridID: id).filter { $0.version <= storedVersion }
-            }
-            if peers.isNews(meeting.replica, holding: held, at: now) { isChanged = true }
-        }
         // The database's name goes with this replica's changes when they leave (a sync, an
         // exported bundle); a dry run, which stores nothing, writes none.
         if sending, stored != nil || !state.items.isEmpty || !state.sections.isEmpty,
@@ -402,6 +394,14 @@ struct SyncSide {
         if sending, sent != state.versions[replica] {
             sent = state.versions[replica]
             isChanged = true
+        }
+        // A peer met writes a state that is otherwise unchanged only when its record changes
+        // more than when it was met (what it holds is counted once, when the state is written).
+        if let meeting, !isChanged, let id = stored?.id {
+            let held = try heldVersion(by: meeting.knows, latest: state.latestTimes(), newEntry: nil) {
+                try transaction.syncVersionLog(gridID: id).filter { $0.version <= storedVersion }
+            }
+            if peers.isNews(meeting.replica, holding: held, at: now) { isChanged = true }
         }
         var id: Int64
         var revision: Int
