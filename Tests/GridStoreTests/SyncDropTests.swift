@@ -147,6 +147,30 @@ struct SyncDropTests {
         #expect(try connection.fetchOne("SELECT count(*) FROM sync_drops") { $0.int(at: 0) } == 0)
     }
 
+    @Test("a drop reaches a peer's grid by its stored state's row, not its registers: one it cannot read does not stop the drop, a change since still keeps the grid")
+    func dropReadsNoRegisters() throws {
+        let (phone, tablet, _) = try devices(.sqlite)
+        // The tablet's registers of "old" hold a text gridstore cannot read: reading them would
+        // refuse the sync (a grid that shrank from a million tiles holds millions of them).
+        let tabletFile = try SQLiteConnection(path: directory.file("tablet.sqlite"))
+        try tabletFile.execute("""
+            UPDATE sync_registers SET register = 'not a register'
+            WHERE grid_id = (SELECT id FROM grids WHERE name = 'old') AND kind = 'item' AND field = 'p'
+            """)
+        #expect(try tabletFile.fetchOne("SELECT changes()") { $0.int(at: 0) } == 5)
+        try Grid.drop(named: "old", in: phone)
+        #expect(try result(phone.sync(with: tablet)).drop == .droppedThere)
+        #expect(try names(tablet) == ["default"])
+
+        // A grid changed since its last sync is made current first, reading its registers: the
+        // change keeps it, as before.
+        let (phone2, tablet2, _) = try devices(.sqlite, prefix: "again-")
+        try Grid(named: "old", in: tablet2).toggle(at: GridIndexPath(item: 2))
+        try Grid.drop(named: "old", in: phone2)
+        _ = try phone2.sync(with: tablet2)
+        #expect(try names(tablet2) == ["default", "old"] && names(phone2) == ["default", "old"])
+    }
+
     @Test("a drop row not in the shape gridstore writes drops nothing: the grid comes back", arguments: [
         "UPDATE sync_drops SET versions = 'not versions'",
         "UPDATE sync_drops SET versions = '0123456789abcdef0123456789abcdef:0'",

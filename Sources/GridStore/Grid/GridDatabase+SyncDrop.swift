@@ -48,8 +48,7 @@ extension GridDatabase {
             dropped[index] = try database.access(dryRun) { transaction in
                 var covered = false
                 if candidate {
-                    let side = try SyncSide.prepare(name, in: transaction, minting: !dryRun)
-                    covered = side.stored != nil && drop.covers(side.state.versions)
+                    covered = try Self.knowledge(ofGrid: name, in: transaction, minting: !dryRun).map(drop.covers) ?? false
                     if covered, !dryRun { _ = try transaction.deleteGrid(named: name) }
                 }
                 if !dryRun, stored[index]?.drop != record { try transaction.writeSyncDrop(record) }
@@ -57,5 +56,16 @@ extension GridDatabase {
             }
         }
         return (dropped, revived, drop)
+    }
+
+    /// What the grid `name` knows of every replica's changes, its changes made since its last
+    /// sync recorded first; `nil` when the grid is not there. A state stored current is taken
+    /// from its row, without reading its registers: a grid that shrank from a million tiles
+    /// holds millions, which a drop of it has no need to read.
+    private static func knowledge(ofGrid name: String, in transaction: any GridStorageTransaction,
+                                  minting: Bool) throws -> VersionVector? {
+        if let current = try SyncSide.current(GridLimits.canonical(name), in: transaction) { return current.versions }
+        let side = try SyncSide.prepare(name, in: transaction, minting: minting)
+        return side.stored == nil ? nil : side.state.versions
     }
 }
