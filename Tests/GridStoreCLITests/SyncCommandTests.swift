@@ -322,3 +322,25 @@ struct SyncBundleCommandTests {
         #expect(cursor.status == 64 && cursor.standardError.hasPrefix("Error: 'nonsense' is not a cursor"))
     }
 }
+
+extension SyncCommandTests {
+    @Test("a grid name stored in another Unicode form (a hand edit) is said in one line by sync, grids and check; the sync moves nothing and makes no file")
+    func nameInAnotherForm() throws {
+        #expect(try run("here.sqlite", "--grid", "caf\u{E9}", "init", "--items", "3", "-q").status == 0)
+        #expect(try run("here.sqlite", "--grid", "x", "init", "--items", "7", "-q").status == 0)
+        // "café" with a combining accent: Swift's == takes it for the grid above, a lookup by bytes does not.
+        let connection = try SQLiteConnection(path: directory.file("here.sqlite"), mode: .readWrite)
+        try connection.execute("UPDATE grids SET name = 'cafe' || char(769) WHERE name = 'x'")
+        connection.close()
+        let said = "grid 'cafe\u{301}' in \(directory.file("here.sqlite")) has a name not in the composed form (NFC) gridstore writes names in"
+        let synced = try run("here.sqlite", "sync", directory.file("new.sqlite"), "--create")
+        #expect(synced.status == 1 && synced.standardOutput.isEmpty)
+        #expect(synced.standardError == "Error: the stored grid is inconsistent: \(said)\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("new.sqlite")))
+        for command in [["grids"], ["check"]] {
+            let result = try CommandRunner.run(["--db", directory.file("here.sqlite")] + command)
+            #expect(result.status == 1 && result.standardError.hasSuffix("has a name not in the composed form (NFC) gridstore writes names in\n")
+                    && result.standardError.filter { $0 == "\n" }.count == 1, "\(command): \(result)")
+        }
+    }
+}

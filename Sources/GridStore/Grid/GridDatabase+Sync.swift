@@ -140,9 +140,15 @@ extension GridDatabase {
             // Each side's grids and recorded drops, in one read.
             let listed = try [self, other].map { database in
                 try database.storageRead { transaction in
-                    (grids: try transaction.listGrids().map(\.name),
-                     drops: Dictionary(try transaction.syncDrops(limit: SyncDrop.maximumStored).map { ($0.name, $0) },
-                                       uniquingKeysWith: { first, _ in first }))
+                    let grids = try transaction.listGrids().map(\.name)
+                    // Two forms of one name are one name to Swift: a grid stored under another
+                    // form would be left out without a word.
+                    if let odd = grids.first(where: { !GridLimits.isCanonical($0) }) {
+                        throw GridError.corrupted("grid '\(TextExcerpt.abbreviated(odd))' in \(database.location) has \(GridSummary.uncomposedName)")
+                    }
+                    return (grids: grids,
+                            drops: Dictionary(try transaction.syncDrops(limit: SyncDrop.maximumStored).map { ($0.name, $0) },
+                                              uniquingKeysWith: { first, _ in first }))
                 }
             }
             let grids = Set(listed[0].grids + listed[1].grids)

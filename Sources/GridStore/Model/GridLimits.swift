@@ -21,6 +21,12 @@ public enum GridLimits {
         return String(decoding: text._nfcCodeUnits, as: UTF8.self)
     }
 
+    /// Whether `text` is stored as gridstore stores names and keys: in ``canonical(_:)`` form,
+    /// byte for byte (Swift's `==` takes "café" in either form for the other).
+    static func isCanonical(_ text: String) -> Bool {
+        canonical(text).utf8.elementsEqual(text.utf8)
+    }
+
     /// Throws unless `key` can be an item's key: 1 to 255 characters, no control characters.
     public static func validate(key: String) throws(GridError) {
         if let problem = problem(with: key, noun: "key", maximum: maximumKeyLength, masksControls: true) {

@@ -24,7 +24,7 @@ struct SyncDrop: Equatable {
     /// grid may have included, or one not stored as gridstore writes names (in NFC, valid UTF-8:
     /// a byte no character has reads as U+FFFD).
     init?(_ stored: StoredSyncDrop) {
-        guard (try? GridLimits.validate(name: stored.name)) != nil, GridLimits.canonical(stored.name).utf8.elementsEqual(stored.name.utf8),
+        guard (try? GridLimits.validate(name: stored.name)) != nil, GridLimits.isCanonical(stored.name),
               !stored.name.unicodeScalars.contains("\u{FFFD}"),
               stored.versions.utf8.count <= StoredSyncDrop.maximumVersionsBytes, stored.droppedAt >= 0,
               let versions = SyncVersionsText.decode(stored.versions), !versions.entries.isEmpty else { return nil }
