@@ -24,6 +24,24 @@ struct CauseMessageTests {
         #expect(!FileManager.default.fileExists(atPath: fresh))
     }
 
+    @Test("a write past the file-size limit is said as such in one line; no new file is left, nor a changed one")
+    func fileSizeLimit() throws {
+        let source = directory.file("source.sqlite")
+        #expect(try CommandRunner.run(["--db", source, "-q", "items", "3000"]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: source))
+        let new = directory.file("new.sqlite")
+        for command in ["--db '\(source)' sync '\(new)' --create", "copy '\(source)' '\(new)'", "--db '\(source)' -q items 20000"] {
+            // A limit far below what the command writes: the write fails, and the process lives on to say so.
+            let result = try CommandRunner.shell("ulimit -f 100; exec \"$GRIDSTORE\" \(command)")
+            #expect(result.status == 1, "\(command)")
+            #expect(result.standardError.hasPrefix("Error: ") && result.standardError.filter { $0 == "\n" }.count == 1, "\(command)")
+            #expect(result.standardError.contains("file-size limit (ulimit -f)"), "\(command): \(result.standardError)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+                    == ["source.sqlite", "source.sqlite-shm", "source.sqlite-wal"], "\(command)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == before)
+    }
+
     @Test("a key given twice is said to be given twice, on a new grid and an existing one")
     func repeatedKey() throws {
         let path = directory.file("keys.sqlite")

@@ -49,7 +49,8 @@ struct CopyCommand: GridStoreCommand {
         if let name = context.explicitGridName, try !Grid.exists(named: name, in: from) {
             throw GridError.gridNotFound(name)
         }
-        let to = try target.open()
+        // A missing target file is made when the copy commits: a copy refused, or killed, makes none.
+        let to = try target.open(creatingOnFirstChange: true)
         let copied = try Grid.copy(from: from, to: to, names: context.explicitGridName.map { [$0] }, replacing: replacing,
                                    history: history)
         context.noteCommitted("\(copied.count) grid(s) copied to \(to.location)")

@@ -69,8 +69,10 @@ struct SyncCommand: GridStoreCommand {
                 "; '\(CommandLineOutput.printable($0))', which it made, is removed"
             }.joined() + "; each grid is as before or after its sync on each side, and syncing again completes it")
             do {
-                peer = try other.open()
-                database = try context.openDatabase(creatingNow: true)
+                // A missing file is made by the first change that commits to it: a sync refused,
+                // or killed, before it wrote to a new device leaves no file of it.
+                peer = try other.open(creatingOnFirstChange: true)
+                database = try context.openDatabase()
                 if let name = context.explicitGridName, try !Grid.exists(named: name, in: database), try !Grid.exists(named: name, in: peer) {
                     throw context.missingGrid(name)
                 }

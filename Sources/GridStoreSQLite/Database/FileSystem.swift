@@ -200,6 +200,27 @@ enum FileSystem {
             + "raise it (ulimit -n) and try again"
     }
 
+    #if canImport(Glibc)
+    private static let fileSizeLimit = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+    #else
+    private static let fileSizeLimit = RLIMIT_FSIZE
+    #endif
+
+    /// What to say when a write failed for `code` (an `errno`) because there is no room for it,
+    /// or failed as an I/O error (`isIOError`) in a process with a file-size limit: SQLite may
+    /// report another `errno` than the write's once it has tidied up. `nil` otherwise.
+    static func writeFailureReason(_ code: Int32, isIOError: Bool) -> String? {
+        switch code {
+        case EFBIG: return "a file would grow past this process's file-size limit (ulimit -f)"
+        case ENOSPC: return "the disk is full"
+        case EDQUOT: return "the disk quota is used up"
+        default: break
+        }
+        var limit = rlimit()
+        guard isIOError, getrlimit(fileSizeLimit, &limit) == 0, limit.rlim_cur < rlim_t(Int64.max) else { return nil }
+        return "this process has a file-size limit (ulimit -f) of \(limit.rlim_cur) bytes, which a file may have reached"
+    }
+
     /// Whether a process other than this one holds a lock on byte `offset` of the file at
     /// `path` (as SQLite's writers lock their reserved byte), read from `/proc/locks`.
     ///

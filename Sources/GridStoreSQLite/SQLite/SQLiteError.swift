@@ -54,6 +54,7 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let name = String(cString: sqlite3_errstr(extendedResultCode))
         var line = "SQLite error \(resultCode) (\(name)): \(message)"
+        if let reason = FileSystem.writeFailureReason(systemErrorCode, isIOError: resultCode == SQLITE_IOERR) { line += ": \(reason)" }
         if let sql {
             line += " — in `\(Self.singleLine(sql))`"
         }
