@@ -344,3 +344,36 @@ extension SyncCommandTests {
         }
     }
 }
+
+extension SyncCommandTests {
+    @Test("a grid's sync started anew (exported, dropped, imported again, as a refusal at a limit says) takes its old place on its peers, the deleted tiles' records gone on both sides")
+    func syncStartedAnew() throws {
+        let there = directory.file("there.sqlite")
+        #expect(try run("here.sqlite", "items", "40", "-q").status == 0)
+        #expect(try run("here.sqlite", "sync", there, "--create").status == 0)
+        #expect(try run("here.sqlite", "items", "5", "-q").status == 0)
+        #expect(try run("here.sqlite", "toggle", "2", "-q").status == 0)
+        #expect(try run("here.sqlite", "sync", there).status == 0)
+        func registers(_ path: String) throws -> Int {
+            try SQLiteConnection(path: path).fetchOne("SELECT count(*) FROM sync_registers") { $0.int(at: 0) } ?? -1
+        }
+        #expect(try registers(directory.file("here.sqlite")) > 40 && registers(there) > 40)
+
+        let document = try run("here.sqlite", "export")
+        try Data(document.standardOutput.utf8).write(to: URL(fileURLWithPath: directory.file("grid.json")))
+        #expect(try run("here.sqlite", "drop", "default").status == 0)
+        #expect(try run("here.sqlite", "import", directory.file("grid.json")).status == 0)
+        let synced = try run("here.sqlite", "sync", there)
+        #expect(synced.status == 0 && synced.standardOutput.contains("was dropped first"), "\(synced)")
+        func tiles(_ database: String) throws -> String {
+            try run(database, "show", "--format", "json").standardOutput.split(separator: "\n").dropFirst().joined(separator: "\n")
+        }
+        #expect(try tiles("there.sqlite") == tiles("here.sqlite"))
+        #expect(try run("there.sqlite", "get", "2").standardOutput == "middle\n")
+        // Five tiles' registers (place, size of one, and the grid's own), not forty.
+        #expect(try registers(directory.file("here.sqlite")) < 20 && registers(there) < 20)
+        #expect(try run("there.sqlite", "toggle", "3", "-q").status == 0)
+        #expect(try run("there.sqlite", "sync", directory.file("here.sqlite")).status == 0)
+        #expect(try run("here.sqlite", "get", "3").standardOutput == "middle\n")
+    }
+}

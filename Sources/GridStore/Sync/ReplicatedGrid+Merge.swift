@@ -146,7 +146,7 @@ extension ReplicatedGrid {
         guard items.count + sections.count <= SyncBundle.maximumEntities else {
             throw .sync(SyncError(.tooLarge, "grid '\(grid)' would hold \(NumberText.count(items.count + sections.count)) items and "
                                   + "sections, deleted ones included, past the \(NumberText.count(SyncBundle.maximumEntities)) "
-                                  + "a sync state holds"))
+                                  + "a sync state holds; \(Self.startAnew)"))
         }
         var known = latestTimes()
         if let replica { known[replica] = known[replica] ?? .zero }
@@ -154,7 +154,10 @@ extension ReplicatedGrid {
         let replicas = known.count
         guard replicas <= SyncBundle.maximumReplicas else {
             throw .sync(SyncError(.tooLarge, "grid '\(grid)' would know changes of \(NumberText.count(replicas)) replicas, past the "
-                                  + "\(NumberText.count(SyncBundle.maximumReplicas)) a sync state holds"))
+                                  + "\(NumberText.count(SyncBundle.maximumReplicas)) a sync state holds; \(Self.startAnew)"))
         }
     }
+
+    /// How a grid past a limit of its sync state syncs again.
+    static let startAnew = "to start its sync anew, export the grid, drop it and import it again: its peers take the new grid in its place"
 }
