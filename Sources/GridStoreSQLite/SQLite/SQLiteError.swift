@@ -54,7 +54,10 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let name = String(cString: sqlite3_errstr(extendedResultCode))
         var line = "SQLite error \(resultCode) (\(name)): \(message)"
-        if let reason = FileSystem.writeFailureReason(systemErrorCode, isIOError: resultCode == SQLITE_IOERR) { line += ": \(reason)" }
+        // SQLite's own message says a full disk (`SQLITE_FULL`); an I/O error says nothing of why.
+        if !isFull, let reason = FileSystem.writeFailureReason(systemErrorCode, isIOError: resultCode == SQLITE_IOERR) {
+            line += ": \(reason)"
+        }
         if let sql {
             line += " — in `\(Self.singleLine(sql))`"
         }
