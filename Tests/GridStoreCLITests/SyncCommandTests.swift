@@ -91,6 +91,10 @@ struct SyncCommandTests {
         #expect(try ["a.sqlite", "b.sqlite"].map { try Data(contentsOf: URL(fileURLWithPath: directory.file($0))) } == before)
         let same = try run("a.sqlite", "sync", directory.file("a.sqlite"))
         #expect(same.status == 64 && same.standardError.hasPrefix("Error: ") && same.standardError.contains("are one database"))
+        // A new file is made at its first commit: one path spelled twice is still one database.
+        let sameNew = try CommandRunner.run(["--db", directory.file("new.sqlite"), "sync", directory.path + "/./new.sqlite", "--create"])
+        #expect(sameNew.status == 64 && sameNew.standardError.contains("are one database"), "\(sameNew)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("new.sqlite")))
         let missing = try run("a.sqlite", "sync", directory.file("nothere.sqlite"), "--dry-run")
         #expect(missing.status == 1 && missing.standardError == "Error: no database at '\(directory.file("nothere.sqlite"))'; a dry run creates none\n")
         #expect(!FileManager.default.fileExists(atPath: directory.file("nothere.sqlite")))

@@ -105,6 +105,17 @@ enum FileSystem {
         return parent.isEmpty ? "/" : String(parent)
     }
 
+    /// Where `path` leads, its folder's symbolic links and `.` and `..` resolved, whether or not
+    /// the file is there; `nil` when the folder is not.
+    static func resolvedPath(_ path: String) -> String? {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let name = trimmed.lastIndex(of: "/").map { String(trimmed[trimmed.index(after: $0)...]) } ?? String(trimmed)
+        guard let folder = realpath(parentDirectory(of: path), nil) else { return nil }
+        defer { free(folder) }
+        return String(cString: folder) + "/" + name
+    }
+
     /// Why SQLite could not keep a database at `path`, whose file name the folder allows but
     /// not the companions SQLite makes beside it (`-journal`, `-wal`, `-shm`); `nil` when it can.
     ///

@@ -478,8 +478,11 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     /// The same file, by any path or link: the same device and inode.
     package func isSameDatabase(as other: any GridStorageBackend) throws -> Bool {
         try checkOpen()
-        guard let other = other as? SQLiteStorage, let identity = FileIdentity.of(path) else { return false }
-        return FileIdentity.of(other.path) == identity
+        guard let other = other as? SQLiteStorage else { return false }
+        if let identity = FileIdentity.of(path) { return FileIdentity.of(other.path) == identity }
+        // A file its first change makes is not there yet: two such at one place are one database.
+        guard FileIdentity.of(other.path) == nil, let here = FileSystem.resolvedPath(path) else { return false }
+        return FileSystem.resolvedPath(other.path) == here
     }
 
     // MARK: Opening
