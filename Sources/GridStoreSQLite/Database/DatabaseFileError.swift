@@ -88,7 +88,7 @@ public enum DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertib
                 + "and changed nothing; roll it back with sqlite3 \(path) 'PRAGMA integrity_check', then try again"
         case .timeLimitExceeded(let path, let seconds):
             return "a statement on \(path) ran longer than \(seconds) seconds and was stopped, changing nothing; "
-                + "the file may hold SQL that gridstore did not write"
+                + "the file may hold SQL that gridstore did not write, or more rows than the statement reads in that time"
         case .replaced(let path):
             return "the database file \(path) was deleted or replaced while it was open; nothing was read or written "
                 + "through the old file; open the database again"
