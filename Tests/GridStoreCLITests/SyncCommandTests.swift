@@ -328,7 +328,7 @@ struct SyncBundleCommandTests {
 }
 
 extension SyncCommandTests {
-    @Test("a grid name stored in another Unicode form (a hand edit) is said in one line by sync, grids and check; the sync moves nothing and makes no file")
+    @Test("a grid whose name is stored in another Unicode form (a hand edit, an older gridstore) is refused by sync in one line of its own, not left out; the other grids sync")
     func nameInAnotherForm() throws {
         #expect(try run("here.sqlite", "--grid", "caf\u{E9}", "init", "--items", "3", "-q").status == 0)
         #expect(try run("here.sqlite", "--grid", "x", "init", "--items", "7", "-q").status == 0)
@@ -336,16 +336,12 @@ extension SyncCommandTests {
         let connection = try SQLiteConnection(path: directory.file("here.sqlite"), mode: .readWrite)
         try connection.execute("UPDATE grids SET name = 'cafe' || char(769) WHERE name = 'x'")
         connection.close()
-        let said = "grid 'cafe\u{301}' in \(directory.file("here.sqlite")) has a name not in the composed form (NFC) gridstore writes names in"
         let synced = try run("here.sqlite", "sync", directory.file("new.sqlite"), "--create")
-        #expect(synced.status == 1 && synced.standardOutput.isEmpty)
-        #expect(synced.standardError == "Error: the stored grid is inconsistent: \(said)\n")
-        #expect(!FileManager.default.fileExists(atPath: directory.file("new.sqlite")))
-        for command in [["grids"], ["check"]] {
-            let result = try CommandRunner.run(["--db", directory.file("here.sqlite")] + command)
-            #expect(result.status == 1 && result.standardError.hasSuffix("has a name not in the composed form (NFC) gridstore writes names in\n")
-                    && result.standardError.filter { $0 == "\n" }.count == 1, "\(command): \(result)")
-        }
+        #expect(synced.status == 1)
+        #expect(synced.standardOutput.hasPrefix("grid 'caf\u{E9}': sent 4 change(s)"), "\(synced)")
+        #expect(synced.standardError == "Error: grid 'cafe\u{301}' was not synced: the stored grid is inconsistent: grid 'cafe\u{301}' in "
+                + "\(directory.file("here.sqlite")) has a name not in the composed form (NFC) gridstore writes names in, which no call reaches\n")
+        #expect(try Grid.list(in: GridDatabase(path: directory.file("new.sqlite"))).map { $0.name.unicodeScalars.count } == [4])
     }
 }
 

@@ -127,6 +127,10 @@ extension GridDatabase {
     public func syncEach(with other: GridDatabase, grids: [String]? = nil, dryRun: Bool = false,
                          allowingUnrelated: Bool = false,
                          willSync: (_ grid: String, _ index: Int, _ count: Int) -> Void = { _, _, _ in }) throws(GridError) -> [GridSyncOutcome] {
+        // Grids stored under a name in another form than NFC (a hand edit, or an older gridstore),
+        // with the database they are in: Swift's `==` takes such a name for the composed one, so
+        // the grid would be left out without a word. Each is refused on its own.
+        var uncomposed: [(name: String, location: String)] = []
         let names: [String] = try GridError.catching {
             if try isSameDatabase(as: other) {
                 throw GridError.sync(SyncError(.sameDatabase, "\(location) and \(other.location) are one database; sync needs two"))
@@ -140,18 +144,15 @@ extension GridDatabase {
             // Each side's grids and recorded drops, in one read.
             let listed = try [self, other].map { database in
                 try database.storageRead { transaction in
-                    let grids = try transaction.listGrids().map(\.name)
-                    // Two forms of one name are one name to Swift: a grid stored under another
-                    // form would be left out without a word.
-                    if let odd = grids.first(where: { !GridLimits.isCanonical($0) }) {
-                        throw GridError.corrupted("grid '\(TextExcerpt.abbreviated(odd))' in \(database.location) has \(GridSummary.uncomposedName)")
-                    }
-                    return (grids: grids,
-                            drops: Dictionary(try transaction.syncDrops(limit: SyncDrop.maximumStored).map { ($0.name, $0) },
-                                              uniquingKeysWith: { first, _ in first }))
+                    (grids: try transaction.listGrids().map(\.name),
+                     drops: Dictionary(try transaction.syncDrops(limit: SyncDrop.maximumStored).map { ($0.name, $0) },
+                                       uniquingKeysWith: { first, _ in first }))
                 }
             }
-            let grids = Set(listed[0].grids + listed[1].grids)
+            for (database, list) in zip([self, other], listed) {
+                for name in list.grids where !GridLimits.isCanonical(name) { uncomposed.append((name, database.location)) }
+            }
+            let grids = Set(listed.flatMap(\.grids).filter(GridLimits.isCanonical))
             // A drop one side recorded reaches the other even where neither has the grid now.
             if !dryRun {
                 let rows = listed.map(\.drops)
@@ -160,7 +161,12 @@ extension GridDatabase {
             }
             return grids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
-        return names.enumerated().compactMap { index, name in
+        let refused = uncomposed.map { grid in
+            GridSyncOutcome.refused(grid: grid.name, error: .corrupted(
+                "grid '\(TextExcerpt.abbreviated(grid.name))' in \(grid.location) has a name not in the composed form (NFC) "
+                    + "gridstore writes names in, which no call reaches"))
+        }
+        return refused + names.enumerated().compactMap { index, name in
             willSync(name, index, names.count)
             do throws(GridError) {
                 return try GridError.catching {

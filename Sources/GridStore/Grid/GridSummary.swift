@@ -53,9 +53,6 @@ public struct GridSummary: Codable, Sendable, Hashable {
 }
 
 extension GridSummary {
-    /// What is wrong with a stored grid name not in the form gridstore writes.
-    static let uncomposedName = "a name not in the composed form (NFC) gridstore writes names in"
-
     /// The summary a stored row holds, every value checked as reading the grid would.
     ///
     /// - Throws: ``GridError/corrupted(_:)`` naming the grid and what is wrong.
@@ -68,9 +65,6 @@ extension GridSummary {
         } catch {
             throw .corrupted("a grid's name is not one a grid may have: \(error)")
         }
-        // gridstore writes every name composed (NFC): another form of a name is not one any call
-        // reaches, and a sync would take it for the composed one.
-        guard GridLimits.isCanonical(row.name) else { throw inconsistent(GridSummary.uncomposedName) }
         guard let direction = ScrollDirection(rawValue: row.direction) else { throw inconsistent("an unknown direction") }
         guard let kind = GridKind(rawValue: row.kind) else { throw inconsistent("an unknown layout kind") }
         guard (1...Int64(GridConfiguration.maximumColumns)).contains(row.columns) else {

@@ -108,9 +108,7 @@ enum FileSystem {
     /// Where `path` leads, its folder's symbolic links and `.` and `..` resolved, whether or not
     /// the file is there; `nil` when the folder is not.
     static func resolvedPath(_ path: String) -> String? {
-        var trimmed = Substring(path)
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        let name = trimmed.lastIndex(of: "/").map { String(trimmed[trimmed.index(after: $0)...]) } ?? String(trimmed)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let folder = realpath(parentDirectory(of: path), nil) else { return nil }
         defer { free(folder) }
         return String(cString: folder) + "/" + name
