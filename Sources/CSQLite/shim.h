@@ -3,14 +3,20 @@
 
 #include <sqlite3.h>
 #if defined(__linux__) && defined(__has_include)
-#if __has_include(<linux/stat.h>)
 #include <fcntl.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+#if __has_include(<linux/stat.h>)
 #include <linux/stat.h>
 #include <sys/syscall.h>
-#include <unistd.h>
 #endif
+#define CSQLITE_HAS_XATTR 1
 #elif defined(__APPLE__)
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+#define CSQLITE_HAS_XATTR 1
 #endif
 
 /// `SQLITE_TRANSIENT` is a macro that casts -1 to a function pointer, which
@@ -49,6 +55,54 @@ static inline int csqlite_file_birth_time(const char *path, long long *seconds, 
     return 0;
 #else
     (void)path; (void)seconds; (void)nanoseconds;
+    return -1;
+#endif
+}
+
+/// Reads the extended attribute `name` of the file at `path`, following symbolic links, into
+/// `buffer` of `size` bytes: its length, or -1 (no such attribute, one longer than `size`, a
+/// file system without extended attributes). Not part of SQLite: see ``csqlite_file_birth_time``.
+static inline long csqlite_file_attribute(const char *path, const char *name, char *buffer, unsigned long size) {
+#if defined(CSQLITE_HAS_XATTR) && defined(__linux__)
+    return (long)getxattr(path, name, buffer, size);
+#elif defined(CSQLITE_HAS_XATTR)
+    return (long)getxattr(path, name, buffer, size, 0, 0);
+#else
+    (void)path; (void)name; (void)buffer; (void)size;
+    return -1;
+#endif
+}
+
+/// Sets the extended attribute `name` of the file at `path` to the `length` bytes at `value`,
+/// written through to the disk when `durable` is non-zero: 0, or -1 (a file system without
+/// extended attributes, a file this process may not write).
+static inline int csqlite_set_file_attribute(const char *path, const char *name, const char *value, unsigned long length,
+                                             int durable) {
+#if defined(CSQLITE_HAS_XATTR)
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0) return -1;
+#if defined(__linux__)
+    int result = fsetxattr(descriptor, name, value, length, 0);
+#else
+    int result = fsetxattr(descriptor, name, value, length, 0, 0);
+#endif
+    if (result == 0 && durable) result = fsync(descriptor);
+    close(descriptor);
+    return result;
+#else
+    (void)path; (void)name; (void)value; (void)length;
+    return -1;
+#endif
+}
+
+/// Removes the extended attribute `name` of the file at `path`: 0, or -1.
+static inline int csqlite_remove_file_attribute(const char *path, const char *name) {
+#if defined(CSQLITE_HAS_XATTR) && defined(__linux__)
+    return removexattr(path, name);
+#elif defined(CSQLITE_HAS_XATTR)
+    return removexattr(path, name, 0);
+#else
+    (void)path; (void)name;
     return -1;
 #endif
 }

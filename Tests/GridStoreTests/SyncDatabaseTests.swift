@@ -305,8 +305,10 @@ struct SyncDatabaseTests {
         // A file system that records no birth time (NFS, ext3) gives device and inode alone.
         guard parts.count == 3 else { return }
         try phone.close()
+        // The record an earlier gridstore wrote: no birth time, and no send mark on the file.
         try SQLiteConnection(path: path, mode: .readWrite)
             .executeScript("UPDATE replica SET file_identity = '\(parts.prefix(2).joined(separator: ":"))'")
+        SendMark.restore(nil, at: path)
         phone = try database("phone.sqlite")
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 2))
         _ = try phone.sync(with: hub)
@@ -315,7 +317,9 @@ struct SyncDatabaseTests {
         // The sync wrote the record again with the birth time.
         try phone.close()
         let recorded = try SQLiteConnection(path: path).fetchOne("SELECT file_identity FROM replica") { $0.string(at: 0) }
-        #expect(recorded == FileIdentity.replicaText(of: path))
+        #expect(recorded.map { String(StoredReplicaRow.split($0).storage) } == FileIdentity.replicaText(of: path))
+        // With the mark of the send it made, which the file carries (where it can carry one).
+        #expect(recorded.flatMap { StoredReplicaRow.split($0).marks.map(String.init) } == SendMark.tokens(of: path)?.last)
         // A record cut to the device alone, by hand, names no file: the database syncs as a copy.
         try SQLiteConnection(path: path, mode: .readWrite).executeScript("UPDATE replica SET file_identity = '\(parts[0])'")
         phone = try database("phone.sqlite")

@@ -327,9 +327,18 @@ extension GridDatabase {
     /// earlier gridstore in a shorter form that still names it (a file's device and inode,
     /// without its birth time), so that a copy on a freed inode number is told apart from then on.
     private static func recordStorageIdentity(of summary: StoredSyncSummary?, in transaction: any GridStorageTransaction) throws {
-        guard let summary, summary.replica.storageIdentity != summary.storageIdentity,
-              summary.replica.isMinted(for: summary.storageIdentity) else { return }
-        try transaction.setReplicaRow(StoredReplicaRow(id: summary.replica.id, storageIdentity: summary.storageIdentity))
+        guard let summary, Self.recordsShorterIdentity(summary.replica, for: summary.storageIdentity) else { return }
+        // Read again: a send in an earlier step of this sync records its mark with the row.
+        let context = try transaction.replicaContext()
+        guard let row = context.row, Self.recordsShorterIdentity(row, for: context.storageIdentity) else { return }
+        // The mark of the latest send stays the one recorded, which the storage's marks hold.
+        let mark = StoredReplicaRow.split(row.storageIdentity).marks.map { "#" + $0 } ?? ""
+        try transaction.setReplicaRow(StoredReplicaRow(id: row.id, storageIdentity: String(StoredReplicaRow.split(context.storageIdentity).storage) + mark))
+    }
+
+    /// Whether `row` was minted for the storage whose identity is `identity`, recorded in a shorter form.
+    private static func recordsShorterIdentity(_ row: StoredReplicaRow, for identity: String) -> Bool {
+        row.isMinted(for: identity) && StoredReplicaRow.split(row.storageIdentity).storage != StoredReplicaRow.split(identity).storage
     }
 
     /// How many keyed items two grids that never synced must each have, with no key in common,

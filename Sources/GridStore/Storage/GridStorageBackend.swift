@@ -165,6 +165,12 @@ package protocol GridStorageTransaction: AnyObject {
     /// identity of the storage it was minted for.
     func setReplicaRow(_ row: StoredReplicaRow) throws
 
+    /// Records, in this write transaction, that changes of the database's own are leaving it (a
+    /// sync, an exported bundle), where the storage can mark that outside its contents (an SQLite
+    /// file's extended attribute): a backup restored over it then no longer passes for the
+    /// database that sent them (``StoredReplicaRow/isMinted(for:)``). Nothing elsewhere.
+    func recordSend() throws
+
     /// Sets the name the database goes by as a replica (``StoredReplicaRow/name``); `nil` for none.
     func setReplicaName(_ name: String?) throws
 
@@ -237,6 +243,8 @@ package protocol GridStorageTransaction: AnyObject {
 extension GridStorageTransaction {
     package func clockMilliseconds() throws -> Int64 { Platform.wallClockMilliseconds() }
 
+    package func recordSend() throws {}
+
     package func syncMergeRows(gridID: Int64, sizesOf items: [String], namesOf replicas: [String], replicaLimit: Int,
                                chunkLimit: Int) throws -> StoredSyncMergeRows {
         StoredSyncMergeRows(log: try syncVersionLog(gridID: gridID), replicas: try syncReplicas(gridID: gridID, limit: replicaLimit),
@@ -298,12 +306,39 @@ package struct StoredReplicaRow: Sendable, Equatable {
 
     /// Whether the id was minted for the storage whose identity is `identity` now: the one
     /// recorded, or one that adds one `:` field to it (a backend that came to tell its storage
-    /// apart more finely, as a file's birth time after its device and inode).
+    /// apart more finely, as a file's birth time after its device and inode); and, where the
+    /// storage carries marks of the database's latest sends outside its contents, one of them
+    /// is the send recorded (a backup restored over an SQLite file that sent since is not).
+    ///
+    /// An identity with marks ends with `#` and them, comma-separated (one or two tokens, `-`
+    /// for none); a recorded one with `#` and the token of the database's latest send.
     package func isMinted(for identity: String) -> Bool {
-        guard storageIdentity != identity else { return true }
-        guard !storageIdentity.isEmpty, identity.hasPrefix(storageIdentity + ":") else { return false }
-        return !identity.dropFirst(storageIdentity.count + 1).contains(":")
+        let (recorded, token) = Self.split(storageIdentity)
+        let (storage, marks) = Self.split(identity)
+        guard recorded == storage || (!recorded.isEmpty && storage.hasPrefix(recorded + ":")
+                                      && !storage.dropFirst(recorded.count + 1).contains(":")) else { return false }
+        guard let marks else { return true }
+        return marks.split(separator: ",", omittingEmptySubsequences: false).contains(token ?? Self.noSend)
     }
+
+    /// The identity recorded with a replica id minted for the storage whose identity is
+    /// `identity` now: with the newest of its marks of sends, where it carries any.
+    package static func recorded(_ identity: String) -> String {
+        let (storage, marks) = split(identity)
+        guard let newest = marks?.split(separator: ",", omittingEmptySubsequences: false).last, newest != noSend else {
+            return String(storage)
+        }
+        return storage + "#" + newest
+    }
+
+    /// An identity's storage part, and the marks of sends after its `#`; `nil` without one.
+    package static func split(_ identity: String) -> (storage: Substring, marks: Substring?) {
+        guard let mark = identity.firstIndex(of: "#") else { return (identity[...], nil) }
+        return (identity[..<mark], identity[identity.index(after: mark)...])
+    }
+
+    /// The mark of a database that recorded no send.
+    package static let noSend: Substring = "-"
 }
 
 /// What ``GridStorageTransaction/syncSummary(named:)`` reads.

@@ -84,6 +84,7 @@ extension SyncSide {
             row.sent = current.versions[current.replica].rawValue
             try transaction.writeSyncState(StoredSyncWrite(state: row, replacing: false, replicas: [], registers: [], removed: [], log: nil),
                                            gridID: current.gridID)
+            try transaction.recordSend()
         }
         return SyncBundle(grid: name, replica: current.replica, cursor: cursor, delta: delta.changes(since: cursor))
     }

@@ -197,13 +197,15 @@ struct SyncSide {
         guard let id = ReplicaID(row.id) else { throw GridError.corrupted("the database's replica id '\(row.id.prefix(40))' is not 32 hexadecimal digits") }
         let identity = context.storageIdentity
         guard !identity.isEmpty, !row.isMinted(for: identity) else { return (id, row.name) }
+        let recorded = StoredReplicaRow.recorded(identity)
         if row.storageIdentity.isEmpty {
-            if minting { try transaction.setReplicaRow(StoredReplicaRow(id: id.description, storageIdentity: identity)) }
+            if minting { try transaction.setReplicaRow(StoredReplicaRow(id: id.description, storageIdentity: recorded)) }
             return (id, row.name)
         }
-        // A copy of another database's file: it must not make changes as the original.
+        // A copy of another database's file, or a backup restored over a file that sent changes
+        // since: it must not make changes as the original.
         let minted = ReplicaID.random()
-        if minting { try transaction.setReplicaRow(StoredReplicaRow(id: minted.description, storageIdentity: identity)) }
+        if minting { try transaction.setReplicaRow(StoredReplicaRow(id: minted.description, storageIdentity: recorded)) }
         return (minted, row.name)
     }
 
@@ -377,7 +379,8 @@ struct SyncSide {
     ///   - originKnows: What `origin` knows, when it is a peer met in a sync or the maker of a
     ///     bundle: the state then records it among the grid's peers (``SyncPeers``).
     ///   - sending: Whether this replica's writes are about to leave the database (a
-    ///     sync, an exported bundle): the state then records them as sent.
+    ///     sync, an exported bundle): the state then records them as sent, and the storage
+    ///     marks the send (``GridStorageTransaction/recordSend()``).
     /// - Returns: The grid's revision after.
     @discardableResult
     mutating func store(in transaction: any GridStorageTransaction, origin: ReplicaID?, originKnows: VersionVector? = nil,
@@ -394,6 +397,7 @@ struct SyncSide {
         if sending, sent != state.versions[replica] {
             sent = state.versions[replica]
             isChanged = true
+            try transaction.recordSend()
         }
         // A peer met writes a state that is otherwise unchanged only when its record changes
         // more than when it was met (what it holds is counted once, when the state is written).

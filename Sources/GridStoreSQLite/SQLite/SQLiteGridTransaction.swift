@@ -10,6 +10,10 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     /// The database file's path, for its identity.
     let path: String
 
+    /// The send this transaction recorded (``recordSend()``): its token, and the tokens the file
+    /// carried before; `nil` when it recorded none.
+    private(set) var sendMark: (token: String, before: [String]?)?
+
     init(_ connection: SQLiteConnection, path: String) {
         self.connection = connection
         self.path = path
@@ -163,9 +167,31 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         }
     }
 
-    /// The file's device, inode and birth time (``FileIdentity/replicaText(of:)``): a copy of the file is another file.
+    /// The file's device, inode and birth time (``FileIdentity/replicaText(of:)``): a copy of the
+    /// file is another file; then the marks of its latest send (``SendMark``): a backup restored
+    /// over it that sent since is another database.
     func storageIdentity() throws -> String {
-        FileIdentity.replicaText(of: path)
+        let file = FileIdentity.replicaText(of: path)
+        return file.isEmpty ? file : file + SendMark.identitySuffix(of: path)
+    }
+
+    /// Marks the file with a new token for this send (``SendMark``), the one the database
+    /// recorded kept with it until the transaction commits; the database records the new one.
+    /// Nothing where the file cannot carry one, or the database is not the one minted for it
+    /// (it takes a replica id of its own first).
+    func recordSend() throws {
+        guard sendMark == nil, let row = try replicaRow() else { return }
+        let identity = try storageIdentity()
+        guard !identity.isEmpty, row.isMinted(for: identity) else { return }
+        // The file's identity now, which may add a birth time to the one an earlier gridstore recorded.
+        let storage = StoredReplicaRow.split(identity).storage
+        let recorded = StoredReplicaRow.split(row.storageIdentity).marks
+        let before = SendMark.tokens(of: path)
+        let token = ReplicaID.random().description
+        let kept = recorded.flatMap { SendMark.isToken($0) ? String($0) : nil } ?? String(StoredReplicaRow.noSend)
+        guard SendMark.write([kept, token], to: path) else { return }
+        sendMark = (token, before)
+        try connection.executeCached("UPDATE replica SET file_identity = ? WHERE only_row = 1", [storage + "#" + token])
     }
 
     func syncSummary(named name: String) throws -> StoredSyncSummary? {

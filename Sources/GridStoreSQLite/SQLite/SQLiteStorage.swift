@@ -472,7 +472,33 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     }
 
     package func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        try writeConnection { try body(SQLiteGridTransaction($0, path: path)) }
+        var transaction: SQLiteGridTransaction?
+        let result: T
+        do {
+            result = try writeConnection { connection in
+                let opened = SQLiteGridTransaction(connection, path: path)
+                transaction = opened
+                return try body(opened)
+            }
+        } catch {
+            // A send that did not commit leaves the file's marks as they were.
+            if let mark = transaction?.sendMark { SendMark.restore(mark.before, at: path) }
+            throw error
+        }
+        if let mark = transaction?.sendMark { narrowSendMark(to: mark.token) }
+        return result
+    }
+
+    /// After a send committed: the file carries its token alone, unless another send committed
+    /// since (which narrows the marks itself), under the write lock, so that no send between
+    /// loses its pair. A failure here, or a crash before the disk has it, leaves the pair, which
+    /// the database still matches.
+    private func narrowSendMark(to token: String) {
+        _ = try? writeConnection { connection in
+            let recorded = try connection.fetchOne("SELECT file_identity FROM replica WHERE only_row = 1") { $0.string(at: 0) }
+            guard let recorded, StoredReplicaRow.split(recorded).marks == token[...] else { return }
+            _ = SendMark.write([token], to: path, durable: false)
+        }
     }
 
     /// The same file, by any path or link: the same device and inode.

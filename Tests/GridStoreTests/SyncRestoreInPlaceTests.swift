@@ -1,0 +1,171 @@
+import Foundation
+import GridLayout
+import Testing
+@testable import GridStore
+@testable import GridStoreSQLite
+
+/// A backup restored over a database file that sent changes since (issue #43, item 5): the file
+/// keeps the mark of its latest send (``SendMark``), so the database the backup brings back
+/// syncs as a copy, whoever it meets first, and never as the replica whose changes it lost.
+@Suite("Sync of a database restored in place")
+struct SyncRestoreInPlaceTests {
+    let directory = TemporaryDirectory()
+
+    func database(_ name: String) throws -> GridDatabase { try GridDatabase(path: directory.file(name)) }
+
+    func content(_ database: GridDatabase) throws -> GridContent {
+        try Grid(named: "default", in: database, creatingWith: nil).storedSnapshot().content
+    }
+
+    /// The bytes of the database file `name`, as a backup takes them.
+    func backup(of database: GridDatabase, _ name: String) throws -> Data {
+        _ = try database.checkpoint()
+        return try Data(contentsOf: URL(fileURLWithPath: directory.file(name)))
+    }
+
+    /// Writes `backup` over the file `name` itself, as `cp backup name` does: the same inode,
+    /// with the attributes the file has.
+    func restoreInPlace(_ backup: Data, _ name: String) throws -> GridDatabase {
+        let path = directory.file(name)
+        let inode = FileIdentity.of(path)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let file = try #require(FileHandle(forWritingAtPath: path))
+        try file.truncate(atOffset: 0)
+        try file.write(contentsOf: backup)
+        try file.close()
+        #expect(FileIdentity.of(path) == inode)
+        return try database(name)
+    }
+
+    /// Whether the file system here carries extended attributes (ext4, xfs, btrfs do).
+    func carriesMarks(_ name: String) -> Bool { SendMark.tokens(of: directory.file(name)) != nil }
+
+    @Test("restored in place, a database that first syncs with a new device takes a replica id of its own; its lost change comes back everywhere",
+          arguments: [false, true])
+    func firstMeetsNewDevice(byBundle: Bool) throws {
+        var phone = try database("phone.sqlite")
+        let hub = try database("hub.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
+        _ = try phone.sync(with: hub)
+        let saved = try backup(of: phone, "phone.sqlite")
+        let replica = try Grid(named: "default", in: phone).syncReplicaID()
+        // A change that reaches the hub, then lost on the phone by the restore.
+        try Grid(named: "default", in: phone).setSize(.big, at: GridIndexPath(item: 5))
+        _ = try phone.sync(with: hub)
+        guard carriesMarks("phone.sqlite") else { return }
+        try phone.close()
+        phone = try restoreInPlace(saved, "phone.sqlite")
+        #expect(try content(phone).sections[0][5] == nil)
+        // The restored phone changes, then meets a device that never met the hub: before the
+        // mark, it sent its change as the replica whose change it lost, and the hub's copy of
+        // that change never reached the new device.
+        try Grid(named: "default", in: phone).setSize(.middle, at: GridIndexPath(item: 7))
+        let tablet = try database("tablet.sqlite")
+        if byBundle {
+            let bundle = try Grid(named: "default", in: phone).syncBundle(since: .empty).encoded()
+            _ = try Grid(named: "default", in: tablet).applySyncBundle(bundle)
+        } else {
+            _ = try tablet.sync(with: phone)
+        }
+        #expect(try Grid(named: "default", in: phone).syncReplicaID() != replica)
+        _ = try tablet.sync(with: hub)
+        _ = try phone.sync(with: hub)
+        _ = try tablet.sync(with: hub)
+        let merged = try content(hub)
+        #expect(merged.sections[0][5] == .big && merged.sections[0][7] == .middle && merged.sections[0][1] == .middle,
+                "\(merged.sections[0])")
+        #expect(try content(phone) == merged && content(tablet) == merged)
+        for database in [phone, hub, tablet] { #expect(try Grid(named: "default", in: database).syncConflicts().isEmpty) }
+        #expect(try tablet.sync(with: phone).allSatisfy { $0.sent == 0 && $0.received == 0 })
+    }
+
+    @Test("a backup restored in place before the database sent anything since stays the database: nothing was lost that left it")
+    func restoredBeforeAnySend() throws {
+        var phone = try database("phone.sqlite")
+        let hub = try database("hub.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
+        _ = try phone.sync(with: hub)
+        let replica = try Grid(named: "default", in: phone).syncReplicaID()
+        let saved = try backup(of: phone, "phone.sqlite")
+        // Changes made after the backup and never sent are what the restore takes back.
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 2))
+        try phone.close()
+        phone = try restoreInPlace(saved, "phone.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 3))
+        _ = try phone.sync(with: hub)
+        #expect(try Grid(named: "default", in: phone).syncReplicaID() == replica)
+        #expect(try content(hub) == content(phone) && content(hub).sections[0][2] == nil && content(hub).sections[0][3] == .middle)
+    }
+
+    @Test("many sends, from two handles of one file in turn, keep the database's replica id")
+    func sendsKeepTheReplica() throws {
+        let phone = try database("phone.sqlite"), again = try database("phone.sqlite")
+        let hub = try database("hub.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
+        _ = try phone.sync(with: hub)
+        let replica = try Grid(named: "default", in: phone).syncReplicaID()
+        for round in 0..<6 {
+            let handle = round.isMultiple(of: 2) ? phone : again
+            try Grid(named: "default", in: handle).toggle(at: GridIndexPath(item: round + 1))
+            if round == 3 {
+                _ = try Grid(named: "default", in: handle).syncBundle(since: .empty)
+            } else {
+                _ = try handle.sync(with: hub)
+            }
+        }
+        #expect(try Grid(named: "default", in: phone).syncReplicaID() == replica)
+        #expect(try Grid(named: "default", in: again).syncReplicaID() == replica)
+        _ = try phone.sync(with: hub)
+        #expect(try content(hub) == content(phone))
+        guard carriesMarks("phone.sqlite") else { return }
+        // One token once each send committed: the one the database recorded.
+        let tokens = try #require(SendMark.tokens(of: directory.file("phone.sqlite")))
+        let recorded = try #require(try phone.sqlite?.readConnection { connection in
+            try connection.fetchOne("SELECT file_identity FROM replica") { $0.string(at: 0) }
+        })
+        #expect(tokens.count == 1 && recorded.hasSuffix("#" + tokens[0]))
+    }
+
+    @Test("a send that does not commit leaves the file's marks as they were")
+    func rolledBackSend() throws {
+        let phone = try database("phone.sqlite"), hub = try database("hub.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
+        _ = try phone.sync(with: hub)
+        let path = directory.file("phone.sqlite")
+        guard carriesMarks("phone.sqlite") else { return }
+        let before = SendMark.tokens(of: path)
+        struct Abandoned: Error {}
+        let storage = try #require(phone.sqlite)
+        #expect(throws: Abandoned.self) {
+            try storage.write { transaction in
+                try transaction.recordSend()
+                #expect(SendMark.tokens(of: path)?.count == 2)
+                throw Abandoned()
+            }
+        }
+        #expect(SendMark.tokens(of: path) == before)
+        let replica = try Grid(named: "default", in: phone).syncReplicaID()
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
+        _ = try phone.sync(with: hub)
+        #expect(try Grid(named: "default", in: phone).syncReplicaID() == replica)
+    }
+
+    @Test("marks written by hand (too long, not tokens, empty) are taken for none: the database syncs as itself",
+          arguments: ["", "x", "-", "-,-,-", String(repeating: "a", count: 32) + ",", String(repeating: "ab", count: 100),
+                      String(repeating: "A", count: 32), "\u{0}"])
+    func handWrittenMarks(_ value: String) throws {
+        let phone = try database("phone.sqlite"), hub = try database("hub.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
+        _ = try phone.sync(with: hub)
+        let path = directory.file("phone.sqlite")
+        guard carriesMarks("phone.sqlite") else { return }
+        let replica = try Grid(named: "default", in: phone).syncReplicaID()
+        #expect(SendMark.write([value], to: path))
+        if value != "-" { #expect(SendMark.tokens(of: path) == nil) }
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
+        _ = try phone.sync(with: hub)
+        // "-" says the database recorded no send, which it did: it syncs as a copy, and loses nothing.
+        #expect(try Grid(named: "default", in: phone).syncReplicaID() == replica || value == "-")
+        #expect(try content(hub) == content(phone))
+    }
+}
