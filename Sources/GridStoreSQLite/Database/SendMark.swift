@@ -20,18 +20,23 @@ enum SendMark {
     /// The tokens the file at `path` carries; `nil` when it carries none that gridstore writes
     /// (no attribute, a file system without them, or one written by hand).
     static func tokens(of path: String) -> [String]? {
-        var buffer = [CChar](repeating: 0, count: 80)
-        let length = csqlite_file_attribute(path, attribute, &buffer, UInt(buffer.count))
-        guard length > 0, length <= buffer.count else { return nil }
-        let text = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let tokens = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        guard (1...2).contains(tokens.count), tokens.allSatisfy(isToken) else { return nil }
-        return tokens
+        value(of: path).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
     }
 
     /// The file's identity suffix for ``tokens(of:)``: `#` and the tokens; empty without any.
     static func identitySuffix(of path: String) -> String {
-        tokens(of: path).map { "#" + $0.joined(separator: ",") } ?? ""
+        value(of: path).map { "#" + $0 } ?? ""
+    }
+
+    /// The attribute's value when it holds tokens gridstore writes: one, or two separated by a comma.
+    private static func value(of path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 80)
+        let length = csqlite_file_attribute(path, attribute, &buffer, UInt(buffer.count))
+        guard length > 0, length <= buffer.count else { return nil }
+        let text = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let tokens = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard (1...2).contains(tokens.count), tokens.allSatisfy(isToken) else { return nil }
+        return text
     }
 
     /// Whether `text` is a token gridstore writes: 32 lowercase hexadecimal digits, or `-` for
@@ -43,7 +48,8 @@ enum SendMark {
 
     /// Sets the tokens the file carries, written through to the disk when `durable`; whether it could.
     static func write(_ tokens: [String], to path: String, durable: Bool = true) -> Bool {
-        let value = tokens.joined(separator: ",")
+        // Not `joined(separator:)`, whose generic metadata would cost a toggle more than the rest.
+        let value = tokens.dropFirst().reduce(tokens.first ?? "") { $0 + "," + $1 }
         return value.withCString { csqlite_set_file_attribute(path, attribute, $0, UInt(value.utf8.count), durable ? 1 : 0) } == 0
     }
 
