@@ -8,7 +8,7 @@ import TestSupport
 
 /// Replicas of one grid that edit and sync at random and also come and go by every path a
 /// person has: a database file copied to a new device, a backup restored (as a new file moved
-/// into place), a grid copied with `Grid.copy`, a new device set up from an exported document,
+/// into place, or written over the file), a grid copied with `Grid.copy`, a new device set up from an exported document,
 /// an older export imported again. After every step, every item id a database shows is one an edit made (a
 /// registry of every id seen, each new one paid for by an edit that added as many tiles); after
 /// a full sync every replica shows the same grid, ids and conflicts, and a second sync moves
@@ -189,14 +189,22 @@ private struct IdentityWorld {
             guard !backups.isEmpty else { return }
             let backup = backups[step.numbers.0 % backups.count]
             guard let path = replicas[backup.replica].path else { return }
-            // Restored as a new file put in the old one's place, as `cp backup tmp && mv tmp db`
-            // does (and backup tools): a file in place of the one that made the backup's
-            // changes takes new replica ids. Bytes written over the same file are found out
-            // only when a peer knows the changes it lost (docs/sync.md, "Not yet").
             try replicas[backup.replica].database.close()
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            try backup.bytes.write(to: URL(fileURLWithPath: path + ".restoring"))
-            guard rename(path + ".restoring", path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            if step.numbers.1 % 2 == 0 {
+                // Restored as a new file put in the old one's place, as `cp backup tmp && mv tmp db`
+                // does (and backup tools): a file in place of the one that made the backup's
+                // changes takes new replica ids.
+                try backup.bytes.write(to: URL(fileURLWithPath: path + ".restoring"))
+                guard rename(path + ".restoring", path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            } else {
+                // Written over the same file, as `cp backup db` does: the file's mark of its
+                // latest send tells a database that sent since the backup (docs/sync.md).
+                let file = try #require(FileHandle(forWritingAtPath: path))
+                try file.truncate(atOffset: 0)
+                try file.write(contentsOf: backup.bytes)
+                try file.close()
+            }
             replicas[backup.replica].database = try GridDatabase(path: path)
             try see(backup.replica, paidFor: 0, after: "a backup restored")
         case .fileCopy:
