@@ -308,7 +308,7 @@ struct SyncDatabaseTests {
         // The record an earlier gridstore wrote: no birth time, and no send mark on the file.
         try SQLiteConnection(path: path, mode: .readWrite)
             .executeScript("UPDATE replica SET file_identity = '\(parts.prefix(2).joined(separator: ":"))'")
-        SendMark.restore(nil, at: path)
+        _ = SendMark.remove(from: path)
         phone = try database("phone.sqlite")
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 2))
         _ = try phone.sync(with: hub)

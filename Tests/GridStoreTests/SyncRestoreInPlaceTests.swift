@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import GridLayout
 import Testing
@@ -79,6 +80,31 @@ struct SyncRestoreInPlaceTests {
         #expect(try tablet.sync(with: phone).allSatisfy { $0.sent == 0 && $0.received == 0 })
     }
 
+    @Test("restored in place, a database that first pulls a bundle holding its lost change takes it: no refusal, nothing to settle by hand")
+    func firstPullsItsLostChange() throws {
+        var phone = try database("phone.sqlite")
+        let hub = try database("hub.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
+        _ = try phone.sync(with: hub)
+        let saved = try backup(of: phone, "phone.sqlite")
+        try Grid(named: "default", in: phone).setSize(.big, at: GridIndexPath(item: 5))
+        _ = try phone.sync(with: hub)
+        guard carriesMarks("phone.sqlite") else { return }
+        try phone.close()
+        phone = try restoreInPlace(saved, "phone.sqlite")
+        try Grid(named: "default", in: phone).setSize(.middle, at: GridIndexPath(item: 7))
+        // The hub's bundle for the restored phone's cursor holds the change the restore lost,
+        // made as the replica the phone was: before the mark, the phone refused it as forged.
+        let bundle = try Grid(named: "default", in: hub).syncBundle(since: Grid(named: "default", in: phone).syncCursor())
+        _ = try Grid(named: "default", in: phone).applySyncBundle(bundle.encoded())
+        #expect(try content(phone).sections[0][5] == .big)
+        _ = try phone.sync(with: hub)
+        let merged = try content(hub)
+        #expect(merged.sections[0][5] == .big && merged.sections[0][7] == .middle, "\(merged.sections[0])")
+        #expect(try content(phone) == merged)
+        for database in [phone, hub] { #expect(try Grid(named: "default", in: database).syncConflicts().isEmpty) }
+    }
+
     @Test("a backup restored in place before the database sent anything since stays the database: nothing was lost that left it")
     func restoredBeforeAnySend() throws {
         var phone = try database("phone.sqlite")
@@ -126,28 +152,79 @@ struct SyncRestoreInPlaceTests {
         #expect(tokens.count == 1 && recorded.hasSuffix("#" + tokens[0]))
     }
 
-    @Test("a send that does not commit leaves the file's marks as they were")
-    func rolledBackSend() throws {
+    @Test("a send that does not commit, or whose narrowing is cut off, leaves a pair the database matches; the next write narrows it to the token recorded",
+          arguments: [false, true])
+    func pairLeftBehind(committed: Bool) throws {
         let phone = try database("phone.sqlite"), hub = try database("hub.sqlite")
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
         _ = try phone.sync(with: hub)
         let path = directory.file("phone.sqlite")
         guard carriesMarks("phone.sqlite") else { return }
-        let before = SendMark.tokens(of: path)
-        struct Abandoned: Error {}
+        let saved = try backup(of: phone, "phone.sqlite")
+        let before = try #require(SendMark.tokens(of: path))
         let storage = try #require(phone.sqlite)
-        #expect(throws: Abandoned.self) {
+        struct Abandoned: Error {}
+        do {
             try storage.write { transaction in
                 try transaction.recordSend()
-                #expect(SendMark.tokens(of: path)?.count == 2)
-                throw Abandoned()
+                if !committed { throw Abandoned() }
             }
-        }
-        #expect(SendMark.tokens(of: path) == before)
+            // A process ended between the commit and the narrowing: the pair it wrote.
+            let recorded = try #require(try storage.readConnection { connection in
+                try connection.fetchOne("SELECT file_identity FROM replica") { $0.string(at: 0) }
+            })
+            let token = String(try #require(StoredReplicaRow.split(recorded).marks))
+            #expect(SendMark.write(before + [token], to: path))
+        } catch is Abandoned {}
+        #expect(SendMark.tokens(of: path)?.count == 2)
         let replica = try Grid(named: "default", in: phone).syncReplicaID()
+        // Any write that reads the file's identity narrows the pair: a change to the synced grid.
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
+        let narrowed = try #require(SendMark.tokens(of: path))
+        #expect(narrowed.count == 1 && (committed ? narrowed != before : narrowed == before))
         _ = try phone.sync(with: hub)
         #expect(try Grid(named: "default", in: phone).syncReplicaID() == replica)
+        #expect(try content(hub) == content(phone))
+        // The backup from before that send is no longer taken for the database, once it committed.
+        try phone.close()
+        let restored = try restoreInPlace(saved, "phone.sqlite")
+        try Grid(named: "default", in: restored).toggle(at: GridIndexPath(item: 2))
+        _ = try restored.sync(with: hub)
+        #expect(try (Grid(named: "default", in: restored).syncReplicaID() == replica) == false)
+        #expect(try content(hub) == content(restored))
+    }
+
+    @Test("a file with no room left for the pair of tokens loses its marks, and the database records none: never a stale token")
+    func noRoomForThePair() throws {
+        let phone = try database("phone.sqlite"), hub = try database("hub.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
+        _ = try phone.sync(with: hub)
+        let path = directory.file("phone.sqlite")
+        guard carriesMarks("phone.sqlite") else { return }
+        // Another program's attribute takes the room the file system gives a file's attributes
+        // (one block on ext4): the largest that still fits, leaving less than the pair needs.
+        var filled = false
+        for size in stride(from: 4_000, through: 3_000, by: -8) {
+            let value = String(repeating: "x", count: size)
+            if value.withCString({ csqlite_set_file_attribute(path, "user.filler", $0, UInt(size), 0) }) == 0 {
+                filled = true
+                break
+            }
+        }
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
+        let replica = try Grid(named: "default", in: phone).syncReplicaID()
+        _ = try phone.sync(with: hub)
+        #expect(try content(hub) == content(phone))
+        #expect(try Grid(named: "default", in: phone).syncReplicaID() == replica)
+        let recorded = try #require(try phone.sqlite?.readConnection { connection in
+            try connection.fetchOne("SELECT file_identity FROM replica") { $0.string(at: 0) }
+        })
+        // Where the pair found no room: no marks on the file, none recorded.
+        if filled, SendMark.tokens(of: path) == nil {
+            #expect(StoredReplicaRow.split(recorded).marks == nil)
+        } else {
+            #expect(StoredReplicaRow.split(recorded).marks.map(String.init) == SendMark.tokens(of: path)?.last)
+        }
     }
 
     @Test("marks written by hand (too long, not tokens, empty) are taken for none: the database syncs as itself",

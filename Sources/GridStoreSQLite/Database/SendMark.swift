@@ -10,7 +10,8 @@ import GridStore
 /// no two databases make changes under one replica id. The database records the token of its
 /// latest send with its replica id (`replica.file_identity`, after `#`); the file carries that
 /// token, or two while a send commits (the one before and the one committing), so a send that
-/// rolls back or a process killed in between leaves a pair the database still matches.
+/// rolls back or a process killed in between leaves a pair the database still matches, until
+/// the next write transaction narrows it.
 ///
 /// A file system without extended attributes carries none, and its databases are told apart
 /// as before (docs/sync.md, *Replicas, copies and backups*).
@@ -23,13 +24,8 @@ enum SendMark {
         value(of: path).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
     }
 
-    /// The file's identity suffix for ``tokens(of:)``: `#` and the tokens; empty without any.
-    static func identitySuffix(of path: String) -> String {
-        value(of: path).map { "#" + $0 } ?? ""
-    }
-
     /// The attribute's value when it holds tokens gridstore writes: one, or two separated by a comma.
-    private static func value(of path: String) -> String? {
+    static func value(of path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 80)
         let length = csqlite_file_attribute(path, attribute, &buffer, UInt(buffer.count))
         guard length > 0, length <= buffer.count else { return nil }
@@ -53,12 +49,8 @@ enum SendMark {
         return value.withCString { csqlite_set_file_attribute(path, attribute, $0, UInt(value.utf8.count), durable ? 1 : 0) } == 0
     }
 
-    /// Puts back the tokens the file carried before a send that did not commit: `nil` for none.
-    static func restore(_ tokens: [String]?, at path: String) {
-        if let tokens {
-            _ = write(tokens, to: path)
-        } else {
-            _ = csqlite_remove_file_attribute(path, attribute)
-        }
+    /// Removes the attribute from the file; whether it carries none now.
+    static func remove(from path: String) -> Bool {
+        csqlite_remove_file_attribute(path, attribute) == 0 || tokens(of: path) == nil
     }
 }

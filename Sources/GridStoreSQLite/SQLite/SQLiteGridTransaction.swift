@@ -10,13 +10,17 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     /// The database file's path, for its identity.
     let path: String
 
-    /// The send this transaction recorded (``recordSend()``): its token, and the tokens the file
-    /// carried before; `nil` when it recorded none.
-    private(set) var sendMark: (token: String, before: [String]?)?
+    /// Whether this is a write transaction, which holds the file's write lock (`BEGIN IMMEDIATE`):
+    /// no send of another handle or process is then under way.
+    let isWrite: Bool
 
-    init(_ connection: SQLiteConnection, path: String) {
+    /// The token of the send this transaction recorded (``recordSend()``); `nil` when it recorded none.
+    private(set) var sendMark: String?
+
+    init(_ connection: SQLiteConnection, path: String, isWrite: Bool = false) {
         self.connection = connection
         self.path = path
+        self.isWrite = isWrite
     }
 
     // MARK: Reading
@@ -172,25 +176,45 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     /// over it that sent since is another database.
     func storageIdentity() throws -> String {
         let file = FileIdentity.replicaText(of: path)
-        return file.isEmpty ? file : file + SendMark.identitySuffix(of: path)
+        guard !file.isEmpty, let marks = SendMark.value(of: path) else { return file }
+        return file + "#" + (try narrowed(marks) ?? marks)
+    }
+
+    /// In a write transaction that recorded no send: a pair of tokens a send left (it did not
+    /// commit, or its process ended before it narrowed them, ``SQLiteStorage``) made the token
+    /// the database records, when it is one of them, so that a backup from before that send is
+    /// not taken for the database. The marks the file then carries; `nil` when left as they are.
+    private func narrowed(_ marks: String) throws -> String? {
+        guard isWrite, sendMark == nil, marks.contains(","), let row = try replicaRow() else { return nil }
+        let recorded = StoredReplicaRow.split(row.storageIdentity).marks ?? StoredReplicaRow.noSend
+        guard marks.split(separator: ",").contains(recorded), SendMark.write([String(recorded)], to: path, durable: false) else {
+            return nil
+        }
+        return String(recorded)
     }
 
     /// Marks the file with a new token for this send (``SendMark``), the one the database
     /// recorded kept with it until the transaction commits; the database records the new one.
     /// Nothing where the file cannot carry one, or the database is not the one minted for it
-    /// (it takes a replica id of its own first).
+    /// (it takes a replica id of its own first). A file that carries marks but has no room for
+    /// the pair (another program's attributes fill it) loses them, and the database records
+    /// none: it is then told apart as on a file system without them, never by a stale token.
     func recordSend() throws {
         guard sendMark == nil, let row = try replicaRow() else { return }
         let identity = try storageIdentity()
         guard !identity.isEmpty, row.isMinted(for: identity) else { return }
         // The file's identity now, which may add a birth time to the one an earlier gridstore recorded.
-        let storage = StoredReplicaRow.split(identity).storage
+        let (storage, marks) = StoredReplicaRow.split(identity)
         let recorded = StoredReplicaRow.split(row.storageIdentity).marks
-        let before = SendMark.tokens(of: path)
         let token = ReplicaID.random().description
         let kept = recorded.flatMap { SendMark.isToken($0) ? String($0) : nil } ?? String(StoredReplicaRow.noSend)
-        guard SendMark.write([kept, token], to: path) else { return }
-        sendMark = (token, before)
+        guard SendMark.write([kept, token], to: path) else {
+            if marks != nil, SendMark.remove(from: path) {
+                try connection.executeCached("UPDATE replica SET file_identity = ? WHERE only_row = 1", [String(storage)])
+            }
+            return
+        }
+        sendMark = token
         try connection.executeCached("UPDATE replica SET file_identity = ? WHERE only_row = 1", [storage + "#" + token])
     }
 

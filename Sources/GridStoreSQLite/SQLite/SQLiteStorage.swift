@@ -473,26 +473,20 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
 
     package func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
         var transaction: SQLiteGridTransaction?
-        let result: T
-        do {
-            result = try writeConnection { connection in
-                let opened = SQLiteGridTransaction(connection, path: path)
-                transaction = opened
-                return try body(opened)
-            }
-        } catch {
-            // A send that did not commit leaves the file's marks as they were.
-            if let mark = transaction?.sendMark { SendMark.restore(mark.before, at: path) }
-            throw error
+        let result = try writeConnection { connection in
+            let opened = SQLiteGridTransaction(connection, path: path, isWrite: true)
+            transaction = opened
+            return try body(opened)
         }
-        if let mark = transaction?.sendMark { narrowSendMark(to: mark.token) }
+        if let token = transaction?.sendMark { narrowSendMark(to: token) }
         return result
     }
 
     /// After a send committed: the file carries its token alone, unless another send committed
     /// since (which narrows the marks itself), under the write lock, so that no send between
-    /// loses its pair. A failure here, or a crash before the disk has it, leaves the pair, which
-    /// the database still matches.
+    /// loses its pair. A send that did not commit, a failure here, or a crash before the disk
+    /// has it leaves the pair, which the database still matches; the next write transaction
+    /// that reads the file's identity narrows it (``SQLiteGridTransaction/storageIdentity()``).
     private func narrowSendMark(to token: String) {
         _ = try? writeConnection { connection in
             let recorded = try connection.fetchOne("SELECT file_identity FROM replica WHERE only_row = 1") { $0.string(at: 0) }
