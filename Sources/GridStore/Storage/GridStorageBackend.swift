@@ -306,7 +306,8 @@ package struct StoredReplicaRow: Sendable, Equatable {
 
     /// Whether the id was minted for the storage whose identity is `identity` now: the one
     /// recorded, or one that adds one `:` field to it (a backend that came to tell its storage
-    /// apart more finely, as a file's birth time after its device and inode); and, where the
+    /// apart more finely, as a file's birth time after its device and inode, or a PostgreSQL
+    /// server's timeline after the cluster and the database); and, where the
     /// storage carries marks of the database's latest sends outside its contents, one of them
     /// is the send recorded (a backup restored over an SQLite file that sent since is not).
     ///

@@ -265,12 +265,21 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
 
     // MARK: Sync
 
-    /// The cluster's system identifier, where the role may read it, and the database's oid: a
-    /// restored dump is another database, in the same cluster or another.
+    /// The cluster's system identifier, where the role may read it, the database's oid, and
+    /// the timeline the server writes on, where the role may read it: a restored dump is another
+    /// database, in the same cluster or another; a standby promoted to a primary, or a backup
+    /// restored to a point in time, starts a timeline of its own, so it is another database
+    /// beside the primary that goes on. A standby, which makes no change, is taken for the
+    /// database it replays (the identity its primary recorded).
     static let identity = """
-        CASE WHEN has_function_privilege('pg_control_system()', 'execute')
-             THEN (SELECT system_identifier::text FROM pg_control_system()) ELSE '' END
-        || ':' || (SELECT oid::text FROM pg_database WHERE datname = current_database())
+        CASE WHEN pg_is_in_recovery() THEN coalesce((SELECT storage_identity FROM replica WHERE only_row = 1), '')
+        ELSE CASE WHEN has_function_privilege('pg_control_system()'::regprocedure, 'execute')
+                  THEN (SELECT system_identifier::text FROM pg_control_system()) ELSE '' END
+             || ':' || (SELECT oid::text FROM pg_database WHERE datname = current_database())
+             || CASE WHEN has_function_privilege('pg_current_wal_lsn()'::regprocedure, 'execute')
+                          AND has_function_privilege('pg_walfile_name(pg_lsn)'::regprocedure, 'execute')
+                     THEN ':' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8) ELSE '' END
+        END
         """
 
     func replicaRow() throws -> StoredReplicaRow? {
