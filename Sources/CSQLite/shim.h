@@ -75,7 +75,7 @@ static inline long csqlite_file_attribute(const char *path, const char *name, ch
 
 /// Sets the extended attribute `name` of the file at `path` to the `length` bytes at `value`,
 /// written through to the disk when `durable` is non-zero: 0, or -1 (a file system without
-/// extended attributes, a file this process may not write).
+/// extended attributes or room among them, a file this process may not write).
 static inline int csqlite_set_file_attribute(const char *path, const char *name, const char *value, unsigned long length,
                                              int durable) {
 #if defined(CSQLITE_HAS_XATTR)

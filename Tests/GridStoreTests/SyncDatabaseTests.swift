@@ -319,7 +319,7 @@ struct SyncDatabaseTests {
         let recorded = try SQLiteConnection(path: path).fetchOne("SELECT file_identity FROM replica") { $0.string(at: 0) }
         #expect(recorded.map { String(StoredReplicaRow.split($0).storage) } == FileIdentity.replicaText(of: path))
         // With the mark of the send it made, which the file carries (where it can carry one).
-        #expect(recorded.flatMap { StoredReplicaRow.split($0).marks.map(String.init) } == SendMark.tokens(of: path)?.last)
+        #expect(recorded.flatMap { StoredReplicaRow.split($0).mark.map(String.init) } == SendMark.token(of: path))
         // A record cut to the device alone, by hand, names no file: the database syncs as a copy.
         try SQLiteConnection(path: path, mode: .readWrite).executeScript("UPDATE replica SET file_identity = '\(parts[0])'")
         phone = try database("phone.sqlite")

@@ -39,7 +39,7 @@ struct SyncRestoreInPlaceTests {
     }
 
     /// Whether the file system here carries extended attributes (ext4, xfs, btrfs do).
-    func carriesMarks(_ name: String) -> Bool { SendMark.tokens(of: directory.file(name)) != nil }
+    func carriesMarks(_ name: String) -> Bool { SendMark.token(of: directory.file(name)) != nil }
 
     @Test("restored in place, a database that first syncs with a new device takes a replica id of its own; its lost change comes back everywhere",
           arguments: [false, true])
@@ -144,91 +144,94 @@ struct SyncRestoreInPlaceTests {
         _ = try phone.sync(with: hub)
         #expect(try content(hub) == content(phone))
         guard carriesMarks("phone.sqlite") else { return }
-        // One token once each send committed: the one the database recorded.
-        let tokens = try #require(SendMark.tokens(of: directory.file("phone.sqlite")))
-        let recorded = try #require(try phone.sqlite?.readConnection { connection in
-            try connection.fetchOne("SELECT file_identity FROM replica") { $0.string(at: 0) }
-        })
-        #expect(tokens.count == 1 && recorded.hasSuffix("#" + tokens[0]))
+        // The token the database recorded with its latest send.
+        let token = try #require(SendMark.token(of: directory.file("phone.sqlite")))
+        #expect(try recordedIdentity(of: phone).hasSuffix("#" + token))
     }
 
-    @Test("a send that does not commit, or whose narrowing is cut off, leaves a pair the database matches; the next write narrows it to the token recorded",
-          arguments: [false, true])
-    func pairLeftBehind(committed: Bool) throws {
+    /// The identity the database `database` records with its replica id.
+    func recordedIdentity(of database: GridDatabase) throws -> String {
+        try #require(try database.sqlite?.readConnection { connection in
+            try connection.fetchOne("SELECT file_identity FROM replica") { $0.string(at: 0) }
+        })
+    }
+
+    @Test("a send that does not commit leaves the file and its mark as they were: the database syncs as itself")
+    func sendThatRollsBack() throws {
         let phone = try database("phone.sqlite"), hub = try database("hub.sqlite")
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
         _ = try phone.sync(with: hub)
         let path = directory.file("phone.sqlite")
         guard carriesMarks("phone.sqlite") else { return }
-        let saved = try backup(of: phone, "phone.sqlite")
-        let before = try #require(SendMark.tokens(of: path))
+        let before = SendMark.token(of: path), recorded = try recordedIdentity(of: phone)
         let storage = try #require(phone.sqlite)
         struct Abandoned: Error {}
-        do {
+        #expect(throws: Abandoned.self) {
             try storage.write { transaction in
                 try transaction.recordSend()
-                if !committed { throw Abandoned() }
+                // The transaction sees the send it records as the file's mark.
+                #expect(try StoredReplicaRow.split(transaction.storageIdentity()).mark != before.map { $0[...] })
+                throw Abandoned()
             }
-            // A process ended between the commit and the narrowing: the pair it wrote.
-            let recorded = try #require(try storage.readConnection { connection in
-                try connection.fetchOne("SELECT file_identity FROM replica") { $0.string(at: 0) }
-            })
-            let token = String(try #require(StoredReplicaRow.split(recorded).marks))
-            #expect(SendMark.write(before + [token], to: path))
-        } catch is Abandoned {}
-        #expect(SendMark.tokens(of: path)?.count == 2)
+        }
+        #expect(SendMark.token(of: path) == before)
+        #expect(try recordedIdentity(of: phone) == recorded)
         let replica = try Grid(named: "default", in: phone).syncReplicaID()
-        // Any write that reads the file's identity narrows the pair: a change to the synced grid.
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
-        let narrowed = try #require(SendMark.tokens(of: path))
-        #expect(narrowed.count == 1 && (committed ? narrowed != before : narrowed == before))
         _ = try phone.sync(with: hub)
         #expect(try Grid(named: "default", in: phone).syncReplicaID() == replica)
         #expect(try content(hub) == content(phone))
-        // The backup from before that send is no longer taken for the database, once it committed.
-        try phone.close()
-        let restored = try restoreInPlace(saved, "phone.sqlite")
-        try Grid(named: "default", in: restored).toggle(at: GridIndexPath(item: 2))
-        _ = try restored.sync(with: hub)
-        #expect(try (Grid(named: "default", in: restored).syncReplicaID() == replica) == false)
-        #expect(try content(hub) == content(restored))
     }
 
-    @Test("a file with no room left for the pair of tokens loses its marks, and the database records none: never a stale token")
-    func noRoomForThePair() throws {
+    @Test("a send whose commit fails after the file took its token (a crash between the two) leaves a database that syncs as a copy: nothing lost")
+    func markedButNotCommitted() throws {
         let phone = try database("phone.sqlite"), hub = try database("hub.sqlite")
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
         _ = try phone.sync(with: hub)
         let path = directory.file("phone.sqlite")
         guard carriesMarks("phone.sqlite") else { return }
-        // Another program's attribute takes the room the file system gives a file's attributes
-        // (one block on ext4): the largest that still fits, leaving less than the pair needs.
-        var filled = false
-        for size in stride(from: 4_000, through: 3_000, by: -8) {
+        let replica = try Grid(named: "default", in: phone).syncReplicaID()
+        // What such a crash leaves: the file carries a token the database never recorded.
+        try Grid(named: "default", in: phone).setSize(.big, at: GridIndexPath(item: 1))
+        #expect(SendMark.write(ReplicaID.random().description, to: path))
+        _ = try phone.sync(with: hub)
+        #expect(try Grid(named: "default", in: phone).syncReplicaID() != replica)
+        #expect(try content(hub) == content(phone) && content(hub).sections[0][1] == .big)
+        #expect(try phone.sync(with: hub).allSatisfy { $0.sent == 0 && $0.received == 0 })
+    }
+
+    @Test("a file with no room left among its attributes for the token loses its mark, and the database records none: never a stale token")
+    func noRoomForTheToken() throws {
+        let phone = try database("phone.sqlite"), hub = try database("hub.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
+        _ = try phone.sync(with: hub)
+        let path = directory.file("phone.sqlite")
+        guard carriesMarks("phone.sqlite") else { return }
+        // Another program's attributes take the room the file system gives a file's attributes:
+        // the mark removed first, then filled with the largest value that still fits.
+        #expect(SendMark.remove(from: path))
+        for size in stride(from: 4_096, through: 8, by: -4) {
             let value = String(repeating: "x", count: size)
-            if value.withCString({ csqlite_set_file_attribute(path, "user.filler", $0, UInt(size), 0) }) == 0 {
-                filled = true
-                break
+            if value.withCString({ csqlite_set_file_attribute(path, "user.filler", $0, UInt(size), 0) }) == 0 { break }
+        }
+        for (index, name) in ["user.filler2", "user.filler3"].enumerated() {
+            for size in stride(from: 256, through: 4, by: -4) {
+                let value = String(repeating: "y", count: size + index)
+                if value.withCString({ csqlite_set_file_attribute(path, name, $0, UInt(value.utf8.count), 0) }) == 0 { break }
             }
         }
-        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
         let replica = try Grid(named: "default", in: phone).syncReplicaID()
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
         _ = try phone.sync(with: hub)
         #expect(try content(hub) == content(phone))
         #expect(try Grid(named: "default", in: phone).syncReplicaID() == replica)
-        let recorded = try #require(try phone.sqlite?.readConnection { connection in
-            try connection.fetchOne("SELECT file_identity FROM replica") { $0.string(at: 0) }
-        })
-        // Where the pair found no room: no marks on the file, none recorded.
-        if filled, SendMark.tokens(of: path) == nil {
-            #expect(StoredReplicaRow.split(recorded).marks == nil)
-        } else {
-            #expect(StoredReplicaRow.split(recorded).marks.map(String.init) == SendMark.tokens(of: path)?.last)
-        }
+        // The mark and the record agree, whether the token found room or not.
+        let mark = StoredReplicaRow.split(try recordedIdentity(of: phone)).mark.map(String.init)
+        #expect(mark == SendMark.token(of: path))
     }
 
     @Test("marks written by hand (too long, not tokens, empty) are taken for none: the database syncs as itself",
-          arguments: ["", "x", "-", "-,-,-", String(repeating: "a", count: 32) + ",", String(repeating: "ab", count: 100),
+          arguments: ["", "x", "-", "-,-,-", String(repeating: "a", count: 32) + "," + String(repeating: "b", count: 32), String(repeating: "a", count: 32) + ",", String(repeating: "ab", count: 100),
                       String(repeating: "A", count: 32), "\u{0}"])
     func handWrittenMarks(_ value: String) throws {
         let phone = try database("phone.sqlite"), hub = try database("hub.sqlite")
@@ -237,8 +240,8 @@ struct SyncRestoreInPlaceTests {
         let path = directory.file("phone.sqlite")
         guard carriesMarks("phone.sqlite") else { return }
         let replica = try Grid(named: "default", in: phone).syncReplicaID()
-        #expect(SendMark.write([value], to: path))
-        if value != "-" { #expect(SendMark.tokens(of: path) == nil) }
+        #expect(SendMark.write(value, to: path))
+        if value != "-" { #expect(SendMark.token(of: path) == nil) }
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
         _ = try phone.sync(with: hub)
         // "-" says the database recorded no send, which it did: it syncs as a copy, and loses nothing.

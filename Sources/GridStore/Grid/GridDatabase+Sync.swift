@@ -332,7 +332,7 @@ extension GridDatabase {
         let context = try transaction.replicaContext()
         guard let row = context.row, Self.recordsShorterIdentity(row, for: context.storageIdentity) else { return }
         // The mark of the latest send stays the one recorded, which the storage's marks hold.
-        let mark = StoredReplicaRow.split(row.storageIdentity).marks.map { "#" + $0 } ?? ""
+        let mark = StoredReplicaRow.split(row.storageIdentity).mark.map { "#" + $0 } ?? ""
         try transaction.setReplicaRow(StoredReplicaRow(id: row.id, storageIdentity: String(StoredReplicaRow.split(context.storageIdentity).storage) + mark))
     }
 

@@ -307,33 +307,31 @@ package struct StoredReplicaRow: Sendable, Equatable {
     /// Whether the id was minted for the storage whose identity is `identity` now: the one
     /// recorded, or one that adds one `:` field to it (a backend that came to tell its storage
     /// apart more finely, as a file's birth time after its device and inode, or a PostgreSQL
-    /// server's timeline after the cluster and the database); and, where the
-    /// storage carries marks of the database's latest sends outside its contents, one of them
-    /// is the send recorded (a backup restored over an SQLite file that sent since is not).
+    /// server's timeline after the cluster and the database); and, where the storage carries a
+    /// mark of the database's latest send outside its contents, it is the send recorded (a
+    /// backup restored over an SQLite file that sent since is not).
     ///
-    /// An identity with marks ends with `#` and them, comma-separated (one or two tokens, `-`
-    /// for none); a recorded one with `#` and the token of the database's latest send.
+    /// An identity with a mark ends with `#` and its token (`-` for a database that recorded no
+    /// send); a recorded one with `#` and the token of the database's latest send.
     package func isMinted(for identity: String) -> Bool {
         let (recorded, token) = Self.split(storageIdentity)
-        let (storage, marks) = Self.split(identity)
+        let (storage, mark) = Self.split(identity)
         guard recorded == storage || (!recorded.isEmpty && storage.hasPrefix(recorded + ":")
                                       && !storage.dropFirst(recorded.count + 1).contains(":")) else { return false }
-        guard let marks else { return true }
-        return marks.split(separator: ",", omittingEmptySubsequences: false).contains(token ?? Self.noSend)
+        guard let mark else { return true }
+        return mark == token ?? Self.noSend
     }
 
     /// The identity recorded with a replica id minted for the storage whose identity is
-    /// `identity` now: with the newest of its marks of sends, where it carries any.
+    /// `identity` now: with the mark of its latest send, where it carries one.
     package static func recorded(_ identity: String) -> String {
-        let (storage, marks) = split(identity)
-        guard let newest = marks?.split(separator: ",", omittingEmptySubsequences: false).last, newest != noSend else {
-            return String(storage)
-        }
-        return storage + "#" + newest
+        let (storage, mark) = split(identity)
+        guard let mark, mark != noSend else { return String(storage) }
+        return storage + "#" + mark
     }
 
-    /// An identity's storage part, and the marks of sends after its `#`; `nil` without one.
-    package static func split(_ identity: String) -> (storage: Substring, marks: Substring?) {
+    /// An identity's storage part, and the mark of a send after its `#`; `nil` without one.
+    package static func split(_ identity: String) -> (storage: Substring, mark: Substring?) {
         guard let mark = identity.firstIndex(of: "#") else { return (identity[...], nil) }
         return (identity[..<mark], identity[identity.index(after: mark)...])
     }

@@ -10,17 +10,13 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     /// The database file's path, for its identity.
     let path: String
 
-    /// Whether this is a write transaction, which holds the file's write lock (`BEGIN IMMEDIATE`):
-    /// no send of another handle or process is then under way.
-    let isWrite: Bool
+    /// The token of the send this transaction records (``recordSend()``), which the file takes
+    /// as the transaction commits (``markSend()``); `nil` when it records none.
+    private var sendMark: String?
 
-    /// The token of the send this transaction recorded (``recordSend()``); `nil` when it recorded none.
-    private(set) var sendMark: String?
-
-    init(_ connection: SQLiteConnection, path: String, isWrite: Bool = false) {
+    init(_ connection: SQLiteConnection, path: String) {
         self.connection = connection
         self.path = path
-        self.isWrite = isWrite
     }
 
     // MARK: Reading
@@ -176,46 +172,41 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     /// over it that sent since is another database.
     func storageIdentity() throws -> String {
         let file = FileIdentity.replicaText(of: path)
-        guard !file.isEmpty, let marks = SendMark.value(of: path) else { return file }
-        return file + "#" + (try narrowed(marks) ?? marks)
+        guard !file.isEmpty else { return file }
+        // The send this transaction records is the file's mark as far as it sees: the file takes it at the commit.
+        guard let mark = sendMark ?? SendMark.token(of: path) else { return file }
+        return file + "#" + mark
     }
 
-    /// In a write transaction that recorded no send: a pair of tokens a send left (it did not
-    /// commit, or its process ended before it narrowed them, ``SQLiteStorage``) made the token
-    /// the database records, when it is one of them, so that a backup from before that send is
-    /// not taken for the database. The marks the file then carries; `nil` when left as they are.
-    private func narrowed(_ marks: String) throws -> String? {
-        guard isWrite, sendMark == nil, marks.contains(","), let row = try replicaRow() else { return nil }
-        let recorded = StoredReplicaRow.split(row.storageIdentity).marks ?? StoredReplicaRow.noSend
-        guard marks.split(separator: ",").contains(recorded), SendMark.write([String(recorded)], to: path, durable: false) else {
-            return nil
-        }
-        return String(recorded)
-    }
-
-    /// Marks the file with a new token for this send (``SendMark``), the one the database
-    /// recorded kept with it until the transaction commits; the database records the new one.
-    /// Nothing where the file cannot carry one, or the database is not the one minted for it
-    /// (it takes a replica id of its own first). A file that carries marks but has no room for
-    /// the pair (another program's attributes fill it) loses them, and the database records
-    /// none: it is then told apart as on a file system without them, never by a stale token.
+    /// Records a new token for this send with the replica id (``SendMark``), which the file
+    /// takes as the transaction commits (``markSend()``). Nothing where the database is not the
+    /// one minted for the file (it takes a replica id of its own first).
     func recordSend() throws {
         guard sendMark == nil, let row = try replicaRow() else { return }
         let identity = try storageIdentity()
         guard !identity.isEmpty, row.isMinted(for: identity) else { return }
-        // The file's identity now, which may add a birth time to the one an earlier gridstore recorded.
-        let (storage, marks) = StoredReplicaRow.split(identity)
-        let recorded = StoredReplicaRow.split(row.storageIdentity).marks
         let token = ReplicaID.random().description
-        let kept = recorded.flatMap { SendMark.isToken($0) ? String($0) : nil } ?? String(StoredReplicaRow.noSend)
-        guard SendMark.write([kept, token], to: path) else {
-            if marks != nil, SendMark.remove(from: path) {
-                try connection.executeCached("UPDATE replica SET file_identity = ? WHERE only_row = 1", [String(storage)])
-            }
-            return
-        }
         sendMark = token
-        try connection.executeCached("UPDATE replica SET file_identity = ? WHERE only_row = 1", [storage + "#" + token])
+        // The file's identity now, which may add a birth time to the one an earlier gridstore recorded.
+        try connection.executeCached("UPDATE replica SET file_identity = ? WHERE only_row = 1",
+                                     [StoredReplicaRow.split(identity).storage + "#" + token])
+    }
+
+    /// Just before the transaction commits, after all else it wrote: the file takes the token of
+    /// the send it records, written through to the disk, so that from the commit on a backup
+    /// from before the send is not the database. A file that cannot take it (a file system
+    /// without extended attributes, or no room left among them) loses any mark it carries, and
+    /// the database records none: it is told apart as on a file system without them, never by
+    /// a stale token. A crash or a failed commit after the file took the token leaves the
+    /// database recording the one before: it takes itself for a copy at its next sync (replica
+    /// ids of its own; nothing is lost).
+    func markSend() throws {
+        guard let token = sendMark else { return }
+        sendMark = nil
+        guard !SendMark.write(token, to: path) else { return }
+        _ = SendMark.remove(from: path)
+        try connection.executeCached("UPDATE replica SET file_identity = ? WHERE only_row = 1",
+                                     [String(StoredReplicaRow.split(try storageIdentity()).storage)])
     }
 
     func syncSummary(named name: String) throws -> StoredSyncSummary? {

@@ -472,26 +472,12 @@ package final class SQLiteStorage: GridStorageBackend, @unchecked Sendable {
     }
 
     package func write<T>(_ body: (any GridStorageTransaction) throws -> T) throws -> T {
-        var transaction: SQLiteGridTransaction?
-        let result = try writeConnection { connection in
-            let opened = SQLiteGridTransaction(connection, path: path, isWrite: true)
-            transaction = opened
-            return try body(opened)
-        }
-        if let token = transaction?.sendMark { narrowSendMark(to: token) }
-        return result
-    }
-
-    /// After a send committed: the file carries its token alone, unless another send committed
-    /// since (which narrows the marks itself), under the write lock, so that no send between
-    /// loses its pair. A send that did not commit, a failure here, or a crash before the disk
-    /// has it leaves the pair, which the database still matches; the next write transaction
-    /// that reads the file's identity narrows it (``SQLiteGridTransaction/storageIdentity()``).
-    private func narrowSendMark(to token: String) {
-        _ = try? writeConnection { connection in
-            let recorded = try connection.fetchOne("SELECT file_identity FROM replica WHERE only_row = 1") { $0.string(at: 0) }
-            guard let recorded, StoredReplicaRow.split(recorded).marks == token[...] else { return }
-            _ = SendMark.write([token], to: path, durable: false)
+        try writeConnection { connection in
+            let transaction = SQLiteGridTransaction(connection, path: path)
+            let result = try body(transaction)
+            // The file takes the mark of a send the transaction records as it commits.
+            try transaction.markSend()
+            return result
         }
     }
 
