@@ -85,4 +85,28 @@ struct PostgreSQLPromotedStandbyTests {
         #expect(try connection.execute("SELECT storage_identity FROM replica").string(0, 0) == recorded)
         #expect(try content(phone) == content(hub))
     }
+
+    @Test("a role that may not call pg_current_wal_lsn(), pg_walfile_name() or pg_control_system() syncs all the same, its identity without them")
+    func roleWithoutPrivileges() throws {
+        let server = try PostgreSQLTestServer.shared()
+        let url = try server.makeDatabase()
+        let name = PostgreSQLTestServer.databaseName(in: url)
+        let admin = try PostgreSQLConnection(PostgreSQLLocation(url)!)
+        let role = "limited_\(name)"
+        _ = try admin.execute("CREATE ROLE \(role) LOGIN")
+        _ = try admin.execute("ALTER DATABASE \(name) OWNER TO \(role)")
+        for function in ["pg_current_wal_lsn()", "pg_walfile_name(pg_lsn)", "pg_control_system()"] {
+            _ = try admin.execute("REVOKE EXECUTE ON FUNCTION \(function) FROM PUBLIC")
+        }
+        let hub = try GridDatabase(postgreSQL: url.replacing("postgresql://\(server.user)@", with: "postgresql://\(role)@"))
+        let phone = try file("phone.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
+        _ = try phone.sync(with: hub)
+        try Grid(named: "default", in: hub).toggle(at: GridIndexPath(item: 2))
+        _ = try phone.sync(with: hub)
+        #expect(try content(phone) == content(hub) && content(hub).sections[0][2] == .middle)
+        #expect(try Grid(named: "default", in: hub).syncCursor() == Grid(named: "default", in: phone).syncCursor())
+        let recorded = try admin.execute("SELECT storage_identity FROM replica").string(0, 0)
+        #expect(recorded.hasPrefix(":") && recorded.split(separator: ":").count == 1, "\(recorded)")
+    }
 }

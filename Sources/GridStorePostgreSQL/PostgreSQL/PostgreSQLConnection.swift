@@ -52,6 +52,10 @@ package final class PostgreSQLConnection {
     private var notices: [String] = []
     /// Whether the connection was shut down after the server did not answer in time.
     private var abandoned = false
+    /// The SQL that reads the database's storage identity with what this session's role may
+    /// call, once read (``PostgreSQLGridTransaction/identity(on:)``); `nil` until then, and again
+    /// after a reconnection.
+    package var storageIdentitySQL: String?
     /// While the connection is set up: how long an answer may take, in place of ``answerDeadlineMilliseconds``.
     private var settingUpMilliseconds: Int?
 
@@ -108,6 +112,7 @@ package final class PostgreSQLConnection {
         abandoned = false
         preparedNames.removeAll()
         queued.removeAll()
+        storageIdentitySQL = nil
         try configure()
     }
 

@@ -265,22 +265,33 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
 
     // MARK: Sync
 
-    /// The cluster's system identifier, where the role may read it, the database's oid, and
-    /// the timeline the server writes on, where the role may read it: a restored dump is another
-    /// database, in the same cluster or another; a standby promoted to a primary, or a backup
-    /// restored to a point in time, starts a timeline of its own, so it is another database
-    /// beside the primary that goes on. A standby, which makes no change, is taken for the
-    /// database it replays (the identity its primary recorded).
-    static let identity = """
-        CASE WHEN pg_is_in_recovery() THEN coalesce((SELECT storage_identity FROM replica WHERE only_row = 1), '')
-        ELSE CASE WHEN has_function_privilege('pg_control_system()'::regprocedure, 'execute')
-                  THEN (SELECT system_identifier::text FROM pg_control_system()) ELSE '' END
-             || ':' || (SELECT oid::text FROM pg_database WHERE datname = current_database())
-             || CASE WHEN has_function_privilege('pg_current_wal_lsn()'::regprocedure, 'execute')
-                          AND has_function_privilege('pg_walfile_name(pg_lsn)'::regprocedure, 'execute')
-                     THEN ':' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8) ELSE '' END
-        END
-        """
+    /// The SQL of the database's storage identity: the cluster's system identifier, where the
+    /// role may read it, the database's oid, and the timeline the server writes on, where the
+    /// role may read it. A restored dump is another database, in the same cluster or another; a
+    /// standby promoted to a primary, or a backup recovered to a point in time, starts a
+    /// timeline of its own, so it is another database beside the primary that goes on. A
+    /// standby, which makes no change, is taken for the database it replays (the identity its
+    /// primary recorded).
+    ///
+    /// The server checks that the role may call every function a statement names as it starts
+    /// the statement, whether or not it calls it, so the text names only those the session's
+    /// role may call: asked once a connection (one round trip), then kept on it.
+    static func identity(on connection: PostgreSQLConnection) throws -> String {
+        if let known = connection.storageIdentitySQL { return known }
+        let may = try connection.execute("""
+            SELECT has_function_privilege('pg_control_system()'::regprocedure, 'execute'),
+                   has_function_privilege('pg_current_wal_lsn()'::regprocedure, 'execute')
+                   AND has_function_privilege('pg_walfile_name(pg_lsn)'::regprocedure, 'execute')
+            """)
+        let system = may.string(0, 0) == "t" ? "(SELECT system_identifier::text FROM pg_control_system())" : "''"
+        let timeline = may.string(0, 1) == "t" ? " || ':' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8)" : ""
+        let sql = """
+            CASE WHEN pg_is_in_recovery() THEN coalesce((SELECT storage_identity FROM replica WHERE only_row = 1), '')
+            ELSE \(system) || ':' || (SELECT oid::text FROM pg_database WHERE datname = current_database())\(timeline) END
+            """
+        connection.storageIdentitySQL = sql
+        return sql
+    }
 
     func replicaRow() throws -> StoredReplicaRow? {
         let rows = try connection.execute("SELECT id, storage_identity, left(name, $1) FROM replica WHERE only_row = 1",
@@ -295,12 +306,12 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
     }
 
     func storageIdentity() throws -> String {
-        try connection.execute("SELECT " + Self.identity).string(0, 0)
+        try connection.execute("SELECT " + Self.identity(on: connection)).string(0, 0)
     }
 
     func replicaContext() throws -> StoredReplicaContext {
         let rows = try connection.execute("""
-            SELECT replica.id, replica.storage_identity, left(replica.name, $1), \(Self.identity),
+            SELECT replica.id, replica.storage_identity, left(replica.name, $1), \(try Self.identity(on: connection)),
                    (extract(epoch FROM clock_timestamp()) * 1000)::bigint
             FROM (SELECT 1) AS one LEFT JOIN replica ON replica.only_row = 1
             """, [String(GridLimits.maximumReplicaNameLength + 1)])
@@ -311,7 +322,7 @@ final class PostgreSQLGridTransaction: GridStorageTransaction {
 
     func syncSummary(named name: String) throws -> StoredSyncSummary? {
         let rows = try connection.execute("""
-            SELECT replica.id, replica.storage_identity, \(Self.identity), grids.revision, sync_states.revision,
+            SELECT replica.id, replica.storage_identity, \(try Self.identity(on: connection)), grids.revision, sync_states.revision,
                    sync_states.clock, sync_states.versions, sync_states.conflicts, sync_states.replica, sync_states.database_replica,
                    sync_states.version, sync_drops.name, left(sync_drops.versions, $2), sync_drops.dropped_at,
                    (extract(epoch FROM clock_timestamp()) * 1000)::bigint

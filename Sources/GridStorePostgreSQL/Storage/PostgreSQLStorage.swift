@@ -42,7 +42,7 @@ package final class PostgreSQLStorage: GridStorageBackend, Sendable {
         // The replica id a migration minted belongs to this database: a restored dump of it is
         // another database, so it takes an id of its own before its first sync.
         if migrationsAppliedOnOpen.contains(where: { $0.sql.contains("CREATE TABLE replica") }) {
-            _ = try connection.execute("UPDATE replica SET storage_identity = " + PostgreSQLGridTransaction.identity
+            _ = try connection.execute("UPDATE replica SET storage_identity = " + PostgreSQLGridTransaction.identity(on: connection)
                                        + " WHERE storage_identity = ''")
         }
         hasTables = migrating || !status.applied.isEmpty
