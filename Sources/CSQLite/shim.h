@@ -74,10 +74,9 @@ static inline long csqlite_file_attribute(const char *path, const char *name, ch
 }
 
 /// Sets the extended attribute `name` of the file at `path` to the `length` bytes at `value`,
-/// written through to the disk when `durable` is non-zero: 0, or -1 (a file system without
-/// extended attributes or room among them, a file this process may not write).
-static inline int csqlite_set_file_attribute(const char *path, const char *name, const char *value, unsigned long length,
-                                             int durable) {
+/// written through to the disk: 0, or -1 (a file system without extended attributes or room
+/// among them, a file this process may not write).
+static inline int csqlite_set_file_attribute(const char *path, const char *name, const char *value, unsigned long length) {
 #if defined(CSQLITE_HAS_XATTR)
     int descriptor = open(path, O_RDONLY | O_CLOEXEC);
     if (descriptor < 0) return -1;
@@ -86,7 +85,7 @@ static inline int csqlite_set_file_attribute(const char *path, const char *name,
 #else
     int result = fsetxattr(descriptor, name, value, length, 0, 0);
 #endif
-    if (result == 0 && durable) result = fsync(descriptor);
+    if (result == 0) result = fsync(descriptor);
     close(descriptor);
     return result;
 #else

@@ -200,10 +200,7 @@ private struct IdentityWorld {
             } else {
                 // Written over the same file, as `cp backup db` does: the file's mark of its
                 // latest send tells a database that sent since the backup (docs/sync.md).
-                let file = try #require(FileHandle(forWritingAtPath: path))
-                try file.truncate(atOffset: 0)
-                try file.write(contentsOf: backup.bytes)
-                try file.close()
+                try overwriteFile(at: path, with: backup.bytes)
             }
             replicas[backup.replica].database = try GridDatabase(path: path)
             try see(backup.replica, paidFor: 0, after: "a backup restored")

@@ -30,16 +30,23 @@ struct SyncRestoreInPlaceTests {
         let path = directory.file(name)
         let inode = FileIdentity.of(path)
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        let file = try #require(FileHandle(forWritingAtPath: path))
-        try file.truncate(atOffset: 0)
-        try file.write(contentsOf: backup)
-        try file.close()
+        try overwriteFile(at: path, with: backup)
         #expect(FileIdentity.of(path) == inode)
         return try database(name)
     }
 
     /// Whether the file system here carries extended attributes (ext4, xfs, btrfs do).
     func carriesMarks(_ name: String) -> Bool { SendMark.token(of: directory.file(name)) != nil }
+
+    /// A phone that toggled a tile and synced it with a hub, and the phone's file; `nil` where
+    /// the file system carries no mark.
+    func syncedPhone() throws -> (phone: GridDatabase, hub: GridDatabase, path: String)? {
+        let phone = try database("phone.sqlite"), hub = try database("hub.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
+        _ = try phone.sync(with: hub)
+        guard carriesMarks("phone.sqlite") else { return nil }
+        return (phone, hub, directory.file("phone.sqlite"))
+    }
 
     @Test("restored in place, a database that first syncs with a new device takes a replica id of its own; its lost change comes back everywhere",
           arguments: [false, true])
@@ -158,11 +165,7 @@ struct SyncRestoreInPlaceTests {
 
     @Test("a send that does not commit leaves the file and its mark as they were: the database syncs as itself")
     func sendThatRollsBack() throws {
-        let phone = try database("phone.sqlite"), hub = try database("hub.sqlite")
-        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
-        _ = try phone.sync(with: hub)
-        let path = directory.file("phone.sqlite")
-        guard carriesMarks("phone.sqlite") else { return }
+        guard let (phone, hub, path) = try syncedPhone() else { return }
         let before = SendMark.token(of: path), recorded = try recordedIdentity(of: phone)
         let storage = try #require(phone.sqlite)
         struct Abandoned: Error {}
@@ -185,11 +188,7 @@ struct SyncRestoreInPlaceTests {
 
     @Test("a send whose commit fails after the file took its token (a crash between the two) leaves a database that syncs as a copy: nothing lost")
     func markedButNotCommitted() throws {
-        let phone = try database("phone.sqlite"), hub = try database("hub.sqlite")
-        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
-        _ = try phone.sync(with: hub)
-        let path = directory.file("phone.sqlite")
-        guard carriesMarks("phone.sqlite") else { return }
+        guard let (phone, hub, path) = try syncedPhone() else { return }
         let replica = try Grid(named: "default", in: phone).syncReplicaID()
         // What such a crash leaves: the file carries a token the database never recorded.
         try Grid(named: "default", in: phone).setSize(.big, at: GridIndexPath(item: 1))
@@ -202,22 +201,18 @@ struct SyncRestoreInPlaceTests {
 
     @Test("a file with no room left among its attributes for the token loses its mark, and the database records none: never a stale token")
     func noRoomForTheToken() throws {
-        let phone = try database("phone.sqlite"), hub = try database("hub.sqlite")
-        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
-        _ = try phone.sync(with: hub)
-        let path = directory.file("phone.sqlite")
-        guard carriesMarks("phone.sqlite") else { return }
+        guard let (phone, hub, path) = try syncedPhone() else { return }
         // Another program's attributes take the room the file system gives a file's attributes:
         // the mark removed first, then filled with the largest value that still fits.
         #expect(SendMark.remove(from: path))
         for size in stride(from: 4_096, through: 8, by: -4) {
             let value = String(repeating: "x", count: size)
-            if value.withCString({ csqlite_set_file_attribute(path, "user.filler", $0, UInt(size), 0) }) == 0 { break }
+            if value.withCString({ csqlite_set_file_attribute(path, "user.filler", $0, UInt(size)) }) == 0 { break }
         }
         for (index, name) in ["user.filler2", "user.filler3"].enumerated() {
             for size in stride(from: 256, through: 4, by: -4) {
                 let value = String(repeating: "y", count: size + index)
-                if value.withCString({ csqlite_set_file_attribute(path, name, $0, UInt(value.utf8.count), 0) }) == 0 { break }
+                if value.withCString({ csqlite_set_file_attribute(path, name, $0, UInt(value.utf8.count)) }) == 0 { break }
             }
         }
         let replica = try Grid(named: "default", in: phone).syncReplicaID()
@@ -234,11 +229,7 @@ struct SyncRestoreInPlaceTests {
           arguments: ["", "x", "-", "-,-,-", String(repeating: "a", count: 32) + "," + String(repeating: "b", count: 32), String(repeating: "a", count: 32) + ",", String(repeating: "ab", count: 100),
                       String(repeating: "A", count: 32), "\u{0}"])
     func handWrittenMarks(_ value: String) throws {
-        let phone = try database("phone.sqlite"), hub = try database("hub.sqlite")
-        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 0))
-        _ = try phone.sync(with: hub)
-        let path = directory.file("phone.sqlite")
-        guard carriesMarks("phone.sqlite") else { return }
+        guard let (phone, hub, path) = try syncedPhone() else { return }
         let replica = try Grid(named: "default", in: phone).syncReplicaID()
         #expect(SendMark.write(value, to: path))
         if value != "-" { #expect(SendMark.token(of: path) == nil) }

@@ -30,14 +30,14 @@ enum SendMark {
 
     /// Whether `text` is a token gridstore writes: 32 lowercase hexadecimal digits, or `-` for
     /// a database that recorded no send.
-    static func isToken(_ text: some StringProtocol) -> Bool {
+    static func isToken(_ text: String) -> Bool {
         text == StoredReplicaRow.noSend
             || text.utf8.count == 32 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
     /// Sets the token the file carries, written through to the disk; whether it could.
     static func write(_ token: String, to path: String) -> Bool {
-        token.withCString { csqlite_set_file_attribute(path, attribute, $0, UInt(token.utf8.count), 1) } == 0
+        token.withCString { csqlite_set_file_attribute(path, attribute, $0, UInt(token.utf8.count)) } == 0
     }
 
     /// Removes the attribute from the file; whether it carries none now.

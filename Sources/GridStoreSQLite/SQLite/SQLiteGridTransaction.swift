@@ -168,7 +168,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     }
 
     /// The file's device, inode and birth time (``FileIdentity/replicaText(of:)``): a copy of the
-    /// file is another file; then the marks of its latest send (``SendMark``): a backup restored
+    /// file is another file; then the mark of its latest send (``SendMark``): a backup restored
     /// over it that sent since is another database.
     func storageIdentity() throws -> String {
         let file = FileIdentity.replicaText(of: path)
@@ -188,8 +188,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         let token = ReplicaID.random().description
         sendMark = token
         // The file's identity now, which may add a birth time to the one an earlier gridstore recorded.
-        try connection.executeCached("UPDATE replica SET file_identity = ? WHERE only_row = 1",
-                                     [StoredReplicaRow.split(identity).storage + "#" + token])
+        try recordFileIdentity(StoredReplicaRow.split(identity).storage + "#" + token)
     }
 
     /// Just before the transaction commits, after all else it wrote: the file takes the token of
@@ -205,8 +204,12 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         sendMark = nil
         guard !SendMark.write(token, to: path) else { return }
         _ = SendMark.remove(from: path)
-        try connection.executeCached("UPDATE replica SET file_identity = ? WHERE only_row = 1",
-                                     [String(StoredReplicaRow.split(try storageIdentity()).storage)])
+        try recordFileIdentity(FileIdentity.replicaText(of: path))
+    }
+
+    /// Writes the identity the database records with its replica id (`replica.file_identity`).
+    private func recordFileIdentity(_ identity: String) throws {
+        try connection.executeCached("UPDATE replica SET file_identity = ? WHERE only_row = 1", [identity])
     }
 
     func syncSummary(named name: String) throws -> StoredSyncSummary? {
