@@ -26,10 +26,12 @@ public struct ReplicaID: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The id written as `text`: exactly 32 lowercase hexadecimal digits; `nil` for anything else.
     public init?(_ text: String) {
-        let digits = Array(text.utf8)
-        guard digits.count == 32, let high = Self.parseHex(digits[0..<16]), let low = Self.parseHex(digits[16..<32]) else {
-            return nil
-        }
+        var text = text
+        guard let (high, low) = text.withUTF8({ digits -> (UInt64, UInt64)? in
+            guard digits.count == 32, let high = Self.parseHex(UnsafeBufferPointer(rebasing: digits[0..<16])),
+                  let low = Self.parseHex(UnsafeBufferPointer(rebasing: digits[16..<32])) else { return nil }
+            return (high, low)
+        }) else { return nil }
         self.init(high: high, low: low)
     }
 

@@ -8,25 +8,42 @@ extension ReplicatedGrid {
     ///   entries of a register: every register is visited. ``SyncSide/storedBundle(_:since:in:)``
     ///   reads only the rows changed since the cursor instead.
     func changes(since cursor: VersionVector) -> ReplicatedGrid {
-        func pick<Value>(_ register: MergeRegister<Value>) -> MergeRegister<Value> {
-            register.isChanged(since: cursor) ? register : MergeRegister()
+        var delta = self
+        delta.keepChanges(since: cursor)
+        return delta
+    }
+
+    /// Makes this state ``changes(since:)`` of itself, in place: a state read only to be sent
+    /// keeps its storage, where a copy would build every item again.
+    mutating func keepChanges(since cursor: VersionVector) {
+        func pick<Value>(_ register: inout MergeRegister<Value>) -> Bool {
+            if register.context.isEmpty { return false }
+            if register.isChanged(since: cursor) { return true }
+            register = MergeRegister()
+            return false
         }
-        var delta = ReplicatedGrid()
-        delta.versions = versions
-        delta.options = Options(columns: pick(options.columns), direction: pick(options.direction),
-                                defaultSize: pick(options.defaultSize), honeycomb: pick(options.honeycomb))
-        for (id, section) in sections {
-            let changed = Section(order: pick(section.order), alive: pick(section.alive))
-            if changed != Section() { delta.sections[id] = changed }
+        _ = pick(&options.columns)
+        _ = pick(&options.direction)
+        _ = pick(&options.defaultSize)
+        _ = pick(&options.honeycomb)
+        var unchangedSections: [SyncEntityID] = []
+        for index in sections.indices {
+            let order = pick(&sections.values[index].order)
+            let alive = pick(&sections.values[index].alive)
+            if !order && !alive { unchangedSections.append(sections.keys[index]) }
         }
-        for (id, item) in items {
-            let changed = Item(place: pick(item.place), size: pick(item.size), key: pick(item.key), alive: pick(item.alive))
-            if changed != Item() { delta.items[id] = changed }
+        for id in unchangedSections { sections[id] = nil }
+        var unchangedItems: [SyncEntityID] = []
+        for index in items.indices {
+            let place = pick(&items.values[index].place)
+            let size = pick(&items.values[index].size)
+            let key = pick(&items.values[index].key)
+            let alive = pick(&items.values[index].alive)
+            if !place && !size && !key && !alive { unchangedItems.append(items.keys[index]) }
         }
+        for id in unchangedItems { items[id] = nil }
         // The names are few, and a peer that lacks one (it came in a bundle it could not take
         // then) gets it again.
-        delta.names = names
-        return delta
     }
 
     /// How many registers hold a write: in a delta, the changes it carries. The replicas'

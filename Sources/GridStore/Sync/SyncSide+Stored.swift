@@ -86,7 +86,8 @@ extension SyncSide {
                                            gridID: current.gridID)
             try transaction.recordSend()
         }
-        return SyncBundle(grid: name, replica: current.replica, cursor: cursor, delta: delta.changes(since: cursor))
+        delta.keepChanges(since: cursor)
+        return SyncBundle(grid: name, replica: current.replica, cursor: cursor, delta: delta)
     }
 
     /// This side, as the first step of a sync stored it, for the last step: when neither the

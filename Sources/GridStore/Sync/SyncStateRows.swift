@@ -88,6 +88,17 @@ extension ReplicatedGrid {
         guard rows.count <= Self.maximumRegisterRows else {
             throw .corrupted("grid '\(grid)' has a sync state of more than \(NumberText.count(Self.maximumRegisterRows)) registers")
         }
+        if items.isEmpty {
+            // An item's rows follow each other (SQLite reads them in that order): room for as
+            // many items as runs of one item's rows, made once rather than grown again and again.
+            var runs = 0
+            var previous: String?
+            for row in rows where row.kind == "item" && row.entity != previous {
+                runs += 1
+                previous = row.entity
+            }
+            items.reserveCapacity(runs)
+        }
         for row in rows {
             if row.kind == "replica" {
                 // A name is a label: one that cannot be read is left out (`gridstore check` finds
