@@ -428,6 +428,28 @@ struct SyncDatabaseTests {
         #expect(try content(tablet, "gamma").sections[0][3] == .middle)
     }
 
+    @Test("a bundle read from rows refuses a size row naming a replica number no replica has, or an entity that is no sync id, as a whole read does")
+    func bundleOfEditedSizeRows() throws {
+        for (edit, says) in [("register = substr(register, 1, length(register) - 3) || '99]]'", "replica"), ("entity = 'not an id 123456'", "sync id")] {
+            let phone = try database("phone-\(says).sqlite"), tablet = try database("tablet-\(says).sqlite")
+            let onPhone = try Grid(named: "default", in: phone)
+            _ = try phone.sync(with: tablet)
+            let cursor = try Grid(named: "default", in: tablet).syncCursor()
+            try onPhone.update { try $0.setSizes([(GridIndexPath(item: 0), .big), (GridIndexPath(item: 1), .middle)]) }
+            _ = try onPhone.syncBundle(since: cursor)
+            try SQLiteConnection(path: directory.file("phone-\(says).sqlite")).execute("""
+                UPDATE sync_registers SET \(edit) WHERE kind = 'item' AND field = 's'
+                AND entity = (SELECT min(entity) FROM sync_registers WHERE kind = 'item' AND field = 's')
+                """)
+            #expect {
+                _ = try onPhone.syncBundle(since: cursor)
+            } throws: { error in
+                guard case GridError.corrupted(let reason) = error else { return false }
+                return reason.contains("grid 'default' has a sync state gridstore cannot read") && reason.contains(says)
+            }
+        }
+    }
+
     @Test("a bundle since a cursor brings a peer up to date; applying it again, or an older one after, changes nothing")
     func bundles() throws {
         let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")

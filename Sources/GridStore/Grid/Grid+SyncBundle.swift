@@ -25,7 +25,7 @@ extension Grid {
 
     /// The bundle ``syncBundle(since:)`` gives, read in `transaction`, which records what it sends.
     func syncBundle(since cursor: SyncCursor, in transaction: any GridStorageTransaction) throws -> SyncBundle {
-        if let bundle = try SyncSide.storedBundle(name, since: cursor.versions, in: transaction) { return bundle }
+        if let bundle = try SyncSide.storedBundle(name, since: cursor.versions, sorted: true, in: transaction) { return bundle }
         // A peer that knows more of this grid's own changes than it has: it was restored.
         var side = try SyncSide.prepare(name, in: transaction, minting: true, peer: cursor.versions)
         guard side.stored != nil else { throw GridError.gridNotFound(name) }
@@ -60,6 +60,7 @@ extension Grid {
     ///   it names (``SyncSide/applyByRows(_:grid:in:)``); `false` merges the whole state, for
     ///   tests that compare the two.
     func applying(_ bundle: SyncBundle, in transaction: any GridStorageTransaction, byRows: Bool = true) throws -> GridSyncResult {
+        let bundle = bundle.withState()
         if byRows, let merged = try SyncSide.applyByRows(bundle, grid: GridLimits.canonical(name), in: transaction) {
             database.mergesByRows.add(1, ordering: .relaxed)
             return GridSyncResult(grid: GridLimits.canonical(name), sent: 0, otherRevision: (nil, nil), received: merged.received,

@@ -187,6 +187,12 @@ package protocol GridStorageTransaction: AnyObject {
     /// cut after ``StoredSyncRegisters/maximumRegisterBytes`` plus one byte.
     func syncRegisters(gridID: Int64, changedAfter version: Int64, limit: Int) throws -> StoredSyncRegisters
 
+    /// ``syncRegisters(gridID:changedAfter:limit:)`` row by row: each row's bytes go to `body`,
+    /// valid only inside its call (a register may be longer than the cut), and the replicas
+    /// come back.
+    func syncRegisterRows(gridID: Int64, changedAfter version: Int64, limit: Int,
+                          _ body: (StoredSyncRegisterBytes) throws -> Void) throws -> [StoredSyncReplica]
+
     /// The stored registers of one section or item (kind `section` or `item`).
     func syncRegisters(gridID: Int64, kind: String, entity: String) throws -> [StoredSyncRegister]
 
@@ -244,6 +250,13 @@ extension GridStorageTransaction {
     package func clockMilliseconds() throws -> Int64 { Platform.wallClockMilliseconds() }
 
     package func recordSend() throws {}
+
+    package func syncRegisterRows(gridID: Int64, changedAfter version: Int64, limit: Int,
+                                  _ body: (StoredSyncRegisterBytes) throws -> Void) throws -> [StoredSyncReplica] {
+        let stored = try syncRegisters(gridID: gridID, changedAfter: version, limit: limit)
+        for row in stored.registers { try row.withBytes(body) }
+        return stored.replicas
+    }
 
     package func syncMergeRows(gridID: Int64, sizesOf items: [String], namesOf replicas: [String], replicaLimit: Int,
                                chunkLimit: Int) throws -> StoredSyncMergeRows {

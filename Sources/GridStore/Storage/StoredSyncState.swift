@@ -63,6 +63,49 @@ package struct StoredSyncRegister: Sendable, Equatable {
     }
 }
 
+/// A register row as the bytes of its columns (``StoredSyncRegister``'s, UTF-8), valid only
+/// inside the call that gives it: what a read of many rows hands on without making strings.
+package struct StoredSyncRegisterBytes {
+    package var kind: UnsafeBufferPointer<UInt8>
+    package var entity: UnsafeBufferPointer<UInt8>
+    package var field: UnsafeBufferPointer<UInt8>
+    package var register: UnsafeBufferPointer<UInt8>
+    package var version: Int64
+
+    package init(kind: UnsafeBufferPointer<UInt8>, entity: UnsafeBufferPointer<UInt8>, field: UnsafeBufferPointer<UInt8>,
+                 register: UnsafeBufferPointer<UInt8>, version: Int64) {
+        self.kind = kind
+        self.entity = entity
+        self.field = field
+        self.register = register
+        self.version = version
+    }
+
+    /// The row as strings, its register cut after ``StoredSyncRegisters/maximumRegisterBytes``
+    /// plus one byte.
+    package var row: StoredSyncRegister {
+        func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+        let cut = UnsafeBufferPointer(rebasing: register.prefix(StoredSyncRegisters.maximumRegisterBytes + 1))
+        return StoredSyncRegister(kind: text(kind), entity: text(entity), field: text(field), register: text(cut), version: version)
+    }
+}
+
+extension StoredSyncRegister {
+    /// Calls `body` with the row's bytes.
+    package func withBytes<T>(_ body: (StoredSyncRegisterBytes) throws -> T) rethrows -> T {
+        var kind = kind, entity = entity, field = field, register = register
+        return try kind.withUTF8 { kind in
+            try entity.withUTF8 { entity in
+                try field.withUTF8 { field in
+                    try register.withUTF8 { register in
+                        try body(StoredSyncRegisterBytes(kind: kind, entity: entity, field: field, register: register, version: version))
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A replica a grid's registers name, by its number.
 package struct StoredSyncReplica: Sendable, Equatable {
     package var number: Int64

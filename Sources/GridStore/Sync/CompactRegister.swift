@@ -23,14 +23,21 @@ enum CompactRegister {
     /// - Complexity: O(*m*) for the *m* bytes of `text`.
     static func size(_ text: String, replicas: [ReplicaID]) -> MergeRegister<TileSize?>? {
         var text = text
-        return text.withUTF8 { bytes in
-            var cursor = Cursor(bytes: bytes)
-            guard cursor.take("[["), let size = cursor.size(), cursor.take(","),
-                  let time = cursor.number(), time >= HybridTime.origin.rawValue, cursor.take(","),
-                  let index = cursor.number(), index < replicas.count, cursor.take("]]"), cursor.atEnd else { return nil }
-            let stamp = SyncStamp(time: HybridTime(rawValue: time), replica: replicas[Int(index)])
-            return MergeRegister(heads: [.init(value: size, stamp: stamp)], context: [])
-        }
+        guard let write = text.withUTF8({ sizeWrite($0) }), write.number < replicas.count else { return nil }
+        let stamp = SyncStamp(time: write.time, replica: replicas[write.number])
+        return MergeRegister(heads: [.init(value: write.size, stamp: stamp)], context: [])
+    }
+
+    /// The one write a size register's text `bytes` holds in the compact shape, its replica by
+    /// number (not checked against a table); `nil` when the text is not in that shape.
+    ///
+    /// - Complexity: O(*m*) for the *m* bytes.
+    static func sizeWrite(_ bytes: UnsafeBufferPointer<UInt8>) -> (size: TileSize?, time: HybridTime, number: Int)? {
+        var cursor = Cursor(bytes: bytes)
+        guard cursor.take("[["), let size = cursor.size(), cursor.take(","),
+              let time = cursor.number(), time >= HybridTime.origin.rawValue, cursor.take(","),
+              let index = cursor.number(), cursor.take("]]"), cursor.atEnd else { return nil }
+        return (size, HybridTime(rawValue: time), Int(index))
     }
 
     private struct Cursor {
@@ -43,11 +50,10 @@ enum CompactRegister {
         mutating func take(_ literal: StaticString) -> Bool {
             let count = literal.utf8CodeUnitCount
             guard bytes.count - position >= count else { return false }
-            let matches = literal.withUTF8Buffer { expected in
-                (0..<count).allSatisfy { bytes[position + $0] == expected[$0] }
-            }
-            if matches { position += count }
-            return matches
+            let expected = literal.utf8Start
+            for offset in 0..<count where bytes[position + offset] != expected[offset] { return false }
+            position += count
+            return true
         }
 
         /// `null` or a size between quotes: `.some(nil)` for `null`, `nil` for anything else.

@@ -5,16 +5,34 @@ extension ReplicatedGrid {
     /// cover, whole, and every replica's name; the rest left empty. Its ``versions`` are this replica's.
     ///
     /// - Complexity: O(*n* · *c*) for the state's *n* items and sections and the *c* context
-    ///   entries of a register: every register is visited. ``SyncSide/storedBundle(_:since:in:)``
+    ///   entries of a register: every register is visited. ``SyncSide/storedBundle(_:since:sorted:in:)``
     ///   reads only the rows changed since the cursor instead.
     func changes(since cursor: VersionVector) -> ReplicatedGrid {
-        var delta = self
-        delta.keepChanges(since: cursor)
+        // A new state of the changed registers alone: a copy changed in place would copy every
+        // item first, most of them to be removed again.
+        func pick<Value>(_ register: MergeRegister<Value>) -> MergeRegister<Value> {
+            register.isChanged(since: cursor) ? register : MergeRegister()
+        }
+        var delta = ReplicatedGrid()
+        delta.versions = versions
+        delta.options = Options(columns: pick(options.columns), direction: pick(options.direction),
+                                defaultSize: pick(options.defaultSize), honeycomb: pick(options.honeycomb))
+        for (id, section) in sections {
+            let changed = Section(order: pick(section.order), alive: pick(section.alive))
+            if changed != Section() { delta.sections[id] = changed }
+        }
+        for (id, item) in items {
+            let changed = Item(place: pick(item.place), size: pick(item.size), key: pick(item.key), alive: pick(item.alive))
+            if changed != Item() { delta.items[id] = changed }
+        }
+        // The names are few, and a peer that lacks one (it came in a bundle it could not take
+        // then) gets it again.
+        delta.names = names
         return delta
     }
 
-    /// Makes this state ``changes(since:)`` of itself, in place: a state read only to be sent
-    /// keeps its storage, where a copy would build every item again.
+    /// Makes this state ``changes(since:)`` of itself, in place: for a state read only to be
+    /// sent, whose storage is its own, where building a new one would insert every item again.
     mutating func keepChanges(since cursor: VersionVector) {
         func pick<Value>(_ register: inout MergeRegister<Value>) -> Bool {
             if register.context.isEmpty { return false }

@@ -64,33 +64,40 @@ private struct BinaryBundleEncoder {
     }
 
     mutating func encode() -> [UInt8] {
-        let delta = bundle.delta
+        let delta = bundle.sorted
         var stamps = Set<SyncStamp>()
-        var sectionIDs = Set(delta.sections.keys)
+        var sectionIDs = Set(delta.sections.map(\.id))
         // Most heads share their stamp with the head before (one change wrote them): looked up
         // in the set only when the stamp changes.
         var previousStamp: SyncStamp?
+        func collect(_ stamp: SyncStamp) {
+            guard stamp != previousStamp else { return }
+            stamps.insert(stamp)
+            previousStamp = stamp
+        }
         func collect<Value>(_ register: MergeRegister<Value>) {
-            for head in register.heads where head.stamp != previousStamp {
-                stamps.insert(head.stamp)
-                previousStamp = head.stamp
-            }
+            for head in register.heads { collect(head.stamp) }
         }
         collect(delta.options.columns)
         collect(delta.options.direction)
         collect(delta.options.defaultSize)
         collect(delta.options.honeycomb)
-        for section in delta.sections.values { collect(section.order); collect(section.alive) }
-        for item in delta.items.values {
-            collect(item.place); collect(item.size); collect(item.key); collect(item.alive)
-            for head in item.place.heads { sectionIDs.insert(head.value.section) }
+        for (_, section) in delta.sections { collect(section.order); collect(section.alive) }
+        for item in delta.items {
+            switch item {
+            case .size(_, let write):
+                collect(write.stamp)
+            case .item(_, let item):
+                collect(item.place); collect(item.size); collect(item.key); collect(item.alive)
+                for head in item.place.heads { sectionIDs.insert(head.value.section) }
+            }
         }
         for name in delta.names.values { collect(name) }
 
         out.raw(BinaryBundle.magic)
         out.varint(2)
         out.text(bundle.grid)
-        let orderedReplicas = bundle.replicaTable
+        let orderedReplicas = bundle.replicaTable(of: delta)
         out.varint(orderedReplicas.count)
         for (index, replica) in orderedReplicas.enumerated() {
             replicaIndex[replica] = index
@@ -137,13 +144,14 @@ private struct BinaryBundleEncoder {
 
         // Sections: every id the bundle names, those it only names (a place's section) flagged 0.
         let orderedSections = sectionIDs.sorted()
+        let sections = Dictionary(delta.sections.map { ($0.id, $0.section) }, uniquingKeysWith: { first, _ in first })
         out.varint(orderedSections.count)
         var previousID: UInt64 = 0
         for (index, id) in orderedSections.enumerated() {
             sectionIndex[id] = index
             out.varint(id.rawValue - previousID)
             previousID = id.rawValue
-            let section = delta.sections[id] ?? ReplicatedGrid.Section()
+            let section = sections[id] ?? ReplicatedGrid.Section()
             flags = 0
             mark(section.order, 0); mark(section.alive, 1)
             out.byte(flags)
@@ -154,25 +162,35 @@ private struct BinaryBundleEncoder {
         // Items.
         out.varint(delta.items.count)
         previousID = 0
-        for id in delta.items.keys.sorted() {
-            let item = delta.items[id]!
-            out.varint(id.rawValue - previousID)
-            previousID = id.rawValue
-            flags = 0
-            mark(item.place, 0); mark(item.size, 1); mark(item.key, 2); mark(item.alive, 3)
-            out.byte(flags)
-            let sections = sectionIndex
-            register(item.place) { out, place in
-                out.varint(sections[place.section]!)
-                out.text(place.order.description)
+        // Runs of sizes written by one change share a stamp: its index is looked up once a run.
+        var sizeStamp: (stamp: SyncStamp, index: Int)?
+        for entry in delta.items {
+            out.varint(entry.id.rawValue - previousID)
+            previousID = entry.id.rawValue
+            switch entry {
+            case .size(_, let write):
+                // As an item whose one register is a simple size is written below.
+                out.byte(BinaryBundle.presence(1))
+                out.varint(BinaryBundle.sizeCode(write.value))
+                if sizeStamp?.stamp != write.stamp { sizeStamp = (write.stamp, stampIndex[write.stamp]!) }
+                out.varint(sizeStamp!.index)
+            case .item(_, let item):
+                flags = 0
+                mark(item.place, 0); mark(item.size, 1); mark(item.key, 2); mark(item.alive, 3)
+                out.byte(flags)
+                let sections = sectionIndex
+                register(item.place) { out, place in
+                    out.varint(sections[place.section]!)
+                    out.text(place.order.description)
+                }
+                register(item.size) { $0.varint(BinaryBundle.sizeCode($1)) }
+                register(item.key) { out, key in
+                    guard let key else { return out.varint(0) }
+                    out.varint(key.utf8.count + 1)
+                    out.raw(key.utf8)
+                }
+                register(item.alive) { $0.byte($1 ? 1 : 0) }
             }
-            register(item.size) { $0.varint(BinaryBundle.sizeCode($1)) }
-            register(item.key) { out, key in
-                guard let key else { return out.varint(0) }
-                out.varint(key.utf8.count + 1)
-                out.raw(key.utf8)
-            }
-            register(item.alive) { $0.byte($1 ? 1 : 0) }
         }
 
         // Names: each a replica's index, its name and the stamp of its one write, by index.

@@ -26,29 +26,69 @@ public struct SyncBundle: Sendable {
     public let replica: ReplicaID
     /// What the receiver knew, as the sender was told: the bundle holds everything after it.
     let cursor: VersionVector
-    /// The registers, and the sender's versions.
-    let delta: ReplicatedGrid
+    /// The registers and the sender's versions, as a state or in the order they are written.
+    let content: Content
+
+    enum Content: Sendable {
+        case state(ReplicatedGrid)
+        case sorted(SortedDelta)
+    }
 
     init(grid: String, replica: ReplicaID, cursor: VersionVector, delta: ReplicatedGrid) {
+        self.init(grid: grid, replica: replica, cursor: cursor, content: .state(delta))
+    }
+
+    init(grid: String, replica: ReplicaID, cursor: VersionVector, content: Content) {
         self.grid = grid
         self.replica = replica
         self.cursor = cursor
-        self.delta = delta
+        self.content = content
+    }
+
+    /// The registers, and the sender's versions, as a state (made from the sorted form each time
+    /// it is asked for: a bundle to merge is made a state first, ``withState()``).
+    var delta: ReplicatedGrid {
+        switch content {
+        case .state(let state): state
+        case .sorted(let sorted): sorted.state
+        }
+    }
+
+    /// The registers in the order they are written.
+    var sorted: SortedDelta {
+        switch content {
+        case .state(let state): SortedDelta(state)
+        case .sorted(let sorted): sorted
+        }
+    }
+
+    /// This bundle, its registers as a state: what merging it reads, again and again.
+    func withState() -> SyncBundle {
+        guard case .sorted(let sorted) = content else { return self }
+        return SyncBundle(grid: grid, replica: replica, cursor: cursor, content: .state(sorted.state))
     }
 
     /// How many changes (registers) the bundle carries.
-    public var changeCount: Int { delta.registerCount }
+    public var changeCount: Int {
+        switch content {
+        case .state(let state): state.registerCount
+        case .sorted(let sorted): sorted.registerCount
+        }
+    }
 
     // MARK: Writing
 
     /// Every replica the bundle names, sorted: its sender, its cursor's and versions' replicas,
     /// and each register's writers. Both formats name a replica by its index here.
-    var replicaTable: [ReplicaID] {
-        var replicas = Set<ReplicaID>([replica])
-        replicas.formUnion(delta.names.keys)
+    var replicaTable: [ReplicaID] { replicaTable(of: sorted) }
+
+    /// ``replicaTable`` of the bundle's registers `sorted`.
+    func replicaTable(of sorted: SortedDelta) -> [ReplicaID] {
+        var replicas = sorted.writers
+        replicas.insert(replica)
+        replicas.formUnion(sorted.names.keys)
         replicas.formUnion(cursor.entries.keys)
-        replicas.formUnion(delta.versions.entries.keys)
-        replicas.formUnion(delta.latestTimes().keys)
+        replicas.formUnion(sorted.versions.entries.keys)
         return replicas.sorted()
     }
 
@@ -58,6 +98,7 @@ public struct SyncBundle: Sendable {
     /// - Complexity: O(*r* log *r*) for the bundle's *r* registers (written in the order of
     ///   their ids), and linear in the bytes written.
     public func encodedAsJSON() -> [UInt8] {
+        let delta = self.delta
         let ordered = replicaTable
         var writer = BundleWriter(indices: SyncReplicaNumbers(ordered: ordered))
         writer.raw("{\"gridstore-sync\":1,\"grid\":\(JSONText.quoted(grid)),\"replica\":\"\(replica)\",\"replicas\":[")

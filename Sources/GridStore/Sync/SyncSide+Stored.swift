@@ -55,30 +55,31 @@ extension SyncSide {
     /// - Complexity: O(*v* log *N* + *m*) for the *v* registers changed after the version the
     ///   cursor covers, of the grid's *N*, and the *m* bytes of their rows (a range of the version
     ///   index), plus the at most ``StoredSyncWrite/keptVersions`` entries of the versions log.
-    static func storedBundle(_ name: String, since cursor: VersionVector, in transaction: any GridStorageTransaction) throws -> SyncBundle? {
+    static func storedBundle(_ name: String, since cursor: VersionVector, sorted: Bool = false,
+                             in transaction: any GridStorageTransaction) throws -> SyncBundle? {
         guard let current = try current(name, in: transaction) else { return nil }
-        return try storedBundle(name, of: current, since: cursor, in: transaction)
+        return try storedBundle(name, of: current, since: cursor, sorted: sorted, in: transaction)
     }
 
-    /// ``storedBundle(_:since:in:)`` of the state `current`, read in `transaction`.
+    /// ``storedBundle(_:since:sorted:in:)`` of the state `current`, read in `transaction`.
     ///
     /// - Parameters:
     ///   - log: The grid's versions log, newest entry first, when the caller read or wrote it in
     ///     this transaction; `nil` to read it.
     ///   - namesChecked: Whether the caller found the state holding the name the database goes
     ///     by (``Current/names(_:)``) in this transaction.
+    ///   - sorted: Whether the bundle is to be encoded (its registers kept in the order they are
+    ///     written), rather than merged (kept as a state).
     static func storedBundle(_ name: String, of current: Current, since cursor: VersionVector, log: [StoredSyncVersion]? = nil,
-                             namesChecked: Bool = false, in transaction: any GridStorageTransaction) throws -> SyncBundle? {
+                             namesChecked: Bool = false, sorted: Bool = false,
+                             in transaction: any GridStorageTransaction) throws -> SyncBundle? {
         guard cursor[current.replica] <= current.sent else { return nil }
         // An entry past the state's version is not one gridstore wrote.
         let log = try (log ?? transaction.syncVersionLog(gridID: current.gridID)).filter { $0.version <= current.row.version }
         let known = log.first { SyncVersionsText.decode($0.versions)?.isCovered(by: cursor) ?? false }?.version ?? 0
-        let stored = try transaction.syncRegisters(gridID: current.gridID, changedAfter: known, limit: ReplicatedGrid.maximumRegisterRows + 1)
-        let numbers = try SyncReplicaNumbers(stored: stored.replicas, grid: name)
-        guard try namesChecked || current.namesDatabase(numbers: numbers, in: transaction) else { return nil }
-        var delta = ReplicatedGrid()
-        try delta.load(stored.registers, replicas: numbers, grid: name)
-        delta.versions = current.versions
+        let rows = try StoredChanges.read(gridID: current.gridID, changedAfter: known, grid: name, in: transaction)
+        guard try namesChecked || current.namesDatabase(numbers: rows.numbers, in: transaction) else { return nil }
+        let delta = try rows.changes(since: cursor, versions: current.versions, grid: name)
         if current.row.sent != current.versions[current.replica].rawValue {
             var row = current.row
             row.sent = current.versions[current.replica].rawValue
@@ -86,8 +87,7 @@ extension SyncSide {
                                            gridID: current.gridID)
             try transaction.recordSend()
         }
-        delta.keepChanges(since: cursor)
-        return SyncBundle(grid: name, replica: current.replica, cursor: cursor, delta: delta)
+        return SyncBundle(grid: name, replica: current.replica, cursor: cursor, content: sorted ? .sorted(delta) : .state(delta.state))
     }
 
     /// This side, as the first step of a sync stored it, for the last step: when neither the

@@ -85,9 +85,7 @@ extension ReplicatedGrid {
     /// - Complexity: O(*m*) for the *m* bytes of the rows' texts, plus the sort of each
     ///   register's writes (usually one).
     mutating func load(_ rows: [StoredSyncRegister], replicas: SyncReplicaNumbers, grid: String) throws(GridError) {
-        guard rows.count <= Self.maximumRegisterRows else {
-            throw .corrupted("grid '\(grid)' has a sync state of more than \(NumberText.count(Self.maximumRegisterRows)) registers")
-        }
+        try Self.checkRowCount(rows.count, grid: grid)
         if items.isEmpty {
             // An item's rows follow each other (SQLite reads them in that order): room for as
             // many items as runs of one item's rows, made once rather than grown again and again.
@@ -125,7 +123,19 @@ extension ReplicatedGrid {
                 }
             }
         }
-        guard items.count + sections.count <= SyncBundle.maximumEntities else {
+        try Self.checkEntityCount(items.count + sections.count, grid: grid)
+    }
+
+    /// Throws for more register rows than a state holds.
+    static func checkRowCount(_ count: Int, grid: String) throws(GridError) {
+        guard count <= maximumRegisterRows else {
+            throw .corrupted("grid '\(grid)' has a sync state of more than \(NumberText.count(maximumRegisterRows)) registers")
+        }
+    }
+
+    /// Throws for more items and sections than a state holds.
+    static func checkEntityCount(_ count: Int, grid: String) throws(GridError) {
+        guard count <= SyncBundle.maximumEntities else {
             throw .corrupted("grid '\(grid)' has a sync state of more than \(NumberText.count(SyncBundle.maximumEntities)) items and sections")
         }
     }

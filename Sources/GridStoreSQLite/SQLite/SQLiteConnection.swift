@@ -291,6 +291,15 @@ package final class SQLiteConnection {
         return rows
     }
 
+    /// Runs a query and calls `body` with the statement at each row, to read it in place.
+    package func forEachRow(_ sql: String, _ arguments: [any SQLiteValueConvertible] = [],
+                            _ body: (SQLiteStatement) throws -> Void) throws {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        while try statement.step() { try body(statement) }
+    }
+
     /// The first statement of a script, for error messages.
     private static func leadingStatement(of script: String) -> String {
         let trimmed = script.drop(while: { $0.isWhitespace })
