@@ -450,6 +450,38 @@ struct SyncDatabaseTests {
         }
     }
 
+    @Test("an export reads a grid whose sections' counts were edited past their checks (negative, huge) as it reads any other")
+    func exportWithEditedSectionCounts() throws {
+        for (index, counts) in [("-9223372036854775808", "-4096"), ("9223372036854775807", "9223372036854775807"), ("0", "0")].enumerated() {
+            let phone = try database("phone-\(index).sqlite"), tablet = try database("tablet-\(index).sqlite")
+            let onPhone = try Grid(named: "default", in: phone)
+            try onPhone.update { _ = try $0.appendSection(itemCount: 4) }
+            _ = try phone.sync(with: tablet)
+            let cursor = try Grid(named: "default", in: tablet).syncCursor()
+            try onPhone.toggle(at: GridIndexPath(item: 0))
+            let expected = try onPhone.syncBundle(since: cursor).encoded()
+            try SQLiteConnection(path: directory.file("phone-\(index).sqlite")).execute("""
+                PRAGMA ignore_check_constraints = 1;
+                UPDATE sections SET item_count = \(counts.0) WHERE section = 0;
+                UPDATE sections SET item_count = \(counts.1) WHERE section = 1;
+                """)
+            #expect(try onPhone.syncBundle(since: cursor).encoded() == expected)
+        }
+    }
+
+    @Test("an export reads a register up to a NUL a hand edit put in it, as every other read of registers does")
+    func exportOfRegisterWithNUL() throws {
+        let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")
+        let onPhone = try Grid(named: "default", in: phone)
+        _ = try phone.sync(with: tablet)
+        let cursor = try Grid(named: "default", in: tablet).syncCursor()
+        try onPhone.update { try $0.setSizes([(GridIndexPath(item: 0), .big), (GridIndexPath(item: 1), .middle)]) }
+        let expected = try onPhone.syncBundle(since: cursor).encoded()
+        try SQLiteConnection(path: directory.file("phone.sqlite")).execute(
+            "UPDATE sync_registers SET register = register || CAST(X'00' AS TEXT) || 'garbage' WHERE kind = 'item'")
+        #expect(try onPhone.syncBundle(since: cursor).encoded() == expected)
+    }
+
     @Test("a bundle since a cursor brings a peer up to date; applying it again, or an older one after, changes nothing")
     func bundles() throws {
         let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")

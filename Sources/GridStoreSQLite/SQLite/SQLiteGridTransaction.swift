@@ -305,15 +305,18 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         // of 10,000 items).
         var inTableOrder = version <= 0
         if !inTableOrder {
+            // A count out of bounds (a hand edit past the tables' checks) is taken as none.
             let items = try connection.fetchOne("SELECT total(item_count) FROM sections WHERE grid_id = ?", [gridID]) {
-                Int(min($0.double(at: 0), Double(limit)))
+                let total = $0.double(at: 0)
+                return total >= 1 ? Int(min(total, Double(limit))) : 0
             } ?? 0
             let changed = try connection.fetchOne("""
                 SELECT count(*) FROM (SELECT 1 FROM sync_registers WHERE grid_id = ? AND version > ? LIMIT ?)
                 """, [gridID, version, items / 4 + 1]) { $0.int(at: 0) } ?? 0
             inTableOrder = changed > items / 4
         }
-        // Each row's bytes are handed on as SQLite holds them: no text is cut or copied here.
+        // Each row's bytes are handed on as SQLite holds them: no text is copied here. A register
+        // ends at a NUL, as `substr`, which the other reads of registers cut them with, ends it.
         try connection.forEachRow(inTableOrder ? """
             SELECT kind, entity, field, register, version FROM sync_registers
             WHERE grid_id = ?1 AND (+version > ?2 OR kind = 'replica')
@@ -330,6 +333,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
                 try row.withUTF8(at: 1) { entity in
                     try row.withUTF8(at: 2) { field in
                         try row.withUTF8(at: 3) { register in
+                            let register = register.firstIndex(of: 0).map { UnsafeBufferPointer(rebasing: register[..<$0]) } ?? register
                             try body(StoredSyncRegisterBytes(kind: kind, entity: entity, field: field, register: register, version: version))
                         }
                     }
