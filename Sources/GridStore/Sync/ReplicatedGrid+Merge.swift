@@ -31,39 +31,6 @@ extension ReplicatedGrid {
         return delta
     }
 
-    /// Makes this state ``changes(since:)`` of itself, in place: for a state read only to be
-    /// sent, whose storage is its own, where building a new one would insert every item again.
-    mutating func keepChanges(since cursor: VersionVector) {
-        func pick<Value>(_ register: inout MergeRegister<Value>) -> Bool {
-            if register.context.isEmpty { return false }
-            if register.isChanged(since: cursor) { return true }
-            register = MergeRegister()
-            return false
-        }
-        _ = pick(&options.columns)
-        _ = pick(&options.direction)
-        _ = pick(&options.defaultSize)
-        _ = pick(&options.honeycomb)
-        var unchangedSections: [SyncEntityID] = []
-        for index in sections.indices {
-            let order = pick(&sections.values[index].order)
-            let alive = pick(&sections.values[index].alive)
-            if !order && !alive { unchangedSections.append(sections.keys[index]) }
-        }
-        for id in unchangedSections { sections[id] = nil }
-        var unchangedItems: [SyncEntityID] = []
-        for index in items.indices {
-            let place = pick(&items.values[index].place)
-            let size = pick(&items.values[index].size)
-            let key = pick(&items.values[index].key)
-            let alive = pick(&items.values[index].alive)
-            if !place && !size && !key && !alive { unchangedItems.append(items.keys[index]) }
-        }
-        for id in unchangedItems { items[id] = nil }
-        // The names are few, and a peer that lacks one (it came in a bundle it could not take
-        // then) gets it again.
-    }
-
     /// How many registers hold a write: in a delta, the changes it carries. The replicas'
     /// names are labels, not changes of the grid, and are not counted.
     var registerCount: Int {

@@ -73,7 +73,7 @@ struct StoredChanges {
             }
         }
         try ReplicatedGrid.checkEntityCount(state.items.count + state.sections.count + writes.count, grid: grid)
-        state.keepChanges(since: cursor)
+        state = state.changes(since: cursor)
         // A write the cursor covers is known there. Runs of one writer look the cursor up once.
         var known: (replica: ReplicaID, time: HybridTime)?
         writes.removeAll { entry in
