@@ -39,14 +39,19 @@ extension SyncSide {
     }
 
     /// ``applyByRows(_:grid:in:clockReference:)`` into the state `current`, read in
-    /// `transaction`; with the state it leaves and its versions log, newest entry first.
+    /// `transaction`; with the state it leaves.
     ///
-    /// - Parameter sending: Whether this replica's writes leave after the merge (a sync's
-    ///   reply): merged by rows only when the state holds the name the database goes by, which
-    ///   a whole sync writes first.
+    /// - Parameters:
+    ///   - sending: Whether this replica's writes leave with the merge (a sync's
+    ///     reply): merged by rows only when the state holds the name the database goes by, which
+    ///     a whole sync writes first; the state then records them as sent, and the storage marks
+    ///     the send (``GridStorageTransaction/recordSend()``).
+    ///   - beforeWriting: Called with the grid's versions log, newest entry first, once the rows
+    ///     the merge reads are read and before it writes any.
     private static func applyByRows(_ bundle: SyncBundle, to current: Current, in transaction: any GridStorageTransaction,
-                                    clockReference: Int64?, sending: Bool = false)
-        throws -> (result: RowsMerge, current: Current, log: [StoredSyncVersion])? {
+                                    clockReference: Int64?, sending: Bool = false,
+                                    beforeWriting: ([StoredSyncVersion]) throws -> Void = { _ in })
+        throws -> (result: RowsMerge, current: Current)? {
         let delta = bundle.delta, name = bundle.grid, header = current.header
         guard delta.sections.isEmpty, delta.options == ReplicatedGrid.Options(),
               delta.items.allSatisfy({ $0.value.place.context.isEmpty && $0.value.key.context.isEmpty && $0.value.alive.context.isEmpty })
@@ -111,6 +116,8 @@ extension SyncSide {
             if name.merge(incoming) { renamed.append((named, name)) }
         }
         if sending && !current.names(storedNames[replica]) { return nil }
+        let sent = sending ? current.sentAfterSending : nil
+        try beforeWriting(stored.log)
 
         var versions = current.versions
         if bundle.cursor.isCovered(by: versions) { versions.formUnion(delta.versions) }
@@ -133,14 +140,16 @@ extension SyncSide {
         }
         guard !changed.isEmpty || !renamed.isEmpty || versions != current.versions else {
             var after = current
-            if let met = meetSender(log: stored.log.filter { $0.version <= current.row.version }) {
-                after.row.peers = met
-                var write = StoredSyncWrite(state: current.row, replacing: false, replicas: [], registers: [], removed: [], log: nil)
+            let met = meetSender(log: stored.log.filter { $0.version <= current.row.version })
+            if met != nil || sent != nil {
+                after.row.peers = met ?? after.row.peers
+                after.row.sent = sent ?? after.row.sent
+                var write = StoredSyncWrite(state: after.row, replacing: false, replicas: [], registers: [], removed: [], log: nil)
                 write.peers = met
                 try transaction.writeSyncState(write, gridID: header.id)
+                if sent != nil { try transaction.recordSend() }
             }
-            return (RowsMerge(received: 0, revision: (header.revision, header.revision), conflicts: Int(current.row.conflicts)), after,
-                    stored.log)
+            return (RowsMerge(received: 0, revision: (header.revision, header.revision), conflicts: Int(current.row.conflicts)), after)
         }
 
         // The registers written, numbering the replicas they name; past the numbers a state
@@ -195,12 +204,13 @@ extension SyncSide {
         let met = meetSender(log: logAfter)
         let state = StoredSyncState(replica: current.row.replica, databaseReplica: current.row.databaseReplica, revision: Int64(revision),
                                     clock: clock.latest.rawValue, versions: SyncVersionsText.encode(versions),
-                                    conflicts: Int64(max(0, conflicts)), version: version, sent: current.row.sent,
+                                    conflicts: Int64(max(0, conflicts)), version: version, sent: sent ?? current.row.sent,
                                     peers: met ?? current.row.peers)
         var write = StoredSyncWrite(state: state, replacing: false, replicas: numbers.takeAdded(), registers: registers, removed: [],
                                     log: entry)
         write.peers = met
         try transaction.writeSyncState(write, gridID: header.id)
+        if sent != nil { try transaction.recordSend() }
         // As the whole merge counts them: the registers whose winning value changed (a first
         // write of the default size too, which `winner?.value` would flatten away).
         let received = changed.count { $0.before.winner.map(\.value) != $0.after.winner.map(\.value) }
@@ -208,13 +218,16 @@ extension SyncSide {
         after.row = state
         after.versions = versions
         after.header.revision = revision
-        // An entry stored at or past the new version is not one gridstore wrote.
-        return (RowsMerge(received: received, revision: (header.revision, revision), conflicts: max(0, conflicts)), after, logAfter)
+        return (RowsMerge(received: received, revision: (header.revision, revision), conflicts: max(0, conflicts)), after)
     }
 
     /// The other side's step of a sync by rows: `bundle` merged by rows (``applyByRows(_:grid:in:clockReference:)``),
-    /// then what a peer at `peer` lacks, read from the rows (``storedBundle(_:since:in:)``),
-    /// this replica's writes recorded as sent, in `transaction`.
+    /// and what a peer at `peer` lacks, this replica's writes recorded as sent, in `transaction`.
+    ///
+    /// What the peer lacks is read from the rows before the merge: the merge adds only writes
+    /// the peer sent, and merging registers is a join, so the peer takes the same state from
+    /// the registers before the merge as from those after it, and the rows the merge writes
+    /// are not read again. The reply carries the versions the merge leaves.
     ///
     /// - Returns: The merge's result and the reply; `nil`, with nothing written, when the state
     ///   is not current, the peer knows more of this replica's changes than ever left here (a
@@ -222,11 +235,12 @@ extension SyncSide {
     ///   database goes by, or the bundle is not one merged by rows.
     static func answerByRows(_ bundle: SyncBundle, grid name: String, peer: VersionVector, in transaction: any GridStorageTransaction,
                              clockReference: Int64?) throws -> (result: RowsMerge, reply: SyncBundle)? {
-        guard bundle.grid == name, let current = try current(name, in: transaction), peer[current.replica] <= current.sent,
-              let applied = try applyByRows(bundle, to: current, in: transaction, clockReference: clockReference, sending: true),
-              // The merge left the state current, naming the database.
-              let reply = try storedBundle(name, of: applied.current, since: peer, log: applied.log, namesChecked: true,
-                                           in: transaction) else { return nil }
-        return (applied.result, reply)
+        guard bundle.grid == name, let current = try current(name, in: transaction), peer[current.replica] <= current.sent else { return nil }
+        var lacked: StoredChanges?
+        guard let applied = try applyByRows(bundle, to: current, in: transaction, clockReference: clockReference, sending: true,
+                                            beforeWriting: { lacked = try changedRows(of: current, since: peer, log: $0, grid: name, in: transaction) }),
+              let lacked else { return nil }
+        let delta = try lacked.changes(since: peer, versions: applied.current.versions, grid: name)
+        return (applied.result, SyncBundle(grid: name, replica: current.replica, cursor: peer, content: .state(delta.state)))
     }
 }

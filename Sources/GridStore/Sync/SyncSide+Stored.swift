@@ -15,6 +15,9 @@ extension SyncSide {
         let databaseName: String?
         /// The latest time of the replica's own writes that left the database.
         var sent: HybridTime { row.sent.map(HybridTime.init(rawValue:)) ?? versions[replica] }
+        /// What the state records as sent once this replica's writes leave; `nil` when it
+        /// records that already.
+        var sentAfterSending: Int64? { row.sent == versions[replica].rawValue ? nil : versions[replica].rawValue }
 
         /// Whether the replica's name in the state is the one the database goes by, as a whole
         /// sync writes it before this replica's changes leave; `false` when it is not, or the
@@ -63,31 +66,35 @@ extension SyncSide {
 
     /// ``storedBundle(_:since:sorted:in:)`` of the state `current`, read in `transaction`.
     ///
-    /// - Parameters:
-    ///   - log: The grid's versions log, newest entry first, when the caller read or wrote it in
-    ///     this transaction; `nil` to read it.
-    ///   - namesChecked: Whether the caller found the state holding the name the database goes
-    ///     by (``Current/names(_:)``) in this transaction.
-    ///   - sorted: Whether the bundle is to be encoded (its registers kept in the order they are
-    ///     written), rather than merged (kept as a state).
-    static func storedBundle(_ name: String, of current: Current, since cursor: VersionVector, log: [StoredSyncVersion]? = nil,
-                             namesChecked: Bool = false, sorted: Bool = false,
+    /// - Parameter sorted: Whether the bundle is to be encoded (its registers kept in the order
+    ///   they are written), rather than merged (kept as a state).
+    static func storedBundle(_ name: String, of current: Current, since cursor: VersionVector, sorted: Bool = false,
                              in transaction: any GridStorageTransaction) throws -> SyncBundle? {
         guard cursor[current.replica] <= current.sent else { return nil }
-        // An entry past the state's version is not one gridstore wrote.
-        let log = try (log ?? transaction.syncVersionLog(gridID: current.gridID)).filter { $0.version <= current.row.version }
-        let known = log.first { SyncVersionsText.decode($0.versions)?.isCovered(by: cursor) ?? false }?.version ?? 0
-        let rows = try StoredChanges.read(gridID: current.gridID, changedAfter: known, grid: name, in: transaction)
-        guard try namesChecked || current.namesDatabase(numbers: rows.numbers, in: transaction) else { return nil }
+        let rows = try changedRows(of: current, since: cursor, grid: name, in: transaction)
+        guard try current.namesDatabase(numbers: rows.numbers, in: transaction) else { return nil }
         let delta = try rows.changes(since: cursor, versions: current.versions, grid: name)
-        if current.row.sent != current.versions[current.replica].rawValue {
+        if let sent = current.sentAfterSending {
             var row = current.row
-            row.sent = current.versions[current.replica].rawValue
+            row.sent = sent
             try transaction.writeSyncState(StoredSyncWrite(state: row, replacing: false, replicas: [], registers: [], removed: [], log: nil),
                                            gridID: current.gridID)
             try transaction.recordSend()
         }
         return SyncBundle(grid: name, replica: current.replica, cursor: cursor, content: sorted ? .sorted(delta) : .state(delta.state))
+    }
+
+    /// The rows of the state `current` a peer at `cursor` may lack: those changed after the
+    /// latest entry of the grid's versions log that `cursor` covers (every row when none does).
+    ///
+    /// - Parameter log: The grid's versions log, newest entry first, when the caller read it in
+    ///   this transaction; `nil` to read it.
+    static func changedRows(of current: Current, since cursor: VersionVector, log: [StoredSyncVersion]? = nil, grid name: String,
+                            in transaction: any GridStorageTransaction) throws -> StoredChanges {
+        // An entry past the state's version is not one gridstore wrote.
+        let log = try (log ?? transaction.syncVersionLog(gridID: current.gridID)).filter { $0.version <= current.row.version }
+        let known = log.first { SyncVersionsText.decode($0.versions)?.isCovered(by: cursor) ?? false }?.version ?? 0
+        return try StoredChanges.read(gridID: current.gridID, changedAfter: known, grid: name, in: transaction)
     }
 
     /// This side, as the first step of a sync stored it, for the last step: when neither the
