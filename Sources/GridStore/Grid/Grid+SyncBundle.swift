@@ -25,7 +25,7 @@ extension Grid {
 
     /// The bundle ``syncBundle(since:)`` gives, read in `transaction`, which records what it sends.
     func syncBundle(since cursor: SyncCursor, in transaction: any GridStorageTransaction) throws -> SyncBundle {
-        if let bundle = try SyncSide.storedBundle(name, since: cursor.versions, sorted: true, in: transaction) { return bundle }
+        if let bundle = try SyncSide.storedBundle(name, since: cursor.versions, in: transaction) { return bundle }
         // A peer that knows more of this grid's own changes than it has: it was restored.
         var side = try SyncSide.prepare(name, in: transaction, minting: true, peer: cursor.versions)
         guard side.stored != nil else { throw GridError.gridNotFound(name) }
@@ -60,12 +60,13 @@ extension Grid {
     ///   it names (``SyncSide/applyByRows(_:grid:in:)``); `false` merges the whole state, for
     ///   tests that compare the two.
     func applying(_ bundle: SyncBundle, in transaction: any GridStorageTransaction, byRows: Bool = true) throws -> GridSyncResult {
-        let bundle = bundle.withState()
+        // By rows, the registers as they are read (in order); whole, as a state.
         if byRows, let merged = try SyncSide.applyByRows(bundle, grid: GridLimits.canonical(name), in: transaction) {
             database.mergesByRows.add(1, ordering: .relaxed)
             return GridSyncResult(grid: GridLimits.canonical(name), sent: 0, otherRevision: (nil, nil), received: merged.received,
                                   revision: (merged.revision.before, merged.revision.after), conflicts: merged.conflicts)
         }
+        let bundle = bundle.withState()
         var side = try SyncSide.prepare(name, in: transaction, minting: true)
         let dropped = side.stored == nil ? try transaction.syncDrop(named: side.name).flatMap(SyncDrop.init) : nil
         if let drop = dropped {
@@ -84,7 +85,7 @@ extension Grid {
         }
         let before = side.stored?.snapshot.revision
         let received = try side.merge(bundle)
-        let after = try side.store(in: transaction, origin: bundle.replica, originKnows: bundle.delta.versions, sending: false)
+        let after = try side.store(in: transaction, origin: bundle.replica, originKnows: bundle.versions, sending: false)
         var result = GridSyncResult(grid: side.name, sent: 0, otherRevision: (nil, nil), received: received,
                                     revision: (before, after), conflicts: side.state.conflicts(in: side.layout).count)
         result.leftOut = side.leftOut

@@ -264,7 +264,7 @@ extension GridDatabase {
             return (nil, side)
         }
         // What this side knows, its replica, and whether it has the grid.
-        let hereVersions = outgoing.side?.state.versions ?? outgoing.bundle!.delta.versions
+        let hereVersions = outgoing.side?.state.versions ?? outgoing.bundle!.versions
         let hereReplica = outgoing.side?.replica ?? outgoing.bundle!.replica
         // The other side: made current, given what it lacks, stored; what this side lacks.
         let there = try other.access(dryRun) { transaction in
@@ -284,7 +284,7 @@ extension GridDatabase {
                 ?? SyncBundle(grid: side.name, replica: hereReplica, cursor: cursor, delta: outgoing.side!.state.changes(since: cursor))
             let taken = try side.merge(sent)
             let after = dryRun ? side.revisionAfterStoring
-                : try side.store(in: transaction, origin: hereReplica, originKnows: sent.delta.versions, sending: true)
+                : try side.store(in: transaction, origin: hereReplica, originKnows: sent.versions, sending: true)
             let reply = SyncBundle(grid: side.name, replica: side.replica, cursor: hereVersions, delta: side.state.changes(since: hereVersions))
             return (sent: taken, reply: reply, before: before, after: after)
         }
@@ -312,7 +312,7 @@ extension GridDatabase {
                 let before = side.stored?.snapshot.revision
                 let received = try side.merge(there.reply)
                 let after = dryRun ? side.revisionAfterStoring
-                    : try side.store(in: transaction, origin: there.reply.replica, originKnows: there.reply.delta.versions, sending: true)
+                    : try side.store(in: transaction, origin: there.reply.replica, originKnows: there.reply.versions, sending: true)
                 result = GridSyncResult(grid: side.name, sent: there.sent, otherRevision: (there.before, there.after),
                                         received: received, revision: (before, after),
                                         conflicts: side.state.conflicts(in: side.layout).count)

@@ -40,6 +40,14 @@ struct MergeRegister<Value: Sendable>: Sendable {
         self.context = (context + heads.map { ($0.stamp.replica, $0.stamp.time) }).sorted { $0.replica < $1.replica }
     }
 
+    /// The register's one write when it holds one, seen by its writer alone (the register
+    /// ``init(heads:context:)`` makes of that write with no context); `nil` otherwise.
+    var soleWrite: Write? {
+        guard heads.count == 1, context.count == 1, context[0].replica == heads[0].stamp.replica,
+              context[0].time == heads[0].stamp.time else { return nil }
+        return heads[0]
+    }
+
     /// The current value's write: the latest head; `nil` when nothing was ever written.
     var winner: Write? { heads.first }
 

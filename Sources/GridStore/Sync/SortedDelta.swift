@@ -60,6 +60,22 @@ struct SortedDelta: Sendable {
         return state
     }
 
+    /// ``ReplicatedGrid/latestTimes()`` of these registers.
+    ///
+    /// - Complexity: O(*n* · *c*) for the *n* items and sections and the *c* context entries of a register.
+    func latestTimes() -> [ReplicaID: HybridTime] {
+        var latest = LatestTimes(versions)
+        latest.collect(options)
+        for (_, section) in sections { latest.collect(section.order); latest.collect(section.alive) }
+        for item in items {
+            switch item {
+            case .size(_, let write): latest.collect(write.stamp.replica, write.stamp.time)
+            case .item(_, let item): latest.collect(item)
+            }
+        }
+        return latest.times
+    }
+
     /// How many registers hold a write (``ReplicatedGrid/registerCount``).
     var registerCount: Int {
         func count<Value>(_ register: MergeRegister<Value>) -> Int { register.context.isEmpty ? 0 : 1 }

@@ -54,24 +54,37 @@ struct StoredSyncItems {
     /// sections, then first items; `nil` when a chunk is not stored as the grid is (missing, of
     /// another length, not sealed for its place), or an id is not one or is stored twice.
     ///
-    /// - Complexity: O(*n*) for the grid's *n* items.
+    /// - Complexity: O(*n* log *n*) for the grid's *n* items.
     static func ids(in stored: [StoredSyncItemIDs], gridID: Int64, itemCounts: [Int]) -> [[SyncEntityID]]? {
+        guard let placed = placedIDs(in: stored, gridID: gridID, itemCounts: itemCounts) else { return nil }
+        var ids = itemCounts.map { [SyncEntityID](repeating: SyncEntityID(rawValue: 0), count: $0) }
+        for (id, path) in placed { ids[path.section][path.item] = id }
+        return ids
+    }
+
+    /// ``ids(in:gridID:itemCounts:)`` as each item's id with its place, in the order of the ids.
+    ///
+    /// - Complexity: O(*n* log *n*) for the grid's *n* items.
+    static func placedIDs(in stored: [StoredSyncItemIDs], gridID: Int64, itemCounts: [Int]) -> [(id: SyncEntityID, path: GridIndexPath)]? {
         guard stored.count == chunkCount(itemCounts) else { return nil }
-        var ids = itemCounts.map { _ in [SyncEntityID]() }
-        var seen = Set<SyncEntityID>()
-        seen.reserveCapacity(itemCounts.reduce(0, +))
+        var placed: [(id: SyncEntityID, path: GridIndexPath)] = []
+        placed.reserveCapacity(itemCounts.reduce(0, +))
+        var counts = itemCounts.map { _ in 0 }
         for chunk in stored {
-            guard chunk.section >= 0, chunk.section < itemCounts.count, chunk.firstItem == ids[chunk.section].count,
+            guard chunk.section >= 0, chunk.section < itemCounts.count, chunk.firstItem == counts[chunk.section],
                   let bytes = SyncItemIDSeal.unsealed(chunk.ids, count: min(StoredSyncItemIDs.chunkSize, itemCounts[chunk.section] - chunk.firstItem),
                                                       gridID: gridID, section: chunk.section, firstItem: chunk.firstItem) else { return nil }
             for offset in stride(from: 0, to: bytes.count, by: 16) {
-                guard let id = SyncEntityID(digits: bytes[offset..<offset + 16]), seen.insert(id).inserted else {
-                    return nil
-                }
-                ids[chunk.section].append(id)
+                guard let id = SyncEntityID(digits: bytes[offset..<offset + 16]) else { return nil }
+                placed.append((id, GridIndexPath(item: counts[chunk.section], section: chunk.section)))
+                counts[chunk.section] += 1
             }
         }
-        return zip(ids, itemCounts).allSatisfy { $0.count == $1 } ? ids : nil
+        guard counts == itemCounts else { return nil }
+        // Sorted, an id stored twice is next to itself: cheaper than hashing every id.
+        placed.sort { $0.id < $1.id }
+        guard placed.indices.dropFirst().allSatisfy({ placed[$0 - 1].id != placed[$0].id }) else { return nil }
+        return placed
     }
 
     /// The id of the item at `item` of `section`; `nil` when the stored ids do not say.

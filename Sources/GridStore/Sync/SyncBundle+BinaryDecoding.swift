@@ -38,7 +38,8 @@ struct BinaryBundleDecoder {
         }
         let sender = try replica()
         let cursor = try versions()
-        var delta = ReplicatedGrid()
+        // In the order the bundle holds them (by ascending id), as a merge by rows reads them.
+        var delta = SortedDelta()
         delta.versions = try versions()
 
         let stampCount = try input.count("the stamp table", bytesEach: 2)
@@ -103,10 +104,11 @@ struct BinaryBundleDecoder {
             var section = ReplicatedGrid.Section()
             section.order = try register(flags, 0, Self.orderKey)
             section.alive = try register(flags, 1, Self.boolean)
-            delta.sections[id] = section
+            delta.sections.append((id, section))
         }
 
         let itemCount = try input.count("the item table", bytesEach: 3)
+        delta.items.reserveCapacity(min(itemCount, 65_536))
         var previous: SyncEntityID?
         for _ in 0..<itemCount {
             let id = try entityID(after: previous)
@@ -133,7 +135,12 @@ struct BinaryBundleDecoder {
                 return key
             }
             item.alive = try register(flags, 3, Self.boolean)
-            delta.items[id] = item
+            // A size alone, of one write seen by its writer alone (a toggle's), is that write.
+            if item.place.context.isEmpty, item.key.context.isEmpty, item.alive.context.isEmpty, let write = item.size.soleWrite {
+                delta.items.append(.size(id, write))
+            } else {
+                delta.items.append(.item(id, item))
+            }
         }
 
         let nameCount = try input.count("the replicas' names", bytesEach: 3)
@@ -153,7 +160,7 @@ struct BinaryBundleDecoder {
         // As the encoder writes them: a section only named is named by a place, and every stamp is a write's.
         if let section = onlyNamed.min() { throw input.failure("section \(sectionIDs[section]) carries nothing and no place names it") }
         guard usedStamps.count == stamps.count else { throw input.failure("a stamp in the table is no write's") }
-        return SyncBundle(grid: grid, replica: sender, cursor: cursor, delta: delta)
+        return SyncBundle(grid: grid, replica: sender, cursor: cursor, content: .sorted(delta))
     }
 
     // MARK: Pieces

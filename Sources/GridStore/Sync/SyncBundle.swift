@@ -62,6 +62,22 @@ public struct SyncBundle: Sendable {
         }
     }
 
+    /// The sender's versions: what it knew of the grid's changes.
+    var versions: VersionVector {
+        switch content {
+        case .state(let state): state.versions
+        case .sorted(let sorted): sorted.versions
+        }
+    }
+
+    /// The names of replicas the bundle carries.
+    var names: [ReplicaID: MergeRegister<String>] {
+        switch content {
+        case .state(let state): state.names
+        case .sorted(let sorted): sorted.names
+        }
+    }
+
     /// This bundle, its registers as a state: what merging it reads, again and again.
     func withState() -> SyncBundle {
         guard case .sorted(let sorted) = content else { return self }

@@ -52,10 +52,11 @@ extension SyncSide {
                                     clockReference: Int64?, sending: Bool = false,
                                     beforeWriting: ([StoredSyncVersion]) throws -> Void = { _ in })
         throws -> (result: RowsMerge, current: Current)? {
-        let delta = bundle.delta, name = bundle.grid, header = current.header
-        guard delta.sections.isEmpty, delta.options == ReplicatedGrid.Options(),
-              delta.items.allSatisfy({ $0.value.place.context.isEmpty && $0.value.key.context.isEmpty && $0.value.alive.context.isEmpty })
-        else { return nil }
+        let delta = bundle.sorted, name = bundle.grid, header = current.header
+        guard delta.sections.isEmpty, delta.options == ReplicatedGrid.Options(), delta.items.allSatisfy({
+            guard case .item(_, let item) = $0 else { return true }
+            return item.place.context.isEmpty && item.key.context.isEmpty && item.alive.context.isEmpty
+        }) else { return nil }
         let replica = current.replica, now = max(current.now, clockReference ?? .min)
         let latest = delta.latestTimes()
         try checkSender(of: bundle, latest: latest, replica: replica, known: current.versions, now: now)
@@ -68,19 +69,17 @@ extension SyncSide {
         let snapshot = delta.items.isEmpty ? nil : try GridSnapshot.load(header, name: name, from: transaction)
         let itemCounts = snapshot?.itemCounts ?? []
         guard snapshot?.kind ?? .tiles == .tiles else { return nil }
-        let stored = try transaction.syncMergeRows(gridID: current.gridID, sizesOf: delta.items.keys.map(\.description),
+        let stored = try transaction.syncMergeRows(gridID: current.gridID, sizesOf: delta.items.map(\.id.description),
                                                    namesOf: named.map(\.description), replicaLimit: SyncReplicaNumbers.maximumCount + 1,
                                                    chunkLimit: delta.items.isEmpty ? 0 : StoredSyncItems.chunkCount(itemCounts) + 1)
         let log = stored.log.first { $0.version <= current.row.version }
         guard let logged = log.flatMap({ SyncVersionsText.decode($0.versions) }) else { return nil }
         var numbers = try SyncReplicaNumbers(stored: stored.replicas, grid: name)
-        var paths: [SyncEntityID: GridIndexPath] = [:]
+        // Every tile's id with its place, in the order of the ids.
+        var placed: [(id: SyncEntityID, path: GridIndexPath)] = []
         if !delta.items.isEmpty {
-            guard let ids = StoredSyncItems.ids(in: stored.itemIDs, gridID: current.gridID, itemCounts: itemCounts) else { return nil }
-            paths.reserveCapacity(itemCounts.reduce(0, +))
-            for (section, items) in ids.enumerated() {
-                for (item, id) in items.enumerated() { paths[id] = GridIndexPath(item: item, section: section) }
-            }
+            guard let ids = StoredSyncItems.placedIDs(in: stored.itemIDs, gridID: current.gridID, itemCounts: itemCounts) else { return nil }
+            placed = ids
         }
         var sizeRows: [String: StoredSyncRegister] = [:]
         var storedNames: [ReplicaID: MergeRegister<String>] = [:]
@@ -95,15 +94,23 @@ extension SyncSide {
         // Each item's size merged, in the order of their ids, with what it held before.
         var merged: [(id: SyncEntityID, path: GridIndexPath, before: MergeRegister<TileSize?>, after: MergeRegister<TileSize?>)] = []
         merged.reserveCapacity(delta.items.count)
-        for (id, incoming) in delta.items.sorted(by: { $0.key < $1.key }) {
+        var next = 0
+        for entry in delta.items {
+            let id = entry.id
+            let incoming: MergeRegister<TileSize?>
+            switch entry {
+            case .size(_, let write): incoming = MergeRegister(heads: [write], context: [])
+            case .item(_, let item): incoming = item.size
+            }
             // A tile the grid shows is one whose id its sealed chunks hold (they are written with
             // the layout); a size that cannot be read is left to the whole merge, which says why.
-            guard let path = paths[id],
+            while next < placed.count && placed[next].id < id { next += 1 }
+            guard next < placed.count, placed[next].id == id, case let path = placed[next].path,
                   let item = try? ReplicatedGrid.item(id, rows: sizeRows[id.description].map { [$0] } ?? [], replicas: numbers, grid: name)
             else { return nil }
-            if incoming.size.knownTime(of: replica) > item.size.knownTime(of: replica) { throw GridError.sync(forged(replica)) }
+            if incoming.knownTime(of: replica) > item.size.knownTime(of: replica) { throw GridError.sync(forged(replica)) }
             var size = item.size
-            _ = size.merge(incoming.size)
+            _ = size.merge(incoming)
             // A register merged empty cannot be written back: the whole merge says why.
             guard size.winner != nil else { return nil }
             merged.append((id, path, item.size, size))
@@ -241,6 +248,6 @@ extension SyncSide {
                                             beforeWriting: { lacked = try changedRows(of: current, since: peer, log: $0, grid: name, in: transaction) }),
               let lacked else { return nil }
         let delta = try lacked.changes(since: peer, versions: applied.current.versions, grid: name)
-        return (applied.result, SyncBundle(grid: name, replica: current.replica, cursor: peer, content: .state(delta.state)))
+        return (applied.result, SyncBundle(grid: name, replica: current.replica, cursor: peer, content: .sorted(delta)))
     }
 }

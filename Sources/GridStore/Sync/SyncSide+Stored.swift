@@ -58,17 +58,13 @@ extension SyncSide {
     /// - Complexity: O(*v* log *N* + *m*) for the *v* registers changed after the version the
     ///   cursor covers, of the grid's *N*, and the *m* bytes of their rows (a range of the version
     ///   index), plus the at most ``StoredSyncWrite/keptVersions`` entries of the versions log.
-    static func storedBundle(_ name: String, since cursor: VersionVector, sorted: Bool = false,
-                             in transaction: any GridStorageTransaction) throws -> SyncBundle? {
+    static func storedBundle(_ name: String, since cursor: VersionVector, in transaction: any GridStorageTransaction) throws -> SyncBundle? {
         guard let current = try current(name, in: transaction) else { return nil }
-        return try storedBundle(name, of: current, since: cursor, sorted: sorted, in: transaction)
+        return try storedBundle(name, of: current, since: cursor, in: transaction)
     }
 
-    /// ``storedBundle(_:since:sorted:in:)`` of the state `current`, read in `transaction`.
-    ///
-    /// - Parameter sorted: Whether the bundle is to be encoded (its registers kept in the order
-    ///   they are written), rather than merged (kept as a state).
-    static func storedBundle(_ name: String, of current: Current, since cursor: VersionVector, sorted: Bool = false,
+    /// ``storedBundle(_:since:in:)`` of the state `current`, read in `transaction`.
+    static func storedBundle(_ name: String, of current: Current, since cursor: VersionVector,
                              in transaction: any GridStorageTransaction) throws -> SyncBundle? {
         guard cursor[current.replica] <= current.sent else { return nil }
         let rows = try changedRows(of: current, since: cursor, grid: name, in: transaction)
@@ -81,7 +77,7 @@ extension SyncSide {
                                            gridID: current.gridID)
             try transaction.recordSend()
         }
-        return SyncBundle(grid: name, replica: current.replica, cursor: cursor, content: sorted ? .sorted(delta) : .state(delta.state))
+        return SyncBundle(grid: name, replica: current.replica, cursor: cursor, content: .sorted(delta))
     }
 
     /// The rows of the state `current` a peer at `cursor` may lack: those changed after the

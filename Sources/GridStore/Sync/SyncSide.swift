@@ -306,10 +306,11 @@ struct SyncSide {
     @discardableResult
     mutating func merge(_ bundle: SyncBundle) throws(GridError) -> Int {
         guard bundle.grid == name else { throw .sync(.wrongGrid(bundle.grid, expected: name)) }
-        let latest = bundle.delta.latestTimes()
-        try Self.checkSender(of: bundle, latest: latest, replica: replica, known: state.versions, now: now)
-        if latest[replica] != nil && state.holdsForgedWrite(in: bundle.delta, as: replica) { throw .sync(Self.forged(replica)) }
+        // As a state, made once when the bundle holds its registers in order.
         var delta = bundle.delta
+        let latest = delta.latestTimes()
+        try Self.checkSender(of: bundle, latest: latest, replica: replica, known: state.versions, now: now)
+        if latest[replica] != nil && state.holdsForgedWrite(in: delta, as: replica) { throw .sync(Self.forged(replica)) }
         if !bundle.cursor.isCovered(by: state.versions) { leftOut += delta.dropUnplaceable(into: state) }
         for (id, item) in delta.items {
             for head in item.place.heads where delta.sections[head.value.section]?.order.winner == nil
@@ -363,9 +364,9 @@ struct SyncSide {
     /// later sync), and only for the sender and replicas whose changes are known.
     static func takenNames(of bundle: SyncBundle, replica: ReplicaID, known: VersionVector,
                            now: Int64) -> [ReplicaID: MergeRegister<String>] {
-        bundle.delta.names.filter { named, name in
+        bundle.names.filter { named, name in
             named != replica && !HybridClock.isTooFarAhead(name.latestTime, now: now)
-                && (named == bundle.replica || bundle.delta.versions[named] > .zero || known[named] > .zero)
+                && (named == bundle.replica || bundle.versions[named] > .zero || known[named] > .zero)
         }
     }
 
@@ -562,32 +563,11 @@ extension ReplicatedGrid {
     ///
     /// - Complexity: O(*n* · *c*) for the *n* items and sections and the *c* context entries of a register.
     func latestTimes() -> [ReplicaID: HybridTime] {
-        var latest = versions.entries
-        // Registers one replica wrote follow each other (most of a state, or of a bundle): the
-        // latest time of the current run of one replica's entries is kept here, and the
-        // dictionary is read and written once a run, not once an entry.
-        var run: (replica: ReplicaID, time: HybridTime)?
-        func endRun() {
-            if let run, run.time > latest[run.replica] ?? .zero { latest[run.replica] = run.time }
-        }
-        func collect<Value>(_ register: MergeRegister<Value>) {
-            for entry in register.context {
-                if let current = run, current.replica == entry.replica {
-                    if entry.time > current.time { run = (current.replica, entry.time) }
-                } else {
-                    endRun()
-                    run = entry
-                }
-            }
-        }
-        collect(options.columns)
-        collect(options.direction)
-        collect(options.defaultSize)
-        collect(options.honeycomb)
-        for section in sections.values { collect(section.order); collect(section.alive) }
-        for item in items.values { collect(item.place); collect(item.size); collect(item.key); collect(item.alive) }
-        endRun()
-        return latest
+        var latest = LatestTimes(versions)
+        latest.collect(options)
+        for section in sections.values { latest.collect(section.order); latest.collect(section.alive) }
+        for item in items.values { latest.collect(item) }
+        return latest.times
     }
 }
 
