@@ -260,4 +260,35 @@ struct SyncApplyRowsTests {
         let again = try #require(try phone.sync(with: tablet).first)
         #expect(again.sent == 0 && again.received == 0)
     }
+
+    @Test("the other side reads its reply before it merges: a third replica's write the sender lacks comes back, and both sides end with the same registers")
+    func replyCarriesThirdReplica() throws {
+        let (phone, tablet, _) = try pair()
+        let laptop = try GridDatabase(path: directory.file("laptop.sqlite"))
+        _ = try tablet.sync(with: laptop)
+        try Grid(named: Self.grid, in: laptop).update { try $0.setSize(.big, at: GridIndexPath(item: 3)) }
+        _ = try laptop.sync(with: tablet)
+        // The phone resizes the laptop's tile without having seen its write: a conflict.
+        try Grid(named: Self.grid, in: phone).update { try $0.setSizes([(GridIndexPath(item: 3), .middle), (GridIndexPath(item: 4), .big)]) }
+        try Grid(named: Self.grid, in: tablet).update { try $0.setSize(.big, at: GridIndexPath(item: 5)) }
+        let before = (phone.mergesByRows.load(ordering: .relaxed), tablet.mergesByRows.load(ordering: .relaxed))
+        let result = try #require(try phone.sync(with: tablet).first)
+        #expect(phone.mergesByRows.load(ordering: .relaxed) == before.0 + 1 && tablet.mergesByRows.load(ordering: .relaxed) == before.1 + 1)
+        // Received: the tablet's size; the laptop's write on tile 3 comes back as the conflict,
+        // the phone's later middle still shown (a change is a register whose winning value changed).
+        #expect(result.sent == 2 && result.received == 1 && result.conflicts == 1, "\(result)")
+        func state(_ database: GridDatabase) throws -> ReplicatedGrid {
+            try database.storageWrite { try SyncSide.prepare(Self.grid, in: $0, minting: false).state }
+        }
+        let phoneState = try state(phone), tabletState = try state(tablet)
+        #expect(phoneState.items == tabletState.items && phoneState.names == tabletState.names && phoneState.versions == tabletState.versions)
+        let content = try Grid(named: Self.grid, in: phone).storedSnapshot().content
+        #expect(content == (try Grid(named: Self.grid, in: tablet).storedSnapshot().content))
+        #expect(content.sections[0][3] == .middle && content.sections[0][4] == .big && content.sections[0][5] == .big)
+        #expect(try Grid(named: Self.grid, in: phone).syncConflicts().count == 1)
+        let again = try #require(try phone.sync(with: tablet).first)
+        #expect(again.sent == 0 && again.received == 0)
+        _ = try laptop.sync(with: phone)
+        #expect(try Grid(named: Self.grid, in: laptop).storedSnapshot().content == content)
+    }
 }

@@ -52,7 +52,7 @@ struct GridOperation {
     /// honeycomb, or its sync state or stored ids are not of the grid as it is (the whole state
     /// is read then).
     ///
-    /// - Complexity: O(*n*) for the grid's *n* tiles (their ids), plus the changes' registers.
+    /// - Complexity: O(*n* log *n*) for the grid's *n* tiles (their ids), plus the changes' registers.
     private static func sizesByIdentity(_ entries: [[RegisterChange]], kind: GridHistoryEntry.Kind, reader: GridHistoryReader,
                                         snapshot: GridSnapshot) throws -> [(GridIndexPath, TileSize?)]? {
         for change in entries.joined() {

@@ -5,7 +5,7 @@ extension ReplicatedGrid {
     /// cover, whole, and every replica's name; the rest left empty. Its ``versions`` are this replica's.
     ///
     /// - Complexity: O(*n* · *c*) for the state's *n* items and sections and the *c* context
-    ///   entries of a register: every register is visited. ``SyncSide/storedBundle(_:since:sorted:in:)``
+    ///   entries of a register: every register is visited. ``SyncSide/storedBundle(_:since:in:)``
     ///   reads only the rows changed since the cursor instead.
     func changes(since cursor: VersionVector) -> ReplicatedGrid {
         // A new state of the changed registers alone: a copy changed in place would copy every

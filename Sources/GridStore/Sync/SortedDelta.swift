@@ -1,9 +1,10 @@
 import GridLayout
 
 /// A bundle's registers in the order format 2 writes them: sections and items by ascending id,
-/// in arrays. A bundle read from a grid's stored rows is made in this form directly, and an
-/// item of which it carries only a size of one write, seen by its writer alone (most of what
-/// toggles and imported sizes send), is that write alone, with no register built for it.
+/// in arrays. A bundle read from a grid's stored rows, or decoded from format 2, is made in this
+/// form directly (a merge by rows walks it in order), and an item of which it carries only a
+/// size of one write, seen by its writer alone (most of what toggles and imported sizes send),
+/// is that write alone, with no register built for it.
 struct SortedDelta: Sendable {
     enum Item: Sendable {
         /// An item whose only register is its size, of one write seen by its writer alone.

@@ -40,7 +40,7 @@ struct StoredSyncItems {
     /// Every item's id, section by section, read in one statement; `nil` when a chunk is not
     /// stored as the grid is (``ids(in:gridID:itemCounts:)``).
     ///
-    /// - Complexity: O(*n*) for the grid's *n* items.
+    /// - Complexity: O(*n* log *n*) for the grid's *n* items.
     static func all(gridID: Int64, itemCounts: [Int], in transaction: any GridStorageTransaction) throws -> [[SyncEntityID]]? {
         ids(in: try transaction.syncItemIDs(gridID: gridID, limit: chunkCount(itemCounts) + 1), gridID: gridID, itemCounts: itemCounts)
     }

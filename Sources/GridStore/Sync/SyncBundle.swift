@@ -46,7 +46,7 @@ public struct SyncBundle: Sendable {
     }
 
     /// The registers, and the sender's versions, as a state (made from the sorted form each time
-    /// it is asked for: a bundle to merge is made a state first, ``withState()``).
+    /// it is asked for: a whole merge makes it once, ``withState()``).
     var delta: ReplicatedGrid {
         switch content {
         case .state(let state): state
@@ -78,7 +78,7 @@ public struct SyncBundle: Sendable {
         }
     }
 
-    /// This bundle, its registers as a state: what merging it reads, again and again.
+    /// This bundle, its registers as a state: what a whole merge reads, more than once.
     func withState() -> SyncBundle {
         guard case .sorted(let sorted) = content else { return self }
         return SyncBundle(grid: grid, replica: replica, cursor: cursor, content: .state(sorted.state))

@@ -30,8 +30,8 @@ extension SyncSide {
     ///   (the grid's state is not current, a bundle that places, keys or deletes an item, one
     ///   that names an item the grid does not show, ids that do not check), nothing written:
     ///   the whole state is merged then.
-    /// - Complexity: O(*n* + *d*) for the grid's *n* items (its ids and sizes, read and
-    ///   written whole) and the bundle's *d* registers.
+    /// - Complexity: O(*n* log *n* + *d*) for the grid's *n* items (their ids read and sorted,
+    ///   their sizes written whole) and the bundle's *d* registers.
     static func applyByRows(_ bundle: SyncBundle, grid name: String, in transaction: any GridStorageTransaction,
                             clockReference: Int64? = nil) throws -> RowsMerge? {
         guard bundle.grid == name, let current = try current(name, in: transaction) else { return nil }
@@ -124,7 +124,6 @@ extension SyncSide {
         }
         if sending && !current.names(storedNames[replica]) { return nil }
         let sent = sending ? current.sentAfterSending : nil
-        try beforeWriting(stored.log)
 
         var versions = current.versions
         if bundle.cursor.isCovered(by: versions) { versions.formUnion(delta.versions) }
@@ -137,6 +136,7 @@ extension SyncSide {
         }
         // A count of conflicts no state holds is a hand edit: the whole merge counts them again.
         guard (0..<Int64(Int32.max)).contains(current.row.conflicts), withinReplicaLimit() else { return nil }
+        try beforeWriting(stored.log)
         // The sender met, among the grid's peers, with the latest version whose registers it holds.
         var peers = SyncPeers(stored: current.row) ?? SyncPeers()
         func meetSender(log: [StoredSyncVersion]) -> String? {
