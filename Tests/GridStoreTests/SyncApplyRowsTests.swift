@@ -291,4 +291,49 @@ struct SyncApplyRowsTests {
         _ = try laptop.sync(with: phone)
         #expect(try Grid(named: Self.grid, in: laptop).storedSnapshot().content == content)
     }
+
+    @Test("a bundle naming most of a grid's tiles is read by a walk of its item rows, the ids past the walk's limit looked up (many deleted tiles): what the whole merge leaves",
+          arguments: [false, true])
+    func manyTilesByWalk(deletedTiles: Bool) throws {
+        var generator = SeededGenerator(seed: deletedTiles ? 2 : 1)
+        let phone = try GridDatabase(path: directory.file("phone.sqlite")), tablet = try GridDatabase(path: directory.file("tablet.sqlite"))
+        let shown = 1_200
+        try Grid(named: Self.grid, in: phone).update { try $0.setItemCount(deletedTiles ? 3_200 : shown, inSection: 0) }
+        _ = try phone.sync(with: tablet)
+        func randomSizes(_ database: GridDatabase, count: Int, of items: Int) throws {
+            let sizes: [(GridIndexPath, TileSize?)] = (0..<count).map { _ in
+                (GridIndexPath(item: Int.random(in: 0..<items, using: &generator)), [nil, .small, .middle, .big].randomElement(using: &generator)!)
+            }
+            try Grid(named: Self.grid, in: database).update { try $0.setSizes(sizes) }
+        }
+        try randomSizes(tablet, count: 300, of: shown)
+        _ = try phone.sync(with: tablet)
+        if deletedTiles {
+            try Grid(named: Self.grid, in: phone).update { try $0.setItemCount(shown, inSection: 0) }
+            _ = try phone.sync(with: tablet)
+            // More item rows than the walk reads for the tiles shown: the rest are looked up.
+            let rows = try SQLiteConnection(path: directory.file("tablet.sqlite")).fetchOne(
+                "SELECT count(*) FROM sync_registers WHERE kind = 'item'", []) { $0.int(at: 0) } ?? 0
+            #expect(rows > 4 * shown + 16)
+        }
+        try randomSizes(tablet, count: 50, of: shown)
+        // Every tile's size changed: a bundle naming them all.
+        let before = try Grid(named: Self.grid, in: phone).storedSnapshot().content.sections[0]
+        try Grid(named: Self.grid, in: phone).update { editor in
+            try editor.setSizes((0..<shown).map { item in
+                (GridIndexPath(item: item), [TileSize.small, .middle, .big].filter { $0 != before[item] }.randomElement(using: &generator)!)
+            })
+        }
+        let bundle = try bundle(from: phone, to: tablet)
+        let (whole, _) = try observe(applying: bundle, to: tablet, byRows: false)
+        let (rows, tookRows) = try observe(applying: bundle, to: tablet, byRows: true)
+        #expect(tookRows)
+        var comparable = rows
+        comparable.logBoundsRegisters = whole.logBoundsRegisters
+        comparable.state.peers = whole.state.peers
+        #expect(comparable == whole)
+        try Grid(named: Self.grid, in: tablet).applySyncBundle(bundle)
+        _ = try phone.sync(with: tablet)
+        #expect(try Grid(named: Self.grid, in: tablet).storedSnapshot().content == Grid(named: Self.grid, in: phone).storedSnapshot().content)
+    }
 }
