@@ -469,6 +469,26 @@ struct SyncDatabaseTests {
         }
     }
 
+    @Test("registers written one after another keep each its own bytes: fields Swift takes for equal (é and e + ◌́) are two rows")
+    func registersWrittenByTheirBytes() throws {
+        let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")
+        try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
+        _ = try phone.sync(with: tablet)
+        // What a copy writes of a source whose rows a hand edit gave such fields.
+        try phone.storageWrite { transaction in
+            let header = try #require(try transaction.header(named: "default")?.header())
+            let row = try #require(try transaction.syncState(gridID: header.id))
+            let registers = ["\u{E9}", "e\u{301}"].enumerated().map { index, field in
+                StoredSyncRegister(kind: "item", entity: "000000000000000\(index)", field: field, register: "[]", version: row.version)
+            }
+            try transaction.writeSyncState(StoredSyncWrite(state: row, replacing: false, replicas: [], registers: registers, removed: [],
+                                                           log: nil), gridID: header.id)
+        }
+        let fields = try SQLiteConnection(path: directory.file("phone.sqlite")).fetchAll(
+            "SELECT hex(field) FROM sync_registers WHERE entity LIKE '000000000000000_' ORDER BY entity", []) { $0.string(at: 0) }
+        #expect(fields == ["C3A9", "65CC81"])
+    }
+
     @Test("an export reads a register up to a NUL a hand edit put in it, as every other read of registers does")
     func exportOfRegisterWithNUL() throws {
         let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")

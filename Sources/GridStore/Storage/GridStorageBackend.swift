@@ -197,8 +197,8 @@ package protocol GridStorageTransaction: AnyObject {
     func syncRegisters(gridID: Int64, kind: String, entity: String) throws -> [StoredSyncRegister]
 
     /// The stored size registers of the items `items` and name registers of the replicas
-    /// `replicas` (their ids, each once), read in one statement; each text cut as
-    /// ``syncRegisters(gridID:changedAfter:limit:)`` cuts it.
+    /// `replicas` (their ids, each once), read together (in one round trip on a server); each
+    /// text cut as ``syncRegisters(gridID:changedAfter:limit:)`` cuts it.
     func syncRegisters(gridID: Int64, sizesOf items: [String], namesOf replicas: [String]) throws -> [StoredSyncRegister]
 
     /// What a merge by rows reads of a grid's sync state, in one round trip on a server: the

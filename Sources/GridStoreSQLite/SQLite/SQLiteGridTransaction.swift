@@ -361,7 +361,9 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         // Most of the grid's items, named in order (an import of sizes, a first bundle): a walk
         // of the grid's item rows in the table's order, keeping the named ones, reads a third of
         // what a lookup an id does.
-        if items.count >= 1_000, zip(items, items.dropFirst()).allSatisfy({ $0.0.utf8.lexicographicallyPrecedes($0.1.utf8) }) {
+        // The walk compares ids as UTF-8 bytes, the order of the primary key in a UTF-8 file.
+        if items.count >= 1_000, zip(items, items.dropFirst()).allSatisfy({ $0.0.utf8.lexicographicallyPrecedes($0.1.utf8) }),
+           try connection.fetchOne("PRAGMA encoding", []) { $0.string(at: 0) } == "UTF-8" {
             let shown = try itemCount(gridID: gridID, atMost: Int(Int32.max))
             if items.count * 2 >= shown {
                 // The rows of the items shown, four at most each: past them, deleted items' rows
@@ -405,8 +407,8 @@ final class SQLiteGridTransaction: GridStorageTransaction {
             """, [StoredSyncRegisters.maximumRegisterBytes + 1, gridID, rowLimit]) { row in
             rows += 1
             guard next < items.endIndex, row.int(at: 1) == 1 else { return }
-            // Rows come in the order of their entities' bytes, as the primary key holds them
-            // (compared as bytes here too: a hand-edited entity orders no other way).
+            // Rows come in the order of their entities' UTF-8 bytes, as the primary key of a UTF-8
+            // file holds them (compared as bytes here too, whatever a hand edit wrote).
             let found = row.withUTF8(at: 0) { entity in
                 while next < items.endIndex && items[next].utf8.lexicographicallyPrecedes(entity) { next += 1 }
                 return next < items.endIndex && items[next].utf8.elementsEqual(entity)
@@ -483,11 +485,16 @@ final class SQLiteGridTransaction: GridStorageTransaction {
             try upsert.bind(.integer(gridID), at: 1)
             // A value stays bound from one row to the next: the kind and the field, most often
             // the same for every row, are bound again only when they change.
+            // (Compared as bytes: two texts Swift takes for equal may differ in their bytes.)
             var bound: (kind: String, field: String)?
             for register in write.registers {
-                if bound?.kind != register.kind { try upsert.bind(.text(register.kind), at: 2) }
+                if !(bound.map { $0.kind.utf8.elementsEqual(register.kind.utf8) } ?? false) {
+                    try upsert.bind(.text(register.kind), at: 2)
+                }
                 try upsert.bind(.text(register.entity), at: 3)
-                if bound?.field != register.field { try upsert.bind(.text(register.field), at: 4) }
+                if !(bound.map { $0.field.utf8.elementsEqual(register.field.utf8) } ?? false) {
+                    try upsert.bind(.text(register.field), at: 4)
+                }
                 bound = (register.kind, register.field)
                 try upsert.bind(.text(register.register), at: 5)
                 try upsert.bind(.integer(register.version), at: 6)
