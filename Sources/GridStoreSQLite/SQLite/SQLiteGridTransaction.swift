@@ -360,8 +360,8 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         guard !items.isEmpty || !replicas.isEmpty else { return [] }
         // Most of the grid's items, named in order (an import of sizes, a first bundle): a walk
         // of the grid's item rows in the table's order, keeping the named ones, reads a third of
-        // what a lookup an id does.
-        // The walk compares ids as UTF-8 bytes, the order of the primary key in a UTF-8 file.
+        // what a lookup an id does. It compares ids as UTF-8 bytes: the order of the primary key
+        // in a UTF-8 file.
         if items.count >= 1_000, zip(items, items.dropFirst()).allSatisfy({ $0.0.utf8.lexicographicallyPrecedes($0.1.utf8) }),
            try connection.fetchOne("PRAGMA encoding", []) { $0.string(at: 0) } == "UTF-8" {
             let shown = try itemCount(gridID: gridID, atMost: Int(Int32.max))
@@ -378,6 +378,10 @@ final class SQLiteGridTransaction: GridStorageTransaction {
     /// ``syncRegisters(gridID:sizesOf:namesOf:)``, each register looked up by its key.
     private func lookedUp(gridID: Int64, sizesOf items: [String], namesOf replicas: [String]) throws -> [StoredSyncRegister] {
         guard !items.isEmpty || !replicas.isEmpty else { return [] }
+        // Each list of ids as one JSON array: one statement, whatever their number. Ids are
+        // hexadecimal digits, each once (the callers' are). Each id of the list looks its row up
+        // by the primary key (`CROSS JOIN` keeps the list outside): a third fewer instructions
+        // than `entity IN (SELECT value FROM json_each(?))`, which first builds an index of the list.
         func list(_ ids: [String]) -> String { StoredSyncRegisters.idList(ids, open: "[", close: "]", quote: "\"") }
         let limit = StoredSyncRegisters.maximumRegisterBytes + 1
         return try connection.fetchAll("""
