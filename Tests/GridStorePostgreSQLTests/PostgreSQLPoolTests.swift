@@ -246,6 +246,63 @@ struct PostgreSQLPoolTests {
         #expect(try onDevice.storedSnapshot().content == onHub.storedSnapshot().content)
     }
 
+    /// A device in `directory` and a hub that synced, each with a change since: the device toggled item 5, the hub item 9.
+    func changedApart(in directory: TemporaryDirectory) throws
+        -> (device: GridDatabase, hub: GridDatabase, storage: PostgreSQLStorage, before: (GridContent, GridContent)) {
+        let (database, storage, _) = try pooled(1)
+        let device = try GridDatabase(path: directory.file("device.sqlite"))
+        let onDevice = try Grid(named: "g", in: device, creatingWith: GridOptions(sectionItemCounts: [40]))
+        try onDevice.toggle(at: GridIndexPath(item: 1))
+        _ = try device.sync(with: database)
+        let onHub = try Grid(named: "g", in: database, creatingWith: nil)
+        try onDevice.toggle(at: GridIndexPath(item: 5))
+        try onHub.toggle(at: GridIndexPath(item: 9))
+        return (device, database, storage, (try onDevice.storedSnapshot().content, try onHub.storedSnapshot().content))
+    }
+
+    @Test("a hub whose COMMIT fails leaves the device without the hub's reply, which it merged meanwhile; the next sync makes both equal")
+    func hubCommitFails() throws {
+        let directory = TemporaryDirectory()
+        let (device, hub, storage, before) = try changedApart(in: directory)
+        // Raised at COMMIT, after the hub's merge wrote its sync state and handed its reply over.
+        _ = try storage.withConnection { try $0.executeScript("""
+            CREATE FUNCTION trap() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'trap at commit'; END $$;
+            CREATE CONSTRAINT TRIGGER trap AFTER UPDATE ON sync_states DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION trap();
+            """) }
+        let error = try #require(throws: GridError.self) { try device.sync(with: hub, grids: ["g"]) }
+        #expect(error.description.contains("trap at commit"), "\(error)")
+        #expect(try Grid(named: "g", in: device, creatingWith: nil).storedSnapshot().content == before.0)
+        #expect(try Grid(named: "g", in: hub, creatingWith: nil).storedSnapshot().content == before.1)
+        _ = try storage.withConnection { try $0.executeScript("DROP TRIGGER trap ON sync_states; DROP FUNCTION trap();") }
+        let result = try device.sync(with: hub, grids: ["g"])
+        #expect(result.first?.sent == 1 && result.first?.received == 1)
+        let contents = try [device, hub].map { try Grid(named: "g", in: $0, creatingWith: nil).storedSnapshot().content }
+        #expect(contents[0] == contents[1] && contents[0] != before.0)
+    }
+
+    @Test("a hub's sync run again by the server (a serialization failure at COMMIT): the device merges the reply the hub committed")
+    func hubSyncRunAgain() throws {
+        let directory = TemporaryDirectory()
+        let (device, hub, storage, _) = try changedApart(in: directory)
+        // The first COMMIT fails as a serialization failure, which gridstore runs again; a
+        // sequence counts across the rollback.
+        _ = try storage.withConnection { try $0.executeScript("""
+            CREATE SEQUENCE trap_count;
+            CREATE FUNCTION trap() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+                IF nextval('trap_count') = 1 THEN RAISE EXCEPTION 'run again' USING ERRCODE = '40001'; END IF;
+                RETURN NULL;
+            END $$;
+            CREATE CONSTRAINT TRIGGER trap AFTER UPDATE ON sync_states DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION trap();
+            """) }
+        let result = try device.sync(with: hub, grids: ["g"])
+        #expect(result.first?.sent == 1 && result.first?.received == 1)
+        let ran = try storage.withConnection { try $0.execute("SELECT last_value FROM trap_count").int(0, 0) }
+        #expect(ran >= 2, "the hub's transaction ran \(ran) time(s)")
+        let contents = try [device, hub].map { try Grid(named: "g", in: $0, creatingWith: nil).storedSnapshot().content }
+        #expect(contents[0] == contents[1])
+        #expect(try device.sync(with: hub, grids: ["g"]).first.map { $0.sent + $0.received } == 0)
+    }
+
     @Test("a change of a cached grid takes two round trips: its header with BEGIN, then its writes with COMMIT")
     func twoRoundTrips() throws {
         let (database, storage, _) = try pooled(1)

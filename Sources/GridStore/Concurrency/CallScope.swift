@@ -39,6 +39,15 @@ package final class CallScope: Sendable {
         return false
     }
 
+    /// What the running call holds, for work it starts on a thread of its own (``adopting(_:_:)``).
+    package static var held: CallScope? { current }
+
+    /// Runs `body` holding what `scope` holds: work a call runs on another thread is refused
+    /// what the call itself would be.
+    package static func adopting<T>(_ scope: CallScope?, _ body: () throws -> T) rethrows -> T {
+        try $current.withValue(scope, operation: body)
+    }
+
     /// Runs `body` holding `scheduler`'s turn for `storage`.
     package static func holding<T>(_ scheduler: AnyObject, _ storage: AnyObject, _ body: () throws -> T) rethrows -> T {
         let scope = CallScope(scheduler: ObjectIdentifier(scheduler), storage: ObjectIdentifier(storage), outer: current)

@@ -107,7 +107,9 @@ extension GridDatabase {
     ///
     /// Each grid's sync writes each side in one transaction of its own, this side's changes
     /// recorded first: a sync cut short leaves each database as it was before or after its
-    /// part, and running it again completes it. A grid that cannot sync (its bundle refused, a
+    /// part, and running it again completes it. `other`'s transaction runs on a thread of
+    /// gridstore's while this side merges what it sends back, and this side commits only after
+    /// `other` has. A grid that cannot sync (its bundle refused, a
     /// limit passed, a database busy) is reported as ``GridSyncOutcome/refused(grid:error:)``,
     /// its grid unchanged on both sides (a side may have recorded its own changes for sync),
     /// and the next grid is synced.
@@ -266,8 +268,11 @@ extension GridDatabase {
         // What this side knows, its replica, and whether it has the grid.
         let hereVersions = outgoing.side?.state.versions ?? outgoing.bundle!.versions
         let hereReplica = outgoing.side?.replica ?? outgoing.bundle!.replica
-        // The other side: made current, given what it lacks, stored; what this side lacks.
-        let there = try other.access(dryRun) { transaction in
+        // The other side: made current, given what it lacks, stored; what this side lacks. On a
+        // thread of its own, handing its reply over before it commits: this side merges the reply
+        // while the other's commit waits for its disk, and commits only after it.
+        typealias There = (sent: Int, reply: SyncBundle, before: Int?, after: Int?)
+        func otherSide(_ transaction: any GridStorageTransaction) throws -> There {
             if !dryRun { try Self.recordStorageIdentity(of: stored[1], in: transaction) }
             if !dryRun, let bundle = outgoing.bundle,
                let answer = try SyncSide.answerByRows(bundle, grid: GridLimits.canonical(name), peer: hereVersions, in: transaction,
@@ -288,38 +293,61 @@ extension GridDatabase {
             let reply = SyncBundle(grid: side.name, replica: side.replica, cursor: hereVersions, delta: side.state.changes(since: hereVersions))
             return (sent: taken, reply: reply, before: before, after: after)
         }
+        let otherTransaction = HandOver<There> { handOver in
+            try other.access(dryRun) { transaction in
+                let there = try otherSide(transaction)
+                handOver(there)
+                return there
+            }
+        }
+        // The other side's thread never outlives the sync.
+        defer { _ = try? otherTransaction.end() }
+        var (there, handOver) = try otherTransaction.value()
         guard outgoing.bundle != nil || outgoing.side?.stored != nil || there.before != nil else {
             throw GridError.gridNotFound(GridLimits.canonical(name))
         }
-        // This side again: its changes since the first step recorded, then what the other sent.
-        return try access(dryRun) { transaction in
-            if !dryRun { try Self.recordStorageIdentity(of: stored[0], in: transaction) }
-            var result: GridSyncResult
-            if !dryRun, let applied = try SyncSide.applyByRows(there.reply, grid: GridLimits.canonical(name), in: transaction,
-                                                                clockReference: hereReference) {
-                mergesByRows.add(1, ordering: .relaxed)
-                result = GridSyncResult(grid: GridLimits.canonical(name), sent: there.sent, otherRevision: (there.before, there.after),
-                                        received: applied.received, revision: (applied.revision.before, applied.revision.after),
-                                        conflicts: applied.conflicts)
-            } else {
-                var side: SyncSide
-                if !dryRun, let reused = try outgoing.side?.reused(in: transaction, clockReference: hereReference) {
-                    side = reused
-                } else {
-                    side = try SyncSide.prepare(name, in: transaction, minting: !dryRun, clockReference: hereReference)
-                    if dryRun, let first = outgoing.side { side.adopt(first) }
-                }
-                let before = side.stored?.snapshot.revision
-                let received = try side.merge(there.reply)
-                let after = dryRun ? side.revisionAfterStoring
-                    : try side.store(in: transaction, origin: there.reply.replica, originKnows: there.reply.versions, sending: true)
-                result = GridSyncResult(grid: side.name, sent: there.sent, otherRevision: (there.before, there.after),
-                                        received: received, revision: (before, after),
-                                        conflicts: side.state.conflicts(in: side.layout).count)
+        struct StaleReply: Error {}
+        // This side again: its changes since the first step recorded, then what the other sent;
+        // again with the reply the other side committed, when its server had it run again.
+        while true {
+            do {
+                return try thisSideAgain(with: there)
+            } catch is StaleReply {
+                (there, handOver) = try otherTransaction.end()
             }
-            result.mergedUnrelated = unrelated != nil
-            result.drop = drop
-            return result
+        }
+        func thisSideAgain(with there: There) throws -> GridSyncResult {
+            return try access(dryRun) { transaction in
+                if !dryRun { try Self.recordStorageIdentity(of: stored[0], in: transaction) }
+                var result: GridSyncResult
+                if !dryRun, let applied = try SyncSide.applyByRows(there.reply, grid: GridLimits.canonical(name), in: transaction,
+                                                                    clockReference: hereReference) {
+                    mergesByRows.add(1, ordering: .relaxed)
+                    result = GridSyncResult(grid: GridLimits.canonical(name), sent: there.sent, otherRevision: (there.before, there.after),
+                                            received: applied.received, revision: (applied.revision.before, applied.revision.after),
+                                            conflicts: applied.conflicts)
+                } else {
+                    var side: SyncSide
+                    if !dryRun, let reused = try outgoing.side?.reused(in: transaction, clockReference: hereReference) {
+                        side = reused
+                    } else {
+                        side = try SyncSide.prepare(name, in: transaction, minting: !dryRun, clockReference: hereReference)
+                        if dryRun, let first = outgoing.side { side.adopt(first) }
+                    }
+                    let before = side.stored?.snapshot.revision
+                    let received = try side.merge(there.reply)
+                    let after = dryRun ? side.revisionAfterStoring
+                        : try side.store(in: transaction, origin: there.reply.replica, originKnows: there.reply.versions, sending: true)
+                    result = GridSyncResult(grid: side.name, sent: there.sent, otherRevision: (there.before, there.after),
+                                            received: received, revision: (before, after),
+                                            conflicts: side.state.conflicts(in: side.layout).count)
+                }
+                result.mergedUnrelated = unrelated != nil
+                result.drop = drop
+                // Committed only once the other side has: what this side records of it holds.
+                guard try otherTransaction.end().number == handOver else { throw StaleReply() }
+                return result
+            }
         }
     }
 

@@ -157,6 +157,7 @@ struct SyncCommand: GridStoreCommand {
             }
             if outcomes.isEmpty { context.console.write("no grids on either side\n") }
         }
+        GridDatabase.closeAtOnce([database, peer])
         guard let last = refusals.last else { return }
         for refusal in refusals.dropLast() {
             context.console.writeError("Error: grid '\(CommandLineOutput.printable(refusal.grid))' was not synced: \(refusal.error.message)\n")

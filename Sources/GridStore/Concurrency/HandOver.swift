@@ -1,0 +1,74 @@
+/// Work run on a thread of its own that hands a value over before it ends: the caller goes on
+/// with the value while the work finishes (a transaction's commit waiting for its disk), and
+/// asks how it ended before doing what depends on that.
+///
+/// The work may hand values over more than once (a transaction its server made run again);
+/// ``end()`` says which hand-over the value it ended with was, so a caller that went on with an
+/// earlier one can tell.
+///
+/// The work runs while the caller waits or goes on, so it must not share anything the caller
+/// changes; the caller must call ``end()`` before what the work uses goes away.
+package final class HandOver<Value>: @unchecked Sendable {
+    // @unchecked: `handed` and `ended` are read and written holding `lock`; a value moves from
+    // the work's thread to the caller's once, through the lock.
+    private let lock = PlatformLock()
+    private var handed: (value: Value, number: Int)?
+    private var handOvers = 0
+    private var ended: Result<(value: Value, number: Int), any Error>?
+
+    /// Starts `work` on a thread of its own (on the caller's, before returning, when no thread
+    /// can be made), with the function it hands a value over with; what it returns or throws is
+    /// how it ended.
+    package init(_ work: @escaping (_ handOver: (Value) -> Void) throws -> Value) {
+        let job = UnsafeJob(work: work)
+        // The work holds what the caller's call holds: a call it makes that the caller could
+        // not make (inside the caller's transaction on that database) is refused as nested.
+        let scope = CallScope.held
+        if !Platform.startThread({ [self] in CallScope.adopting(scope) { run(job.work) } }) { run(work) }
+    }
+
+    private struct UnsafeJob: @unchecked Sendable {
+        // @unchecked: the work runs on one thread, while the caller holds what it uses (see the type's documentation).
+        let work: (_ handOver: (Value) -> Void) throws -> Value
+    }
+
+    private func run(_ work: (_ handOver: (Value) -> Void) throws -> Value) {
+        let result = Result { () throws -> Value in
+            try work { value in
+                lock.withLock {
+                    handOvers += 1
+                    handed = (value, handOvers)
+                    lock.broadcast()
+                }
+            }
+        }
+        lock.withLock {
+            ended = result.map { ($0, handOvers) }
+            lock.broadcast()
+        }
+    }
+
+    /// Waits for the latest value handed over, or for the work to end: the value and which
+    /// hand-over it was (the value the work ended with, when it handed none over).
+    ///
+    /// - Throws: What the work threw, when it ended without handing a value over.
+    package func value() throws -> (value: Value, number: Int) {
+        try lock.withLock {
+            while handed == nil && ended == nil { _ = lock.wait() }
+            if let handed { return handed }
+            return try ended!.get()
+        }
+    }
+
+    /// Waits for the work to end: the value it returned and which hand-over that was (0 when it
+    /// handed none over). Each call after the first returns at once.
+    ///
+    /// - Throws: What the work threw.
+    @discardableResult
+    package func end() throws -> (value: Value, number: Int) {
+        try lock.withLock {
+            while ended == nil { _ = lock.wait() }
+            return try ended!.get()
+        }
+    }
+}
