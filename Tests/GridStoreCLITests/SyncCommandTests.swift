@@ -147,6 +147,38 @@ struct SyncCommandTests {
         #expect(try run("phone.sqlite", "sync", directory.file("other.sqlite")).status == 0)
     }
 
+    @Test("a bundle of the whole grid from replicas the grid never synced with, that cannot be the same grid, is refused by sync-import unless asked; the grid unchanged")
+    func unrelatedBundle() throws {
+        func withInput(_ database: String, _ arguments: [String], input: [UInt8]) throws -> CommandResult {
+            try CommandRunner.run(["--db", directory.file(database)] + arguments, input: Data(input))
+        }
+        for (database, keys) in [("a.sqlite", ["mail", "maps", "news", "notes"]), ("b.sqlite", ["chess", "go", "poker", "bridge"])] {
+            for key in keys { #expect(try run(database, "--grid", "apps", "insert", "0", "--key", key, "-q").status == 0) }
+        }
+        #expect(try run("c.sqlite", "--grid", "apps", "init", "--layout", "honeycomb", "--items", "7", "-q").status == 0)
+        let before = try run("a.sqlite", "--grid", "apps", "show", "--format", "json").standardOutput
+        let reasons = [("b.sqlite", "each has 4 or more keyed items and no key in common"),
+                       ("c.sqlite", "it is a grid of tiles here and a honeycomb in the bundle")]
+        for (other, reason) in reasons {
+            let bundle = try run(other, "--grid", "apps", "sync-export", "--since", "none").standardOutputBytes
+            let refused = try withInput("a.sqlite", ["--grid", "apps", "sync-import", "-"], input: bundle)
+            #expect(refused.status == 65 && refused.standardError == "Error: standard input cannot be applied: grid 'apps' here and in "
+                    + "the bundle never synced with each other, and cannot be one grid: \(reason); to merge them anyway give "
+                    + "--allow-unrelated (allowingUnrelated in Swift)\n", "\(refused)")
+            #expect(try run("a.sqlite", "--grid", "apps", "show", "--format", "json").standardOutput == before)
+        }
+        // Asked for: merged.
+        let bundle = try run("b.sqlite", "--grid", "apps", "sync-export", "--since", "none").standardOutputBytes
+        let merged = try withInput("a.sqlite", ["--grid", "apps", "sync-import", "-", "--allow-unrelated"], input: bundle)
+        #expect(merged.status == 0 && merged.standardOutput.hasPrefix("grid 'apps': took "), "\(merged)")
+        #expect(try run("a.sqlite", "--grid", "apps", "keys").standardOutput.contains("chess"))
+        // Related from then on: a whole bundle of the grid it merged with is taken.
+        #expect(try run("b.sqlite", "--grid", "apps", "insert", "0", "--key", "solitaire", "-q").status == 0)
+        let later = try run("b.sqlite", "--grid", "apps", "sync-export", "--since", "none").standardOutputBytes
+        #expect(try withInput("a.sqlite", ["--grid", "apps", "sync-import", "-", "-q"], input: later).status == 0)
+        #expect(try run("a.sqlite", "--grid", "apps", "keys").standardOutput.contains("solitaire"))
+    }
+
     @Test("a sync blocked by the other database's lock says which database is busy")
     func busyNamesTheDatabase() throws {
         #expect(try run("a.sqlite", "toggle", "1", "-q").status == 0)

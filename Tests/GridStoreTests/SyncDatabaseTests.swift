@@ -16,6 +16,32 @@ struct SyncDatabaseTests {
         try Grid(named: grid, in: database, creatingWith: nil).storedSnapshot().content
     }
 
+    @Test("a whole bundle of an unrelated grid is refused as unrelated unless allowed, in a grid's call and in a transaction; a bundle into a grid that is not here makes it")
+    func unrelatedBundle() throws {
+        let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")
+        for (database, keys) in [(phone, ["mail", "maps", "news", "notes"]), (tablet, ["chess", "go", "poker", "bridge"])] {
+            try Grid(named: "apps", in: database, creatingWith: GridOptions(sectionItemCounts: [1])).update { editor in
+                for key in keys { try editor.insertItem(at: GridIndexPath(item: 0), size: .small, key: key) }
+            }
+        }
+        let bundle = try Grid(named: "apps", in: tablet, creatingWith: nil).syncBundle(since: .empty)
+        let onPhone = try Grid(named: "apps", in: phone, creatingWith: nil)
+        let before = try onPhone.storedSnapshot()
+        for apply in [{ try onPhone.applySyncBundle(bundle) },
+                      { try phone.write { try $0.applySyncBundle(bundle.encoded(), to: onPhone) } }] as [() throws -> GridSyncResult] {
+            let error = try #require(throws: GridError.self) { try apply() }
+            guard case .sync(let refusal) = error else { Issue.record("\(error)"); continue }
+            #expect(refusal.kind == .unrelated && "\(refusal)".contains("each has 4 or more keyed items and no key in common"), "\(refusal)")
+            #expect(try onPhone.storedSnapshot() == before)
+        }
+        let merged = try onPhone.applySyncBundle(bundle, allowingUnrelated: true)
+        #expect(merged.received > 0)
+        #expect(try onPhone.storedSnapshot().content.keys.joined().compactMap { $0 }.count == 8)
+        // A grid not here is made from the bundle, whatever it holds.
+        let fresh = try database("fresh.sqlite")
+        #expect(try Grid(named: "apps", in: fresh, creatingWith: GridOptions()).applySyncBundle(bundle).revision.before == nil)
+    }
+
     @Test("a sync takes each side's changes to the other; a second one moves nothing and makes no revision")
     func bothWays() throws {
         let phone = try database("phone.sqlite"), tablet = try database("tablet.sqlite")

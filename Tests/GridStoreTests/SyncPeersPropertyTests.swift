@@ -80,7 +80,7 @@ struct SyncPeersPropertyTests {
             let grid = try Grid(named: Self.grid, in: database, creatingWith: nil)
             let count = try grid.snapshot().itemCounts.first ?? 0
             switch action {
-            case 0, 1 where count > 0: try grid.toggle(at: GridIndexPath(item: Int.random(in: 0..<count, using: &generator)))
+            case 0 where count > 0, 1 where count > 0: try grid.toggle(at: GridIndexPath(item: Int.random(in: 0..<count, using: &generator)))
             case 2:
                 _ = try grid.update { try $0.insertItem(at: GridIndexPath(item: Int.random(in: 0...count, using: &generator)), size: .middle) }
             case 3 where count > 1:

@@ -38,28 +38,36 @@ extension Grid {
     ///
     /// - Returns: The grid's revision before and after (the same when nothing changed), and the conflicts held.
     /// - Throws: ``GridError/sync(_:)`` for a bundle refused whole (malformed, from a newer
-    ///   format, past the limits, for another grid, stamped too far ahead or as this database's own).
+    ///   format, past the limits, for another grid, stamped too far ahead or as this database's
+    ///   own, or of an unrelated grid).
     ///
-    /// - Parameter bytes: The bundle, in either format: an array of bytes, or `Data`.
+    /// - Parameters:
+    ///   - bytes: The bundle, in either format: an array of bytes, or `Data`.
+    ///   - allowingUnrelated: Whether to merge a bundle of the whole grid from replicas this
+    ///     grid never synced with, directly or through others, when the two cannot be one grid:
+    ///     one a honeycomb and the other tiles, or each with four or more keyed items and no key
+    ///     in common. Without it such a bundle is refused (``SyncError/Kind/unrelated``), as
+    ///     ``GridDatabase/sync(with:grids:dryRun:allowingUnrelated:)`` refuses such a grid.
     @discardableResult
-    public func applySyncBundle(_ bytes: some Collection<UInt8>) throws(GridError) -> GridSyncResult {
-        try applySyncBundle(try SyncBundle.decoded(bytes))
+    public func applySyncBundle(_ bytes: some Collection<UInt8>, allowingUnrelated: Bool = false) throws(GridError) -> GridSyncResult {
+        try applySyncBundle(try SyncBundle.decoded(bytes), allowingUnrelated: allowingUnrelated)
     }
 
     /// Merges `bundle`, already decoded (``SyncBundle/init(decoding:)``), as the form that takes
     /// a bundle's bytes does: for a caller that read the bundle first (to check its grid), so
     /// it is not decoded twice.
     @discardableResult
-    public func applySyncBundle(_ bundle: SyncBundle) throws(GridError) -> GridSyncResult {
-        try GridError.catching { try database.storageWrite { try applying(bundle, in: $0) } }
+    public func applySyncBundle(_ bundle: SyncBundle, allowingUnrelated: Bool = false) throws(GridError) -> GridSyncResult {
+        try GridError.catching { try database.storageWrite { try applying(bundle, in: $0, allowingUnrelated: allowingUnrelated) } }
     }
 
-    /// What ``applySyncBundle(_:)`` does with a bundle decoded, in `transaction`.
+    /// What ``applySyncBundle(_:allowingUnrelated:)`` does with a bundle decoded, in `transaction`.
     ///
     /// - Parameter byRows: Whether a bundle of sizes alone may be merged reading only the rows
     ///   it names (``SyncSide/applyByRows(_:grid:in:)``); `false` merges the whole state, for
     ///   tests that compare the two.
-    func applying(_ bundle: SyncBundle, in transaction: any GridStorageTransaction, byRows: Bool = true) throws -> GridSyncResult {
+    func applying(_ bundle: SyncBundle, in transaction: any GridStorageTransaction, byRows: Bool = true,
+                  allowingUnrelated: Bool = false) throws -> GridSyncResult {
         // By rows, the registers as they are read (in order); whole, as a state.
         if byRows, let merged = try SyncSide.applyByRows(bundle, grid: GridLimits.canonical(name), in: transaction) {
             database.mergesByRows.add(1, ordering: .relaxed)
@@ -82,6 +90,16 @@ extension Grid {
                                                + "holds changes made to it since, but not the whole grid: take a bundle since 'none' "
                                                + "to bring it back"))
             }
+        }
+        // The whole grid from replicas this grid never met, directly or through others, that
+        // cannot be the same grid: refused unless asked, as a sync refuses it. (A bundle merged
+        // by rows changes sizes of tiles this grid holds: it is this grid.)
+        if !allowingUnrelated, let stored = side.stored, bundle.cursor.entries.isEmpty,
+           UnrelatedGrids.neverSynced(side.state.versions, bundle.versions),
+           let reason = UnrelatedGrids.reason(here: stored.snapshot.content, there: bundle.delta.layout().content, elsewhere: "in the bundle") {
+            throw GridError.sync(SyncError(.unrelated, "grid '\(SyncError.excerpt(side.name))' here and in the bundle never synced with each "
+                                           + "other, and cannot be one grid: \(reason); to merge them anyway give --allow-unrelated "
+                                           + "(allowingUnrelated in Swift)"))
         }
         let before = side.stored?.snapshot.revision
         let received = try side.merge(bundle)

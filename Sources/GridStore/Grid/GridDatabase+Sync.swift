@@ -369,19 +369,14 @@ extension GridDatabase {
         row.isMinted(for: identity) && StoredReplicaRow.split(row.storageIdentity).storage != StoredReplicaRow.split(identity).storage
     }
 
-    /// How many keyed items two grids that never synced must each have, with no key in common,
-    /// to be taken for two different grids.
-    static let unrelatedKeyCount = 4
-
     /// Why the grid `name` here and in `other` cannot be one grid, when they never synced with
-    /// each other (no replica's changes known to both): one is a honeycomb and the other tiles,
-    /// or each has ``unrelatedKeyCount`` keyed items or more and they share no key. `nil` when they can, or one side lacks it.
+    /// each other (``UnrelatedGrids``). `nil` when they can, or one side lacks it.
     ///
     /// - Parameter known: What each side's stored state knows (`versions`), a copy's too: a copy
     ///   of a database is related to its original.
     private func unrelatedness(of name: String, with other: GridDatabase, known versions: [String?]) throws -> String? {
-        let known = versions.map { $0.flatMap(SyncVersionsText.decode)?.entries.keys.map { $0 } ?? [] }
-        guard Set(known[0]).isDisjoint(with: known[1]) else { return nil }
+        let known = versions.map { $0.flatMap(SyncVersionsText.decode) ?? VersionVector() }
+        guard UnrelatedGrids.neverSynced(known[0], known[1]) else { return nil }
         let grids = try [self, other].map { database in
             try database.storageRead { transaction -> GridContent? in
                 guard let header = try transaction.header(named: GridLimits.canonical(name))?.header() else { return nil }
@@ -389,16 +384,7 @@ extension GridDatabase {
             }
         }
         guard let here = grids[0], let there = grids[1] else { return nil }
-        if (here.honeycomb != nil) != (there.honeycomb != nil) {
-            return here.honeycomb != nil ? "it is a honeycomb here and a grid of tiles there" : "it is a grid of tiles here and a honeycomb there"
-        }
-        // A few keys each may differ on two devices of one user (each added an app before the
-        // first sync); four or more on each with none in common are two different grids.
-        let keys = [here, there].map { Set($0.keys.flatMap { $0 }.compactMap { $0 }) }
-        if keys.allSatisfy({ $0.count >= Self.unrelatedKeyCount }), keys[0].isDisjoint(with: keys[1]) {
-            return "each has \(Self.unrelatedKeyCount) or more keyed items and no key in common"
-        }
-        return nil
+        return UnrelatedGrids.reason(here: here, there: there, elsewhere: "there")
     }
 
     /// `body` in a write transaction, or in a read transaction for a dry run. A lock held past

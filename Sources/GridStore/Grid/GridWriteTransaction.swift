@@ -113,21 +113,21 @@ public final class GridWriteTransaction: GridReadTransaction {
         return try failingWhole(grid) { try grid.importing(document, operation: operation, in: storage) }
     }
 
-    /// Merges the sync bundle `bytes` into `grid`, as ``Grid/applySyncBundle(_:)`` does, in
-    /// this transaction.
+    /// Merges the sync bundle `bytes` into `grid`, as ``Grid/applySyncBundle(_:allowingUnrelated:)``
+    /// does, in this transaction.
     ///
-    /// - Throws: ``Grid/applySyncBundle(_:)``'s errors. A bundle that cannot be read leaves the
-    ///   transaction as it was; any other error fails it, as ``importDocument(_:into:operation:)``'s do.
+    /// - Throws: That method's errors. A bundle that cannot be read leaves the transaction as it
+    ///   was; any other error fails it, as ``importDocument(_:into:operation:)``'s do.
     @discardableResult
-    public func applySyncBundle(_ bytes: some Collection<UInt8>, to grid: Grid) throws(GridError) -> GridSyncResult {
+    public func applySyncBundle(_ bytes: some Collection<UInt8>, to grid: Grid, allowingUnrelated: Bool = false) throws(GridError) -> GridSyncResult {
         check(grid)
-        return try applySyncBundle(try SyncBundle.decoded(bytes), to: grid)
+        return try applySyncBundle(try SyncBundle.decoded(bytes), to: grid, allowingUnrelated: allowingUnrelated)
     }
 
     /// Merges `bundle`, already decoded, into `grid`, as the form that takes a bundle's bytes does.
     @discardableResult
-    public func applySyncBundle(_ bundle: SyncBundle, to grid: Grid) throws(GridError) -> GridSyncResult {
-        try failingWhole(grid) { try grid.applying(bundle, in: storage) }
+    public func applySyncBundle(_ bundle: SyncBundle, to grid: Grid, allowingUnrelated: Bool = false) throws(GridError) -> GridSyncResult {
+        try failingWhole(grid) { try grid.applying(bundle, in: storage, allowingUnrelated: allowingUnrelated) }
     }
 
     /// What a peer at `cursor` lacks of `grid`, as ``Grid/syncBundle(since:)`` gives it, read in

@@ -13,9 +13,10 @@ extension DatabaseGridSizeRepository {
     }
 
     /// Merges a bundle a peer made into the grid, in one transaction; applying it again
-    /// changes nothing. Observers see the change as any other. See ``Grid/applySyncBundle(_:)``.
+    /// changes nothing. Observers see the change as any other. See
+    /// ``Grid/applySyncBundle(_:allowingUnrelated:)``.
     @discardableResult
-    public func applySyncBundle(_ bytes: some Collection<UInt8>) throws(GridError) -> GridSyncResult {
-        try grid.applySyncBundle(bytes)
+    public func applySyncBundle(_ bytes: some Collection<UInt8>, allowingUnrelated: Bool = false) throws(GridError) -> GridSyncResult {
+        try grid.applySyncBundle(bytes, allowingUnrelated: allowingUnrelated)
     }
 }

@@ -339,18 +339,22 @@ struct SyncImportCommand: GridStoreCommand {
         discussion: """
             One transaction: a bundle that is malformed, from a newer gridstore, larger than 256 MiB, holding changes
             its sender stamped more than five minutes ahead of this database's clock, made as this database's own
-            changes, or for another grid is refused whole, in one line, and nothing is applied. Applying a bundle
+            changes, or for another grid is refused whole, in one line, and nothing is applied. So is a bundle of
+            the whole grid from replicas this grid never synced with that cannot be the same grid (a honeycomb and
+            tiles, or four or more keys each and none in common), unless --allow-unrelated. Applying a bundle
             again changes nothing. A database file that does not exist is made from the bundle (a new device).
             """,
         arguments: [.init(name: "file", help: "The bundle, or - for standard input.")],
-        options: [QuietOption.option])
+        options: [SyncCommand.allowUnrelated, QuietOption.option])
 
     let source: String
     let quiet: Bool
+    let allowingUnrelated: Bool
 
     init(parsing arguments: ParsedArguments) throws(CommandLineError) {
         source = arguments.positionals[0]
         quiet = arguments.flag(QuietOption.option)
+        allowingUnrelated = arguments.flag(SyncCommand.allowUnrelated)
     }
 
     func run(in context: CommandContext) throws {
@@ -364,7 +368,7 @@ struct SyncImportCommand: GridStoreCommand {
             }
             // A new device starts from a bundle: the grid, and the file, are made from it; a bundle
             // refused makes no file.
-            result = try Grid(named: context.gridName, in: context.openDatabase(), creatingWith: GridOptions()).applySyncBundle(bundle)
+            result = try Grid(named: context.gridName, in: context.openDatabase(), creatingWith: GridOptions()).applySyncBundle(bundle, allowingUnrelated: allowingUnrelated)
         } catch let error as SyncError {
             throw CommandLineError.badInput("\(InputFile.displayName(source)) cannot be applied: \(error)")
         } catch let GridError.sync(error) {

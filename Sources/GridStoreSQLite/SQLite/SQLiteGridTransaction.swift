@@ -363,7 +363,7 @@ final class SQLiteGridTransaction: GridStorageTransaction {
         // what a lookup an id does. It compares ids as UTF-8 bytes: the order of the primary key
         // in a UTF-8 file.
         if items.count >= 1_000, zip(items, items.dropFirst()).allSatisfy({ $0.0.utf8.lexicographicallyPrecedes($0.1.utf8) }),
-           try connection.fetchOne("PRAGMA encoding", []) { $0.string(at: 0) } == "UTF-8" {
+           try connection.fetchOne("PRAGMA encoding", [], { $0.string(at: 0) }) == "UTF-8" {
             let shown = try itemCount(gridID: gridID, atMost: Int(Int32.max))
             if items.count * 2 >= shown {
                 // The rows of the items shown, four at most each: past them, deleted items' rows
