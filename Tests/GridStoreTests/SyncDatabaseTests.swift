@@ -34,6 +34,15 @@ struct SyncDatabaseTests {
             #expect(refusal.kind == .unrelated && "\(refusal)".contains("each has 4 or more keyed items and no key in common"), "\(refusal)")
             #expect(try onPhone.storedSnapshot() == before)
         }
+        // A bundle made for the phone's cursor, once the phone synced with another device: the
+        // tablet never met those replicas, so it holds the whole grid too.
+        let watch = try database("watch.sqlite")
+        _ = try phone.sync(with: watch)
+        let forCursor = try Grid(named: "apps", in: tablet, creatingWith: nil).syncBundle(since: onPhone.syncCursor())
+        #expect(!forCursor.cursor.entries.isEmpty)
+        let refused = try #require(throws: GridError.self) { try onPhone.applySyncBundle(forCursor) }
+        #expect("\(refused)".contains("cannot be one grid"), "\(refused)")
+        #expect(try onPhone.storedSnapshot().content == before.content)
         let merged = try onPhone.applySyncBundle(bundle, allowingUnrelated: true)
         #expect(merged.received > 0)
         #expect(try onPhone.storedSnapshot().content.keys.joined().compactMap { $0 }.count == 8)

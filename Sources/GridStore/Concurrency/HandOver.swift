@@ -9,42 +9,54 @@
 /// The work runs while the caller waits or goes on, so it must not share anything the caller
 /// changes; the caller must call ``end()`` before what the work uses goes away.
 package final class HandOver<Value>: @unchecked Sendable {
-    // @unchecked: `handed` and `ended` are read and written holding `lock`; a value moves from
-    // the work's thread to the caller's once, through the lock.
+    // @unchecked: `handed`, `handOvers`, `ended` and `work` are read and written holding `lock`;
+    // a value moves from the work's thread to the caller's through the lock.
     private let lock = PlatformLock()
     private var handed: (value: Value, number: Int)?
     private var handOvers = 0
     private var ended: Result<(value: Value, number: Int), any Error>?
+    /// The work, until it runs: let go before its end is told, so that what it holds (a
+    /// database) never goes with its thread after the caller went on.
+    private var work: Work?
 
     /// Starts `work` on a thread of its own (on the caller's, before returning, when no thread
     /// can be made), with the function it hands a value over with; what it returns or throws is
     /// how it ended.
     package init(_ work: @escaping (_ handOver: (Value) -> Void) throws -> Value) {
-        let job = UnsafeJob(work: work)
+        self.work = Work(body: work)
         // The work holds what the caller's call holds: a call it makes that the caller could
         // not make (inside the caller's transaction on that database) is refused as nested.
         let scope = CallScope.held
-        if !Platform.startThread({ [self] in CallScope.adopting(scope) { run(job.work) } }) { run(work) }
+        if !Platform.startThread({ [self] in CallScope.adopting(scope) { run() } }) { run() }
     }
 
-    private struct UnsafeJob: @unchecked Sendable {
+    private struct Work: @unchecked Sendable {
         // @unchecked: the work runs on one thread, while the caller holds what it uses (see the type's documentation).
-        let work: (_ handOver: (Value) -> Void) throws -> Value
+        let body: (_ handOver: (Value) -> Void) throws -> Value
     }
 
-    private func run(_ work: (_ handOver: (Value) -> Void) throws -> Value) {
-        let result = Result { () throws -> Value in
-            try work { value in
+    private func run() {
+        let result = perform(lock.withLock {
+            let taken = work!
+            work = nil
+            return taken
+        })
+        lock.withLock {
+            ended = result.map { ($0, handOvers) }
+            lock.broadcast()
+        }
+    }
+
+    /// Runs `work`, which is let go when this returns.
+    private func perform(_ work: consuming Work) -> Result<Value, any Error> {
+        Result { () throws -> Value in
+            try work.body { value in
                 lock.withLock {
                     handOvers += 1
                     handed = (value, handOvers)
                     lock.broadcast()
                 }
             }
-        }
-        lock.withLock {
-            ended = result.map { ($0, handOvers) }
-            lock.broadcast()
         }
     }
 

@@ -92,9 +92,10 @@ extension Grid {
             }
         }
         // The whole grid from replicas this grid never met, directly or through others, that
-        // cannot be the same grid: refused unless asked, as a sync refuses it. (A bundle merged
-        // by rows changes sizes of tiles this grid holds: it is this grid.)
-        if !allowingUnrelated, let stored = side.stored, bundle.cursor.entries.isEmpty,
+        // cannot be the same grid: refused unless asked, as a sync refuses it. A bundle whose
+        // sender knows nothing of its cursor's replicas holds all it knows: the whole grid. (A
+        // bundle merged by rows changes sizes of tiles this grid holds: it is this grid.)
+        if !allowingUnrelated, let stored = side.stored, UnrelatedGrids.neverSynced(bundle.cursor, bundle.versions),
            UnrelatedGrids.neverSynced(side.state.versions, bundle.versions),
            let reason = UnrelatedGrids.reason(here: stored.snapshot.content, there: bundle.delta.layout().content, elsewhere: "in the bundle") {
             throw GridError.sync(SyncError(.unrelated, "grid '\(SyncError.excerpt(side.name))' here and in the bundle never synced with each "

@@ -107,9 +107,9 @@ extension GridDatabase {
     ///
     /// Each grid's sync writes each side in one transaction of its own, this side's changes
     /// recorded first: a sync cut short leaves each database as it was before or after its
-    /// part, and running it again completes it. `other`'s transaction runs on a thread of
-    /// gridstore's while this side merges what it sends back, and this side commits only after
-    /// `other` has. A grid that cannot sync (its bundle refused, a
+    /// part, and running it again completes it. This side commits only after `other` has; when
+    /// `other` is a database of this machine (not a server), its transaction runs on a thread of
+    /// gridstore's, and commits while this side merges what it sent back. A grid that cannot sync (its bundle refused, a
     /// limit passed, a database busy) is reported as ``GridSyncOutcome/refused(grid:error:)``,
     /// its grid unchanged on both sides (a side may have recorded its own changes for sync),
     /// and the next grid is synced.
@@ -300,20 +300,29 @@ extension GridDatabase {
                 return there
             }
         }
-        // The other side's thread never outlives the sync.
+        // The other side's thread never outlives the sync (an error it ends with after this
+        // side's own is not the one reported).
         defer { _ = try? otherTransaction.end() }
-        var (there, handOver) = try otherTransaction.value()
+        // A server's commit is a round trip that may stall: this side's lock, which other writers
+        // of this database wait for, is taken only after it. A database of this machine's commits
+        // while this side merges.
+        var (there, handOver) = try other.backend.hasOwnClock ? otherTransaction.end() : otherTransaction.value()
         guard outgoing.bundle != nil || outgoing.side?.stored != nil || there.before != nil else {
             throw GridError.gridNotFound(GridLimits.canonical(name))
         }
         struct StaleReply: Error {}
+        // The other side's failure, passed through this side's transaction untouched: a backend
+        // that runs a transaction again for its own transient failures must not for the other's.
+        struct OtherSideFailed: Error { var error: any Error }
         // This side again: its changes since the first step recorded, then what the other sent;
-        // again with the reply the other side committed, when its server had it run again.
+        // again with the reply the other side committed, when it ran its transaction again.
         while true {
             do {
                 return try thisSideAgain(with: there)
             } catch is StaleReply {
                 (there, handOver) = try otherTransaction.end()
+            } catch let failed as OtherSideFailed {
+                throw failed.error
             }
         }
         func thisSideAgain(with there: There) throws -> GridSyncResult {
@@ -345,7 +354,9 @@ extension GridDatabase {
                 result.mergedUnrelated = unrelated != nil
                 result.drop = drop
                 // Committed only once the other side has: what this side records of it holds.
-                guard try otherTransaction.end().number == handOver else { throw StaleReply() }
+                let ended: Int
+                do { ended = try otherTransaction.end().number } catch { throw OtherSideFailed(error: error) }
+                guard ended == handOver else { throw StaleReply() }
                 return result
             }
         }

@@ -157,6 +157,8 @@ struct SyncCommand: GridStoreCommand {
             }
             if outcomes.isEmpty { context.console.write("no grids on either side\n") }
         }
+        // Synced and reported: a Ctrl-C from here on removes no file it made.
+        InterruptCleanup.disarm()
         GridDatabase.closeAtOnce([database, peer])
         guard let last = refusals.last else { return }
         for refusal in refusals.dropLast() {
