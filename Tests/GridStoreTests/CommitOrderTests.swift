@@ -4,10 +4,11 @@ import Testing
 @testable import GridStore
 @testable import GridStoreSQLite
 
-/// The order of a sync's commits between two files: this side merges the other's reply while
+/// The order of a sync's commits between two files, on two threads (so ThreadSanitizer runs it,
+/// unlike the one-thread `Sync…Tests`): this side merges the other's reply while
 /// the other commits, and commits only after it.
 @Suite("The order of a sync's commits")
-struct SyncCommitOrderTests {
+struct CommitOrderTests {
     let directory = TemporaryDirectory()
 
     func content(_ database: GridDatabase) throws -> GridContent {
