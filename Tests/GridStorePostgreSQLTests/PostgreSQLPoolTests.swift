@@ -260,11 +260,11 @@ struct PostgreSQLPoolTests {
         return (device, database, storage, (try onDevice.storedSnapshot().content, try onHub.storedSnapshot().content))
     }
 
-    @Test("a hub whose COMMIT fails leaves the device without the hub's reply, which it merged meanwhile; the next sync makes both equal")
+    @Test("a hub whose COMMIT fails leaves the device without the hub's reply; the next sync makes both equal")
     func hubCommitFails() throws {
         let directory = TemporaryDirectory()
         let (device, hub, storage, before) = try changedApart(in: directory)
-        // Raised at COMMIT, after the hub's merge wrote its sync state and handed its reply over.
+        // Raised at COMMIT, after the hub's merge wrote its sync state.
         _ = try storage.withConnection { try $0.executeScript("""
             CREATE FUNCTION trap() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'trap at commit'; END $$;
             CREATE CONSTRAINT TRIGGER trap AFTER UPDATE ON sync_states DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION trap();

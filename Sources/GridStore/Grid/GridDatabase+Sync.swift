@@ -109,8 +109,8 @@ extension GridDatabase {
     /// recorded first: a sync cut short leaves each database as it was before or after its
     /// part, and running it again completes it. This side commits only after `other` has; when
     /// `other` is a database of this machine (not a server), its transaction runs on a thread of
-    /// gridstore's, and commits while this side merges what it sent back. A grid that cannot sync (its bundle refused, a
-    /// limit passed, a database busy) is reported as ``GridSyncOutcome/refused(grid:error:)``,
+    /// gridstore's, and commits while this side merges what it sent back. A grid that cannot
+    /// sync (its bundle refused, a limit passed, a database busy) is reported as ``GridSyncOutcome/refused(grid:error:)``,
     /// its grid unchanged on both sides (a side may have recorded its own changes for sync),
     /// and the next grid is synced.
     ///
@@ -269,8 +269,7 @@ extension GridDatabase {
         let hereVersions = outgoing.side?.state.versions ?? outgoing.bundle!.versions
         let hereReplica = outgoing.side?.replica ?? outgoing.bundle!.replica
         // The other side: made current, given what it lacks, stored; what this side lacks. On a
-        // thread of its own, handing its reply over before it commits: this side merges the reply
-        // while the other's commit waits for its disk, and commits only after it.
+        // thread of its own, handing its reply over before it commits.
         typealias There = (sent: Int, reply: SyncBundle, before: Int?, after: Int?)
         func otherSide(_ transaction: any GridStorageTransaction) throws -> There {
             if !dryRun { try Self.recordStorageIdentity(of: stored[1], in: transaction) }

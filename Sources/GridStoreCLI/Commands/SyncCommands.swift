@@ -370,7 +370,8 @@ struct SyncImportCommand: GridStoreCommand {
             }
             // A new device starts from a bundle: the grid, and the file, are made from it; a bundle
             // refused makes no file.
-            result = try Grid(named: context.gridName, in: context.openDatabase(), creatingWith: GridOptions()).applySyncBundle(bundle, allowingUnrelated: allowingUnrelated)
+            result = try Grid(named: context.gridName, in: context.openDatabase(), creatingWith: GridOptions())
+                .applySyncBundle(bundle, allowingUnrelated: allowingUnrelated)
         } catch let error as SyncError {
             throw CommandLineError.badInput("\(InputFile.displayName(source)) cannot be applied: \(error)")
         } catch let GridError.sync(error) {
