@@ -27,6 +27,21 @@ struct HandOverTests {
         #expect(try work.end().number == 1)
     }
 
+    @Test("work asked to run on the caller's thread has ended when the hand-over is made, on that thread")
+    func onThisThread() throws {
+        let caller = Platform.ThreadMark()
+        caller.set(true)
+        defer { caller.set(false) }
+        let ranHere = Locked(false)
+        let work = HandOver<Int>(onThisThread: true) { handOver in
+            ranHere.withLock { $0 = caller.isSet }
+            handOver(3)
+            return 3
+        }
+        #expect(ranHere.withLock { $0 })
+        #expect(try work.end().value == 3 && work.end().number == 1)
+    }
+
     @Test("work that ends without handing a value over gives its value as hand-over 0, or its error to both calls")
     func endWithoutHandOver() throws {
         let quiet = HandOver<String> { _ in "done" }

@@ -19,15 +19,18 @@ package final class HandOver<Value>: @unchecked Sendable {
     /// database) never goes with its thread after the caller went on.
     private var work: Work?
 
-    /// Starts `work` on a thread of its own (on the caller's, before returning, when no thread
-    /// can be made), with the function it hands a value over with; what it returns or throws is
-    /// how it ended.
-    package init(_ work: @escaping (_ handOver: (Value) -> Void) throws -> Value) {
+    /// Starts `work` on a thread of its own, with the function it hands a value over with; what
+    /// it returns or throws is how it ended.
+    ///
+    /// - Parameter onThisThread: Whether to run the work on the caller's thread, before
+    ///   returning, for a caller that would only wait for its end. It runs there too when no
+    ///   thread can be made.
+    package init(onThisThread: Bool = false, _ work: @escaping (_ handOver: (Value) -> Void) throws -> Value) {
         self.work = Work(body: work)
         // The work holds what the caller's call holds: a call it makes that the caller could
         // not make (inside the caller's transaction on that database) is refused as nested.
         let scope = CallScope.held
-        if !Platform.startThread({ [self] in CallScope.adopting(scope) { run() } }) { run() }
+        if onThisThread || !Platform.startThread({ [self] in CallScope.adopting(scope) { run() } }) { run() }
     }
 
     private struct Work: @unchecked Sendable {

@@ -292,7 +292,11 @@ extension GridDatabase {
             let reply = SyncBundle(grid: side.name, replica: side.replica, cursor: hereVersions, delta: side.state.changes(since: hereVersions))
             return (sent: taken, reply: reply, before: before, after: after)
         }
-        let otherTransaction = HandOver<There> { handOver in
+        // A server's commit is a round trip that may stall: this side's lock, which other writers
+        // of this database wait for, is taken only after it, and the server's side runs on this
+        // thread. A database of this machine commits on a thread of its own while this side merges.
+        let awaitingCommit = other.backend.hasOwnClock
+        let otherTransaction = HandOver<There>(onThisThread: awaitingCommit) { handOver in
             try other.access(dryRun) { transaction in
                 let there = try otherSide(transaction)
                 handOver(there)
@@ -302,10 +306,7 @@ extension GridDatabase {
         // The other side's thread never outlives the sync (an error it ends with after this
         // side's own is not the one reported).
         defer { _ = try? otherTransaction.end() }
-        // A server's commit is a round trip that may stall: this side's lock, which other writers
-        // of this database wait for, is taken only after it. A database of this machine's commits
-        // while this side merges.
-        var (there, handOver) = try other.backend.hasOwnClock ? otherTransaction.end() : otherTransaction.value()
+        var (there, handOver) = try awaitingCommit ? otherTransaction.end() : otherTransaction.value()
         guard outgoing.bundle != nil || outgoing.side?.stored != nil || there.before != nil else {
             throw GridError.gridNotFound(GridLimits.canonical(name))
         }
