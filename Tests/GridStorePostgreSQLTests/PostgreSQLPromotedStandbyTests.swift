@@ -1,5 +1,6 @@
 import Foundation
 import GridLayout
+import GridStoreAudit
 import TestSupport
 import Testing
 @testable import GridStore
@@ -14,10 +15,6 @@ struct PostgreSQLPromotedStandbyTests {
     let directory = TemporaryDirectory()
 
     func file(_ name: String) throws -> GridDatabase { try GridDatabase(path: directory.file(name)) }
-
-    func content(_ database: GridDatabase) throws -> GridContent {
-        try Grid(named: "default", in: database, creatingWith: nil).storedSnapshot().content
-    }
 
     @Test("a standby promoted while its primary goes on takes replica ids of its own: a change made on each reaches every device")
     func promotedBesidePrimary() throws {
@@ -56,10 +53,10 @@ struct PostgreSQLPromotedStandbyTests {
             _ = try tablet.sync(with: promoted)
             _ = try phone.sync(with: laptop)
         }
-        let merged = try content(laptop)
+        let merged = try laptop.content()
         #expect(merged.sections[0][1] == .middle && merged.sections[0][2] == .middle, "\(merged.sections[0])")
         #expect(merged.sections[0][4] == .big && merged.sections[0][6] == .middle, "\(merged.sections[0])")
-        for database in [phone, tablet, primary, promoted] { #expect(try content(database) == merged) }
+        for database in [phone, tablet, primary, promoted] { #expect(try database.content() == merged) }
         for database in [phone, laptop, tablet, primary, promoted] {
             #expect(try Grid(named: "default", in: database).syncConflicts().isEmpty)
         }
@@ -83,7 +80,7 @@ struct PostgreSQLPromotedStandbyTests {
         _ = try phone.sync(with: hub)
         #expect(try Grid(named: "default", in: hub).syncReplicaID() == replica)
         #expect(try connection.execute("SELECT storage_identity FROM replica").string(0, 0) == recorded)
-        #expect(try content(phone) == content(hub))
+        #expect(try phone.content() == hub.content())
     }
 
     @Test("a role that may not call pg_current_wal_lsn(), pg_walfile_name() or pg_control_system() syncs all the same, its identity without them")
@@ -104,7 +101,7 @@ struct PostgreSQLPromotedStandbyTests {
         _ = try phone.sync(with: hub)
         try Grid(named: "default", in: hub).toggle(at: GridIndexPath(item: 2))
         _ = try phone.sync(with: hub)
-        #expect(try content(phone) == content(hub) && content(hub).sections[0][2] == .middle)
+        #expect(try phone.content() == hub.content() && hub.content().sections[0][2] == .middle)
         #expect(try Grid(named: "default", in: hub).syncCursor() == Grid(named: "default", in: phone).syncCursor())
         let recorded = try admin.execute("SELECT storage_identity FROM replica").string(0, 0)
         #expect(recorded.hasPrefix(":") && recorded.split(separator: ":").count == 1, "\(recorded)")

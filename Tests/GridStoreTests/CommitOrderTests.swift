@@ -1,5 +1,6 @@
 import CSQLite
 import GridLayout
+import GridStoreAudit
 import Testing
 @testable import GridStore
 @testable import GridStoreSQLite
@@ -10,10 +11,6 @@ import Testing
 @Suite("The order of a sync's commits")
 struct CommitOrderTests {
     let directory = TemporaryDirectory()
-
-    func content(_ database: GridDatabase) throws -> GridContent {
-        try Grid(named: "default", in: database, creatingWith: nil).storedSnapshot().content
-    }
 
     /// Makes every COMMIT on `database`'s main connection fail (SQLite turns it into a rollback),
     /// or lets them through again.
@@ -43,7 +40,7 @@ struct CommitOrderTests {
             // A new tile is merged whole.
             try onTablet.update { try $0.insertItem(at: GridIndexPath(item: 0), size: .big, key: "mail") }
         }
-        let before = (phone: try content(phone), tablet: try content(tablet))
+        let before = (phone: try phone.content(), tablet: try tablet.content())
         let merges = (phone.mergesByRows.load(ordering: .relaxed), tablet.mergesByRows.load(ordering: .relaxed))
         try refuseCommits(of: tablet, true)
         let error = try #require(throws: GridError.self) { try phone.sync(with: tablet) }
@@ -53,12 +50,12 @@ struct CommitOrderTests {
         #expect(tablet.mergesByRows.load(ordering: .relaxed) == merges.1 + 1)
         #expect(phone.mergesByRows.load(ordering: .relaxed) == merges.0 + (byRows ? 1 : 0))
         try refuseCommits(of: tablet, false)
-        #expect(try content(tablet) == before.tablet)
-        #expect(try content(phone) == before.phone)
+        #expect(try tablet.content() == before.tablet)
+        #expect(try phone.content() == before.phone)
         let results = try phone.sync(with: tablet)
         #expect(results.first?.sent == 1 && (results.first?.received ?? 0) >= 1)
-        #expect(try content(phone) == content(tablet))
-        #expect(try content(phone) != before.phone && content(tablet) != before.tablet)
+        #expect(try phone.content() == tablet.content())
+        #expect(try phone.content() != before.phone && tablet.content() != before.tablet)
         #expect(try phone.sync(with: tablet).first.map { $0.sent + $0.received } == 0)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GridLayout
+import GridStoreAudit
 import SeededRandom
 import Testing
 @testable import GridStore
@@ -11,10 +12,6 @@ struct SyncDatabaseTests {
     let directory = TemporaryDirectory()
 
     func database(_ name: String) throws -> GridDatabase { try GridDatabase(path: directory.file(name)) }
-
-    func content(_ database: GridDatabase, _ grid: String = "default") throws -> GridContent {
-        try Grid(named: grid, in: database, creatingWith: nil).storedSnapshot().content
-    }
 
     @Test("a whole bundle of an unrelated grid is refused as unrelated unless allowed, in a grid's call and in a transaction; a bundle into a grid that is not here makes it")
     func unrelatedBundle() throws {
@@ -60,9 +57,9 @@ struct SyncDatabaseTests {
         try tablet.setReplicaName("Anna's iPad")
         let results = try phone.sync(with: tablet)
         #expect(results.map(\.grid) == ["default", "notes"])
-        #expect(try content(phone) == content(tablet) && content(phone, "notes") == content(tablet, "notes"))
+        #expect(try phone.content() == tablet.content() && phone.content(of: "notes") == tablet.content(of: "notes"))
         // The grids began apart: keyless items are matched by their place among the keyless ones.
-        let merged = try content(phone)
+        let merged = try phone.content()
         #expect(merged.sections[0].count == 13 && merged.sections[0].compactMap { $0 } == [.big, .middle] || merged.sections[0].compactMap { $0 } == [.middle, .big])
         let mail = try #require(merged.keys.first?.firstIndex(of: "mail"))
         #expect(merged.sections[0][mail] == .big && merged.keys[0].compactMap { $0 } == ["mail"])
@@ -87,14 +84,14 @@ struct SyncDatabaseTests {
         _ = try phone.sync(with: server)
         _ = try tablet.sync(with: server)
         _ = try phone.sync(with: server)
-        #expect(try content(phone) == content(tablet) && content(phone) == content(server))
+        #expect(try phone.content() == tablet.content() && phone.content() == server.content())
         try Grid(named: "default", in: tablet).update { try $0.moveItem(from: GridIndexPath(item: 0), to: GridIndexPath(item: 6)) }
         try Grid(named: "default", in: phone).setSize(.middle, at: GridIndexPath(item: 0))
         _ = try tablet.sync(with: server)
         _ = try phone.sync(with: server)
         _ = try tablet.sync(with: server)
-        let merged = try content(server)
-        #expect(try content(phone) == merged && content(tablet) == merged)
+        let merged = try server.content()
+        #expect(try phone.content() == merged && tablet.content() == merged)
         // The moved item kept the size the phone gave it meanwhile.
         #expect(merged.keys.first?[6] == "mail" && merged.sections[0][6] == .middle)
         let revision = try Grid(named: "default", in: server).currentRevision()
@@ -122,12 +119,12 @@ struct SyncDatabaseTests {
         let (tabletID, phoneID) = try (Grid(named: "default", in: tablet).syncReplicaID(), Grid(named: "default", in: phone).syncReplicaID())
         #expect(conflict.field == .size && conflict.item == GridIndexPath(item: 2) && conflict.kept == "small"
                 && conflict.overwritten == "big" && conflict.keptBy == tabletID && conflict.overwrittenBy == phoneID)
-        #expect(try content(phone).sections[0][2] == .small)
+        #expect(try phone.content().sections[0][2] == .small)
         // A change made after seeing both settles it, on every side once synced.
         try Grid(named: "default", in: phone).setSize(.middle, at: GridIndexPath(item: 2))
         _ = try phone.sync(with: tablet)
         #expect(try Grid(named: "default", in: tablet).syncConflicts().isEmpty)
-        #expect(try content(tablet).sections[0][2] == .middle)
+        #expect(try tablet.content().sections[0][2] == .middle)
     }
 
     @Test("a copy of a database file takes a replica id of its own, and its changes are not taken for the original's")
@@ -142,8 +139,8 @@ struct SyncDatabaseTests {
         try Grid(named: "default", in: original).toggle(at: GridIndexPath(item: 7))
         _ = try copy.sync(with: original)
         #expect(try copy.replicaID() != id && original.replicaID() == id)
-        let merged = try content(original)
-        #expect(merged == (try content(copy)) && merged.sections[0][1] == .middle && merged.sections[0][5] == .middle
+        let merged = try original.content()
+        #expect(merged == (try copy.content()) && merged.sections[0][1] == .middle && merged.sections[0][5] == .middle
                 && merged.sections[0][7] == .middle)
     }
 
@@ -162,7 +159,7 @@ struct SyncDatabaseTests {
         let conflict = try #require(conflicts.first)
         #expect(conflict.item == GridIndexPath(item: 9) && conflict.kept == "item 9 of section 0" && conflict.overwritten == "item 5 of section 0",
                 "\(conflict)")
-        #expect(try content(phone).sections[0][9] == .middle && content(tablet) == content(phone))
+        #expect(try phone.content().sections[0][9] == .middle && tablet.content() == phone.content())
     }
 
     @Test("grids that began apart merge change by change at their first sync: tiles one deleted are deleted on both, each side's sizes kept")
@@ -176,8 +173,8 @@ struct SyncDatabaseTests {
         }
         let results = try phone.sync(with: tablet)
         #expect(results.first?.conflicts == 0)
-        let merged = try content(phone)
-        #expect(merged == (try content(tablet)) && merged.sections[0].count == 10, "\(merged.sections[0])")
+        let merged = try phone.content()
+        #expect(merged == (try tablet.content()) && merged.sections[0].count == 10, "\(merged.sections[0])")
         // The phone's tile 1 is middle; the tablet's tile 9 (now 7, after the two deletions) big.
         #expect(merged.sections[0][1] == .middle && merged.sections[0][7] == .big && merged.sections[0].compactMap { $0 }.count == 2)
     }
@@ -196,10 +193,10 @@ struct SyncDatabaseTests {
         _ = try original.sync(with: hub)
         _ = try copy.sync(with: hub)
         _ = try original.sync(with: hub)
-        let merged = try content(hub)
+        let merged = try hub.content()
         #expect(merged.sections[0].count == 13, "\(merged.sections[0])")
         #expect(merged.sections[0][0] == .big && merged.sections[0][5] == .middle)
-        #expect(try content(original) == merged && content(copy) == merged)
+        #expect(try original.content() == merged && copy.content() == merged)
     }
 
     @Test("a synced grid copied to another database with Grid.copy syncs item by item with the original's peers")
@@ -213,7 +210,7 @@ struct SyncDatabaseTests {
         try Grid(named: "default", in: hub).update { try $0.moveItem(from: GridIndexPath(item: 7), to: GridIndexPath(item: 0)) }
         try Grid(named: "default", in: laptop).setSize(.big, at: GridIndexPath(item: 5))
         _ = try laptop.sync(with: hub)
-        let merged = try content(hub), onLaptop = try content(laptop)
+        let merged = try hub.content(), onLaptop = try laptop.content()
         #expect(merged.sections[0].count == 14 && merged == onLaptop, "\(merged.sections[0])")
         // The tile made big on the laptop is the one that was at 5, now at 6 after the move.
         #expect(merged.sections[0][6] == .big && merged.sections[0].filter { $0 == .big }.count == 2)
@@ -232,8 +229,8 @@ struct SyncDatabaseTests {
                         replacing: true)
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 3))
         _ = try phone.sync(with: tablet)
-        #expect(try content(phone) == content(tablet) && content(tablet).columns == 4 && content(tablet).sections[0][0] == .big)
-        #expect(try content(tablet).sections[0].count == 10 && content(tablet).sections[0][3] == .middle)
+        #expect(try phone.content() == tablet.content() && tablet.content().columns == 4 && tablet.content().sections[0][0] == .big)
+        #expect(try tablet.content().sections[0].count == 10 && tablet.content().sections[0][3] == .middle)
         // Made again as a honeycomb: every replica takes it.
         try Grid.create(named: "honey", in: phone, content: GridContent(columns: 4, sections: [[nil, nil]]))
         _ = try phone.sync(with: tablet)
@@ -241,8 +238,8 @@ struct SyncDatabaseTests {
         honeycomb.honeycomb = try HoneycombConfiguration()
         try Grid.create(named: "honey", in: phone, content: honeycomb, replacing: true)
         _ = try phone.sync(with: tablet)
-        #expect(try content(tablet, "honey") == content(phone, "honey") && content(tablet, "honey").honeycomb != nil
-                && content(tablet, "honey").sections.flatMap { $0 }.count == 7)
+        #expect(try tablet.content(of: "honey") == phone.content(of: "honey") && tablet.content(of: "honey").honeycomb != nil
+                && tablet.content(of: "honey").sections.flatMap { $0 }.count == 7)
         // A backup of the tablet's file, restored in place after the tablet synced changes it no longer has.
         let backup = try takeBackup(of: tablet, "tablet.sqlite")
         try Grid(named: "default", in: tablet).setSize(.middle, at: GridIndexPath(item: 5))
@@ -253,8 +250,8 @@ struct SyncDatabaseTests {
         }()
         try Grid(named: "default", in: restored).setSize(.big, at: GridIndexPath(item: 7))
         _ = try restored.sync(with: phone)
-        let merged = try content(phone)
-        #expect(try content(restored) == merged && merged.sections[0][5] == .middle && merged.sections[0][7] == .big)
+        let merged = try phone.content()
+        #expect(try restored.content() == merged && merged.sections[0][5] == .middle && merged.sections[0][7] == .big)
         #expect(try restored.sync(with: phone).allSatisfy { $0.sent == 0 && $0.received == 0 })
     }
 
@@ -291,13 +288,13 @@ struct SyncDatabaseTests {
         phone = try restore(backup, as: "phone.sqlite", newFile: false)
         // The laptop never synced as itself: what its copied state knows shows the restore.
         _ = try phone.sync(with: laptop)
-        #expect(try content(phone).sections[0].count == 11 && content(phone) == content(laptop))
+        #expect(try phone.content().sections[0].count == 11 && phone.content() == laptop.content())
         try Grid(named: "default", in: phone).setSize(.big, at: GridIndexPath(item: 7))
         _ = try phone.sync(with: hub)
         _ = try hub.sync(with: laptop)
-        let merged = try content(hub)
+        let merged = try hub.content()
         #expect(merged.sections[0].count == 11 && merged.sections[0][7] == .big, "\(merged.sections[0])")
-        #expect(try content(phone) == merged && content(laptop) == merged)
+        #expect(try phone.content() == merged && laptop.content() == merged)
         #expect(try Grid(named: "default", in: hub).syncConflicts().isEmpty)
     }
 
@@ -323,9 +320,9 @@ struct SyncDatabaseTests {
         _ = try database("old-phone.sqlite").sync(with: hub)
         _ = try phone.sync(with: hub)
         _ = try tablet.sync(with: hub)
-        let merged = try content(hub)
+        let merged = try hub.content()
         #expect(merged.sections[0].count == 13 && merged.sections[0][3] == .big, "\(merged.sections[0])")
-        #expect(try content(phone) == merged && content(tablet) == merged)
+        #expect(try phone.content() == merged && tablet.content() == merged)
     }
 
     @Test("a file's identity has its birth time; one an earlier gridstore recorded (device and inode) still names the file")
@@ -348,7 +345,7 @@ struct SyncDatabaseTests {
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 2))
         _ = try phone.sync(with: hub)
         #expect(try Grid(named: "default", in: phone).syncReplicaID() == replica)
-        #expect(try content(hub) == content(phone))
+        #expect(try hub.content() == phone.content())
         // The sync wrote the record again with the birth time.
         try phone.close()
         let recorded = try SQLiteConnection(path: path).fetchOne("SELECT file_identity FROM replica") { $0.string(at: 0) }
@@ -361,7 +358,7 @@ struct SyncDatabaseTests {
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 3))
         _ = try phone.sync(with: hub)
         #expect(try Grid(named: "default", in: phone).syncReplicaID() != replica)
-        #expect(try content(hub) == content(phone))
+        #expect(try hub.content() == phone.content())
     }
 
     @Test("a device's changes not yet synced, copied to a new device with Grid.copy, then synced with it: one replica, no second write, no conflict")
@@ -380,7 +377,7 @@ struct SyncDatabaseTests {
         _ = try phone.sync(with: hub)
         for database in [phone, hub, laptop] {
             #expect(try Grid(named: "default", in: database).syncConflicts().isEmpty)
-            #expect(try content(database).sections[0][3] == .big && content(database) == content(hub))
+            #expect(try database.content().sections[0][3] == .big && database.content() == hub.content())
         }
     }
 
@@ -404,9 +401,9 @@ struct SyncDatabaseTests {
         // it left that tile out.
         let applied = try Grid(named: "default", in: tablet).applySyncBundle(bundle)
         #expect(applied.leftOut == 1 && applied.received >= 1)
-        #expect(try content(tablet).sections[0][5] == .middle)
+        #expect(try tablet.content().sections[0][5] == .middle)
         _ = try tablet.sync(with: hub)
-        #expect(try content(tablet) == content(hub) && content(hub).sections[0].count == 12)
+        #expect(try tablet.content() == hub.content() && hub.content().sections[0].count == 12)
     }
 
     @Test("an import that moves a keyed tile to another section moves it, keeping a resize another replica made meanwhile")
@@ -422,8 +419,8 @@ struct SyncDatabaseTests {
         try Grid(named: "default", in: phone).replaceContent(after)
         _ = try phone.sync(with: tablet)
         _ = try tablet.sync(with: phone)
-        let merged = try content(phone)
-        #expect(try content(tablet) == merged)
+        let merged = try phone.content()
+        #expect(try tablet.content() == merged)
         #expect(merged.sections == [[.big, nil, nil], []] && merged.keys == [["mail", nil, nil], []], "\(merged)")
     }
 
@@ -456,11 +453,11 @@ struct SyncDatabaseTests {
         #expect(outcomes.map(\.grid) == ["alpha", "beta", "gamma"])
         guard case .refused(_, .corrupted(let reason)) = outcomes[1] else { Issue.record("\(outcomes[1])"); return }
         #expect(reason.contains("grid 'beta' has a sync state gridstore cannot read"))
-        for name in ["alpha", "gamma"] { #expect(try content(tablet, name).sections[0][2] == .middle) }
-        #expect(try content(tablet, "beta").sections[0][2] == nil)
+        for name in ["alpha", "gamma"] { #expect(try tablet.content(of: name).sections[0][2] == .middle) }
+        #expect(try tablet.content(of: "beta").sections[0][2] == nil)
         try Grid(named: "gamma", in: phone).toggle(at: GridIndexPath(item: 3))
         #expect(throws: GridError.corrupted(reason)) { try phone.sync(with: tablet) }
-        #expect(try content(tablet, "gamma").sections[0][3] == .middle)
+        #expect(try tablet.content(of: "gamma").sections[0][3] == .middle)
     }
 
     @Test("a bundle read from rows refuses a size row naming a replica number no replica has, or an entity that is no sync id, as a whole read does")
@@ -551,8 +548,8 @@ struct SyncDatabaseTests {
         try onTablet.applySyncBundle(second)
         try onTablet.applySyncBundle(first)
         #expect(try onTablet.currentRevision() == revision)
-        #expect(try content(tablet) == content(phone))
-        #expect(try content(tablet).sections[0][5] == .middle)
+        #expect(try tablet.content() == phone.content())
+        #expect(try tablet.content().sections[0][5] == .middle)
     }
 
     @Test("an app syncs from its repositories: a cursor as text and back, a bundle as Data, a never-synced grid's cursor is 'none'")
@@ -584,7 +581,7 @@ struct SyncDatabaseTests {
         // The JSON of format 1, which is edited here as text; format 2 has tests of its own (SyncBundleFormatTests).
         let text = String(decoding: try onPhone.syncBundle(since: .empty).encodedAsJSON(), as: UTF8.self)
         let bytes = try kind.make(from: text, phone: #require(try onPhone.syncReplicaID()), tablet: #require(try onTablet.syncReplicaID()))
-        let before = try content(tablet)
+        let before = try tablet.content()
         let revision = try onTablet.currentRevision()
         let error = #expect(throws: GridError.self) { try onTablet.applySyncBundle(bytes) }
         guard case .sync(let refusal)? = error else {
@@ -593,7 +590,7 @@ struct SyncDatabaseTests {
         }
         #expect(refusal.kind == kind.expected, "\(kind): \(refusal.message)")
         #expect(!refusal.message.contains("\n") && refusal.message.count < 400, "\(kind): \(refusal.message)")
-        #expect(try content(tablet) == before && onTablet.currentRevision() == revision)
+        #expect(try tablet.content() == before && onTablet.currentRevision() == revision)
     }
 
     enum HostileBundle: String, CaseIterable, Sendable {
@@ -703,10 +700,10 @@ struct SyncDatabaseTests {
             }
         }
         for _ in 0..<2 { for replica in replicas.dropFirst() { _ = try replica.sync(with: replicas[0]) } }
-        let expected = try content(replicas[0])
+        let expected = try replicas[0].content()
         let conflicts = try Grid(named: "default", in: replicas[0]).syncConflicts()
         for (index, replica) in replicas.enumerated() {
-            #expect(try content(replica) == expected, "replica \(index); \(comment)")
+            #expect(try replica.content() == expected, "replica \(index); \(comment)")
             #expect(try Grid(named: "default", in: replica).syncConflicts() == conflicts, "replica \(index)'s conflicts; \(comment)")
             let revision = try Grid(named: "default", in: replica).currentRevision()
             let again = try replica.sync(with: replicas[(index + 1) % replicas.count])

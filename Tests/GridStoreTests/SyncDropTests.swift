@@ -1,4 +1,5 @@
 import GridLayout
+import GridStoreAudit
 import Testing
 import TestSupport
 @testable import GridStore
@@ -25,10 +26,6 @@ struct SyncDropTests {
 
     func names(_ database: GridDatabase) throws -> [String] {
         try Grid.list(in: database).map(\.name)
-    }
-
-    func content(_ database: GridDatabase, _ name: String = "old") throws -> GridContent {
-        try Grid(named: name, in: database, creatingWith: nil).storedSnapshot().content
     }
 
     func result(_ results: [GridSyncResult], _ name: String = "old") throws -> GridSyncResult {
@@ -60,9 +57,9 @@ struct SyncDropTests {
         _ = try tablet.sync(with: hub)
         let back = try result(phone.sync(with: hub))
         #expect(back.drop == .kept && back.revision.before == nil && back.revision.after != nil, "\(back)")
-        #expect(try content(phone) == content(tablet) && content(phone).sections[0][3] == .middle)
+        #expect(try phone.content(of: "old") == tablet.content(of: "old") && phone.content(of: "old").sections[0][3] == .middle)
         _ = try tablet.sync(with: hub)
-        #expect(try content(tablet) == content(hub))
+        #expect(try tablet.content(of: "old") == hub.content(of: "old"))
         // The drop on the other order: the phone syncs first, and the hub's grid is dropped; the
         // tablet's change, made without seeing the drop, brings it back everywhere.
         let (phone2, tablet2, hub2) = try devices(backend, prefix: "second-")
@@ -71,7 +68,8 @@ struct SyncDropTests {
         #expect(try result(phone2.sync(with: hub2)).drop == .droppedThere)
         #expect(try result(tablet2.sync(with: hub2)).drop == .kept)
         #expect(try result(phone2.sync(with: hub2)).drop == .kept)
-        #expect(try content(phone2) == content(tablet2) && content(hub2) == content(tablet2) && content(phone2).sections[0][2] == .middle)
+        #expect(try phone2.content(of: "old") == tablet2.content(of: "old") && hub2.content(of: "old") == tablet2.content(of: "old")
+                && phone2.content(of: "old").sections[0][2] == .middle)
     }
 
     @Test("a grid made again under the dropped name is another grid: it replaces the old one on every peer, nothing of the old mixed in",
@@ -81,23 +79,23 @@ struct SyncDropTests {
         try Grid.drop(named: "old", in: phone)
         try Grid.create(named: "old", in: phone, content: GridContent(columns: 6, sections: [[.small, .small]]))
         try Grid(named: "old", in: phone).setSize(.big, at: GridIndexPath(item: 1))
-        let made = try content(phone)
+        let made = try phone.content(of: "old")
         let first = try result(phone.sync(with: hub))
         #expect(first.drop == .droppedThere && first.otherRevision.after != nil, "\(first)")
-        #expect(try content(hub) == made)
+        #expect(try hub.content(of: "old") == made)
         #expect(try result(tablet.sync(with: hub)).drop == .droppedHere)
-        #expect(try content(tablet) == made && content(phone) == made)
+        #expect(try tablet.content(of: "old") == made && phone.content(of: "old") == made)
         #expect(try phone.sync(with: hub).allSatisfy { $0.sent == 0 && $0.received == 0 && $0.drop == nil })
     }
 
     @Test("dropped here alone (keepingOnPeers): the next sync brings the grid back as the peer has it", arguments: Backend.all)
     func keptOnPeers(backend: Backend) throws {
         let (phone, _, hub) = try devices(backend)
-        let before = try content(hub)
+        let before = try hub.content(of: "old")
         #expect(try Grid.drop(named: "old", in: phone, keepingOnPeers: true))
         let back = try result(phone.sync(with: hub))
         #expect(back.drop == nil && back.revision.after != nil)
-        #expect(try content(phone) == before && names(hub) == ["default", "old"])
+        #expect(try phone.content(of: "old") == before && names(hub) == ["default", "old"])
     }
 
     @Test("a grid that never synced is never dropped by another database's drop of its name: it comes over instead")
@@ -106,11 +104,11 @@ struct SyncDropTests {
         try Grid.drop(named: "old", in: phone)
         let other = try GridDatabase(path: directory.file("other.sqlite"))
         try Grid.create(named: "old", in: other, content: GridContent(columns: 4, sections: [[.big, .small, .small]]))
-        let made = try content(other)
+        let made = try other.content(of: "old")
         let results = try other.sync(with: phone)
-        #expect(try result(results).drop == nil && content(phone) == made)
+        #expect(try result(results).drop == nil && phone.content(of: "old") == made)
         _ = try phone.sync(with: hub)
-        #expect(try content(hub) == made)
+        #expect(try hub.content(of: "old") == made)
     }
 
     @Test("bundles: one holding no change made since the drop leaves the grid dropped; a partial one with changes since is refused in one line; a whole one with changes since brings it back")
@@ -133,7 +131,7 @@ struct SyncDropTests {
         let changed = try Grid(named: "old", in: tablet).syncBundle(since: .empty).encoded()
         let back = try Grid(named: "old", in: phone).applySyncBundle(changed)
         #expect(back.drop == .kept && back.revision.after != nil)
-        #expect(try content(phone) == content(tablet))
+        #expect(try phone.content(of: "old") == tablet.content(of: "old"))
     }
 
     @Test("a dry run says where the grid would be dropped and writes nothing on either side")
@@ -178,11 +176,11 @@ struct SyncDropTests {
     ])
     func oddRow(edit: String) throws {
         let (phone, tablet, _) = try devices(.sqlite)
-        let before = try content(tablet)
+        let before = try tablet.content(of: "old")
         try Grid.drop(named: "old", in: phone)
         try SQLiteConnection(path: directory.file("phone.sqlite")).execute(edit)
         let results = try phone.sync(with: tablet)
-        #expect(try result(results).drop == nil && content(phone) == before)
+        #expect(try result(results).drop == nil && phone.content(of: "old") == before)
     }
 
     @Test("drop rows no grid matches, that cannot be read, or that name no grid gridstore allows, stop no sync and are carried only when readable",
@@ -217,7 +215,7 @@ struct SyncDropTests {
         let back = try result(phone.sync(with: hub))
         #expect(back.drop == .kept && back.otherRevision.after != nil, "\(back)")
         #expect(try result(tablet.sync(with: hub)).drop == .kept)
-        #expect(try content(tablet) == content(backup) && content(hub) == content(backup))
+        #expect(try tablet.content(of: "old") == backup.content(of: "old") && hub.content(of: "old") == backup.content(of: "old"))
     }
 
     @Test("a copy of every grid carries the drops, so a database moved elsewhere drops the same grids on its peers", arguments: Backend.all)
@@ -245,7 +243,7 @@ struct SyncDropTests {
         let merged = try result(tablet.sync(with: phone))
         #expect(merged.drop == nil && merged.revision.before != nil, "\(merged)")
         #expect(try Grid(named: "old", in: tablet).history().count > history)
-        #expect(try content(tablet) == content(phone) && content(tablet).sections[0][4] == .middle)
+        #expect(try tablet.content(of: "old") == phone.content(of: "old") && tablet.content(of: "old").sections[0][4] == .middle)
         #expect(try Grid(named: "old", in: tablet).storedSnapshot().direction == .horizontal)
         let fresh = try GridDatabase(path: directory.file("fresh.sqlite"))
         #expect(try result(phone.sync(with: fresh)).drop == nil)

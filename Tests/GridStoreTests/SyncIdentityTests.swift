@@ -1,4 +1,5 @@
 import GridLayout
+import GridStoreAudit
 import Testing
 import TestSupport
 @testable import GridStore
@@ -8,10 +9,6 @@ import TestSupport
 @Suite("Sync identity through documents")
 struct SyncIdentityTests {
     let directory = TemporaryDirectory()
-
-    func content(_ database: GridDatabase) throws -> GridContent {
-        try Grid(named: "default", in: database, creatingWith: nil).storedSnapshot().content
-    }
 
     @Test("a new device set up from the hub's exported document syncs as the same tiles: nothing doubled, every size on its tile, the hub's later changes kept",
           arguments: Backend.all)
@@ -41,13 +38,13 @@ struct SyncIdentityTests {
         try Grid(named: "default", in: tablet).importDocument(decoded)
         try Grid(named: "default", in: tablet).setSize(.middle, at: GridIndexPath(item: 7))
         let results = try tablet.sync(with: hub)
-        let merged = try content(hub)
-        #expect(try content(tablet) == merged)
+        let merged = try hub.content()
+        #expect(try tablet.content() == merged)
         #expect(merged.sections.map(\.count) == [14, 2] && merged.sections[0][5] == .big && merged.sections[0][7] == .middle, "\(merged)")
         #expect(merged.keys[0].compactMap { $0 } == ["mail"])
         #expect(try results.first?.conflicts == 0 && Grid(named: "default", in: tablet).syncConflicts().isEmpty)
         _ = try phone.sync(with: hub)
-        #expect(try content(phone) == merged)
+        #expect(try phone.content() == merged)
         #expect(try tablet.sync(with: hub).allSatisfy { $0.sent == 0 && $0.received == 0 })
     }
 
@@ -96,6 +93,6 @@ struct SyncIdentityTests {
         let laptop = try GridDatabase(path: directory.file("laptop.sqlite"))
         try Grid(named: "default", in: laptop).importDocument(try GridDocument.decode(GridDocument.encode(grid.storedSnapshot(), syncIdentity: identity)))
         _ = try laptop.sync(with: phone)
-        #expect(try content(laptop) == content(phone) && content(laptop).sections[0].count == 14)
+        #expect(try laptop.content() == phone.content() && laptop.content().sections[0].count == 14)
     }
 }

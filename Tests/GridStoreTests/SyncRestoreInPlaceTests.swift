@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import GridLayout
+import GridStoreAudit
 import Testing
 @testable import GridStore
 @testable import GridStoreSQLite
@@ -13,10 +14,6 @@ struct SyncRestoreInPlaceTests {
     let directory = TemporaryDirectory()
 
     func database(_ name: String) throws -> GridDatabase { try GridDatabase(path: directory.file(name)) }
-
-    func content(_ database: GridDatabase) throws -> GridContent {
-        try Grid(named: "default", in: database, creatingWith: nil).storedSnapshot().content
-    }
 
     /// The bytes of the database file `name`, as a backup takes them.
     func backup(of database: GridDatabase, _ name: String) throws -> Data {
@@ -63,7 +60,7 @@ struct SyncRestoreInPlaceTests {
         guard carriesMarks("phone.sqlite") else { return }
         try phone.close()
         phone = try restoreInPlace(saved, "phone.sqlite")
-        #expect(try content(phone).sections[0][5] == nil)
+        #expect(try phone.content().sections[0][5] == nil)
         // The restored phone changes, then meets a device that never met the hub: before the
         // mark, it sent its change as the replica whose change it lost, and the hub's copy of
         // that change never reached the new device.
@@ -79,10 +76,10 @@ struct SyncRestoreInPlaceTests {
         _ = try tablet.sync(with: hub)
         _ = try phone.sync(with: hub)
         _ = try tablet.sync(with: hub)
-        let merged = try content(hub)
+        let merged = try hub.content()
         #expect(merged.sections[0][5] == .big && merged.sections[0][7] == .middle && merged.sections[0][1] == .middle,
                 "\(merged.sections[0])")
-        #expect(try content(phone) == merged && content(tablet) == merged)
+        #expect(try phone.content() == merged && tablet.content() == merged)
         for database in [phone, hub, tablet] { #expect(try Grid(named: "default", in: database).syncConflicts().isEmpty) }
         #expect(try tablet.sync(with: phone).allSatisfy { $0.sent == 0 && $0.received == 0 })
     }
@@ -104,11 +101,11 @@ struct SyncRestoreInPlaceTests {
         // made as the replica the phone was: before the mark, the phone refused it as forged.
         let bundle = try Grid(named: "default", in: hub).syncBundle(since: Grid(named: "default", in: phone).syncCursor())
         _ = try Grid(named: "default", in: phone).applySyncBundle(bundle.encoded())
-        #expect(try content(phone).sections[0][5] == .big)
+        #expect(try phone.content().sections[0][5] == .big)
         _ = try phone.sync(with: hub)
-        let merged = try content(hub)
+        let merged = try hub.content()
         #expect(merged.sections[0][5] == .big && merged.sections[0][7] == .middle, "\(merged.sections[0])")
-        #expect(try content(phone) == merged)
+        #expect(try phone.content() == merged)
         for database in [phone, hub] { #expect(try Grid(named: "default", in: database).syncConflicts().isEmpty) }
     }
 
@@ -127,7 +124,7 @@ struct SyncRestoreInPlaceTests {
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 3))
         _ = try phone.sync(with: hub)
         #expect(try Grid(named: "default", in: phone).syncReplicaID() == replica)
-        #expect(try content(hub) == content(phone) && content(hub).sections[0][2] == nil && content(hub).sections[0][3] == .middle)
+        #expect(try hub.content() == phone.content() && hub.content().sections[0][2] == nil && hub.content().sections[0][3] == .middle)
     }
 
     @Test("many sends, from two handles of one file in turn, keep the database's replica id")
@@ -149,7 +146,7 @@ struct SyncRestoreInPlaceTests {
         #expect(try Grid(named: "default", in: phone).syncReplicaID() == replica)
         #expect(try Grid(named: "default", in: again).syncReplicaID() == replica)
         _ = try phone.sync(with: hub)
-        #expect(try content(hub) == content(phone))
+        #expect(try hub.content() == phone.content())
         guard carriesMarks("phone.sqlite") else { return }
         // The token the database recorded with its latest send.
         let token = try #require(SendMark.token(of: directory.file("phone.sqlite")))
@@ -183,7 +180,7 @@ struct SyncRestoreInPlaceTests {
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
         _ = try phone.sync(with: hub)
         #expect(try Grid(named: "default", in: phone).syncReplicaID() == replica)
-        #expect(try content(hub) == content(phone))
+        #expect(try hub.content() == phone.content())
     }
 
     @Test("a send whose commit fails after the file took its token (a crash between the two) leaves a database that syncs as a copy: nothing lost")
@@ -195,7 +192,7 @@ struct SyncRestoreInPlaceTests {
         #expect(SendMark.write(ReplicaID.random().description, to: path))
         _ = try phone.sync(with: hub)
         #expect(try Grid(named: "default", in: phone).syncReplicaID() != replica)
-        #expect(try content(hub) == content(phone) && content(hub).sections[0][1] == .big)
+        #expect(try hub.content() == phone.content() && hub.content().sections[0][1] == .big)
         #expect(try phone.sync(with: hub).allSatisfy { $0.sent == 0 && $0.received == 0 })
     }
 
@@ -218,7 +215,7 @@ struct SyncRestoreInPlaceTests {
         let replica = try Grid(named: "default", in: phone).syncReplicaID()
         try Grid(named: "default", in: phone).toggle(at: GridIndexPath(item: 1))
         _ = try phone.sync(with: hub)
-        #expect(try content(hub) == content(phone))
+        #expect(try hub.content() == phone.content())
         #expect(try Grid(named: "default", in: phone).syncReplicaID() == replica)
         // The mark and the record agree, whether the token found room or not.
         let mark = StoredReplicaRow.split(try recordedIdentity(of: phone)).mark.map(String.init)
@@ -237,6 +234,6 @@ struct SyncRestoreInPlaceTests {
         _ = try phone.sync(with: hub)
         // "-" says the database recorded no send, which it did: it syncs as a copy, and loses nothing.
         #expect(try Grid(named: "default", in: phone).syncReplicaID() == replica || value == "-")
-        #expect(try content(hub) == content(phone))
+        #expect(try hub.content() == phone.content())
     }
 }

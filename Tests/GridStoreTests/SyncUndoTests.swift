@@ -23,8 +23,6 @@ struct SyncUndoTests {
 
     func grid(_ database: GridDatabase) throws -> Grid { try Grid(named: "default", in: database) }
 
-    func content(_ database: GridDatabase) throws -> GridContent { try grid(database).storedSnapshot().content }
-
     /// The sync ids of the grid's items in order.
     func ids(_ database: GridDatabase) throws -> [String] {
         try #require(try grid(database).syncIdentity()).items[0].map(\.id)
@@ -39,15 +37,15 @@ struct SyncUndoTests {
         try grid(tablet).setSize(.big, at: GridIndexPath(item: 2))
         _ = try phone.sync(with: tablet)
         // The delete wins.
-        #expect(try content(phone).sections[0].count == 11 && content(tablet) == content(phone))
+        #expect(try phone.content().sections[0].count == 11 && tablet.content() == phone.content())
         try grid(phone).undo()
-        #expect(try content(phone).sections[0][2] == .big && ids(phone) == before)
+        #expect(try phone.content().sections[0][2] == .big && ids(phone) == before)
         _ = try tablet.sync(with: phone)
-        #expect(try content(tablet) == content(phone) && ids(tablet) == before)
+        #expect(try tablet.content() == phone.content() && ids(tablet) == before)
         // Redo deletes it again, everywhere.
         try grid(phone).redo()
         _ = try tablet.sync(with: phone)
-        #expect(try content(tablet).sections[0].count == 11 && content(tablet) == content(phone))
+        #expect(try tablet.content().sections[0].count == 11 && tablet.content() == phone.content())
     }
 
     @Test("a delete undone before the sync keeps the size a peer gave the tile meanwhile", arguments: Backend.all)
@@ -58,7 +56,7 @@ struct SyncUndoTests {
         try grid(phone).undo()
         try grid(tablet).setSize(.big, at: GridIndexPath(item: 2))
         _ = try phone.sync(with: tablet)
-        #expect(try content(phone).sections[0][2] == .big && content(tablet) == content(phone))
+        #expect(try phone.content().sections[0][2] == .big && tablet.content() == phone.content())
         #expect(try ids(phone) == before && ids(tablet) == before)
     }
 
@@ -73,16 +71,16 @@ struct SyncUndoTests {
             try $0.insertItem(at: GridIndexPath(item: 0), size: nil, key: nil)
         }
         _ = try phone.sync(with: tablet)
-        #expect(try content(phone).sections[0][5] == .middle)
+        #expect(try phone.content().sections[0][5] == .middle)
         // Past two merges: the toggled tile is item 5 now.
         let undone = try grid(phone).undo()
         #expect(undone.content.sections[0][5] == nil && undone.content.sections[0][0...1] == [nil, .big])
         #expect(try grid(phone).history(limit: 1).first?.kind == .undo)
         _ = try tablet.sync(with: phone)
-        #expect(try content(tablet) == content(phone))
+        #expect(try tablet.content() == phone.content())
         try grid(phone).redo()
         _ = try tablet.sync(with: phone)
-        #expect(try content(tablet).sections[0][5] == .middle && content(tablet) == content(phone))
+        #expect(try tablet.content().sections[0][5] == .middle && tablet.content() == phone.content())
         // The toggle was the phone's only change: nothing is left to undo, and no sync stops undo.
         try grid(phone).undo()
         #expect(throws: GridError.nothingToUndo(requested: 1, available: 0)) { try grid(phone).undo() }
@@ -99,11 +97,11 @@ struct SyncUndoTests {
         try grid(tablet).setSize(.big, at: GridIndexPath(item: 4))
         _ = try phone.sync(with: tablet)
         try grid(phone).undo()
-        #expect(try content(phone).sections[0][4] == .big)
+        #expect(try phone.content().sections[0][4] == .big)
         try grid(phone).undo()
-        #expect(try content(phone).sections[0][1] == nil)
+        #expect(try phone.content().sections[0][1] == nil)
         _ = try tablet.sync(with: phone)
-        #expect(try content(tablet) == content(phone))
+        #expect(try tablet.content() == phone.content())
     }
 
     @Test("a size undone on a tile a peer deleted since: the tile stays deleted, and comes back with its size only by an undo of the delete",
@@ -115,13 +113,13 @@ struct SyncUndoTests {
         try grid(tablet).update { try $0.deleteItem(at: GridIndexPath(item: 2)) }
         _ = try phone.sync(with: tablet)
         try grid(phone).undo()
-        #expect(try content(phone).sections[0].count == 11 && content(phone).sections[0].allSatisfy { $0 == nil })
+        #expect(try phone.content().sections[0].count == 11 && phone.content().sections[0].allSatisfy { $0 == nil })
         _ = try tablet.sync(with: phone)
-        #expect(try content(tablet) == content(phone))
+        #expect(try tablet.content() == phone.content())
         // The tablet takes its delete back: the tile is big, the size the phone's undo left alone.
         try grid(tablet).undo()
         _ = try tablet.sync(with: phone)
-        #expect(try content(phone).sections[0][2] == .big && content(tablet) == content(phone))
+        #expect(try phone.content().sections[0][2] == .big && tablet.content() == phone.content())
     }
 
     @Test("a move and an insert undone after a peer's changes: the tile goes back between its neighbours; the inserted one goes, wherever it is",
@@ -143,17 +141,17 @@ struct SyncUndoTests {
         _ = try phone.sync(with: tablet)
         try grid(tablet).update { try $0.moveItem(from: GridIndexPath(item: 2), to: GridIndexPath(item: 9)) }
         _ = try phone.sync(with: tablet)
-        #expect(try content(phone).keys[0][9] == "mail")
+        #expect(try phone.content().keys[0][9] == "mail")
         try grid(phone).undo()
         _ = try tablet.sync(with: phone)
-        #expect(try !content(phone).keys[0].contains("mail") && content(tablet) == content(phone))
+        #expect(try !phone.content().keys[0].contains("mail") && tablet.content() == phone.content())
         #expect(try ids(phone) == afterUndo && ids(tablet) == afterUndo)
     }
 
     @Test("options and sections changed, undone after a peer's change: each goes back, the peer's change stays", arguments: Backend.all)
     func optionsAndSectionsUndone(backend: Backend) throws {
         let (phone, tablet) = try pair(backend)
-        let columns = try content(phone).columns
+        let columns = try phone.content().columns
         try grid(phone).update {
             try $0.setColumns(columns + 1)
             let section = try $0.appendSection(itemCount: 2)
@@ -162,14 +160,14 @@ struct SyncUndoTests {
         }
         try grid(tablet).toggle(at: GridIndexPath(item: 7))
         _ = try phone.sync(with: tablet)
-        #expect(try content(phone).columns == columns + 1 && content(phone).sections.count == 2 && content(phone).sections[0][7] == .middle)
+        #expect(try phone.content().columns == columns + 1 && phone.content().sections.count == 2 && phone.content().sections[0][7] == .middle)
         try grid(phone).undo()
-        #expect(try content(phone).columns == columns && content(phone).sections.count == 1 && content(phone).sections[0][7] == .middle)
+        #expect(try phone.content().columns == columns && phone.content().sections.count == 1 && phone.content().sections[0][7] == .middle)
         _ = try tablet.sync(with: phone)
-        #expect(try content(tablet) == content(phone))
+        #expect(try tablet.content() == phone.content())
         try grid(phone).redo()
         _ = try tablet.sync(with: phone)
-        #expect(try content(tablet).sections == [content(phone).sections[0], [.big, .middle]] && content(tablet) == content(phone))
+        #expect(try tablet.content().sections == [phone.content().sections[0], [.big, .middle]] && tablet.content() == phone.content())
     }
 
     @Test("undo by identity is one change in the app's transaction, and rolls back whole with it", arguments: Backend.all)
@@ -178,7 +176,7 @@ struct SyncUndoTests {
         try grid(phone).toggle(at: GridIndexPath(item: 3))
         try grid(tablet).toggle(at: GridIndexPath(item: 0))
         _ = try phone.sync(with: tablet)
-        let before = try (content(phone), grid(phone).currentRevision(), grid(phone).syncCursor())
+        let before = try (phone.content(), grid(phone).currentRevision(), grid(phone).syncCursor())
         struct Stop: Error {}
         #expect(throws: Stop.self) {
             try phone.write { transaction in
@@ -186,9 +184,9 @@ struct SyncUndoTests {
                 throw Stop()
             }
         }
-        #expect(try (content(phone), grid(phone).currentRevision(), grid(phone).syncCursor()) == before)
+        #expect(try (phone.content(), grid(phone).currentRevision(), grid(phone).syncCursor()) == before)
         try grid(phone).undo()
-        #expect(try content(phone).sections[0][3] == nil && content(phone).sections[0][0] == .middle)
+        #expect(try phone.content().sections[0][3] == nil && phone.content().sections[0][0] == .middle)
     }
 
     @Test("a history entry whose sync registers are not as gridstore writes them is refused in one line, and nothing is written")
