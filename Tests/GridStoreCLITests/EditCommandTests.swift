@@ -117,7 +117,7 @@ struct EditCommandTests {
     func signals(signal: Int32) throws {
         _ = try CommandRunner.run(["--db", database, "init", "-q"])
         let terminal = try start()
-        kill(terminal.process.processIdentifier, signal)
+        kill(terminal.process.pid, signal)
         #expect(terminal.exitStatus() == 128 + signal)
         #expect(terminal.text.hasSuffix("\u{1B}[?25h\u{1B}[?1049l"))
     }
@@ -162,8 +162,8 @@ struct EditCommandTests {
     }
 
     /// The process's state letter in `/proc/<pid>/stat`: `T` while it is stopped.
-    func state(of process: Process) -> Character? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+    func state(of process: ChildProcess) -> Character? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.pid)/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return nil }
         return stat[stat.index(close, offsetBy: 2)]
     }
@@ -173,20 +173,20 @@ struct EditCommandTests {
         _ = try CommandRunner.run(["--db", database, "init", "--items", "6", "-q"])
         let terminal = try start()
         terminal.clear()
-        kill(terminal.process.processIdentifier, SIGTSTP)
+        kill(terminal.process.pid, SIGTSTP)
         #expect(terminal.waitFor { $0.contains("\u{1B}[?25h\u{1B}[?1049l") }, "the terminal was not given back: \(terminal.text)")
         #expect(terminal.waitFor(seconds: 2) { _ in self.state(of: terminal.process) == "T" })
         terminal.clear()
-        kill(terminal.process.processIdentifier, SIGCONT)
+        kill(terminal.process.pid, SIGCONT)
         #expect(terminal.waitFor { $0.contains("\u{1B}[?1049h") && $0.contains("revision 0") }, "no redraw: \(terminal.text)")
         // Raw again: a key acts at once, without Enter, and is not echoed.
         terminal.send(" ")
         #expect(terminal.waitFor { $0.contains("revision 1") })
         // Stopped from elsewhere (SIGSTOP cannot be caught) and continued: set up again and redrawn.
-        kill(terminal.process.processIdentifier, SIGSTOP)
+        kill(terminal.process.pid, SIGSTOP)
         #expect(terminal.waitFor(seconds: 2) { _ in self.state(of: terminal.process) == "T" })
         terminal.clear()
-        kill(terminal.process.processIdentifier, SIGCONT)
+        kill(terminal.process.pid, SIGCONT)
         #expect(terminal.waitFor { $0.contains("\u{1B}[?1049h") && $0.contains("revision 1") })
         terminal.send("q")
         #expect(terminal.exitStatus() == 0)

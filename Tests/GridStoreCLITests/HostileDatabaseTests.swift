@@ -201,7 +201,7 @@ struct KilledCreationTests {
         for attempt in 0..<20 {
             let process = try CommandRunner.start(["--db", directory.file("new-\(attempt).sqlite"), "toggle", "1"])
             usleep(useconds_t(Int.random(in: 0...15_000)))
-            kill(process.processIdentifier, SIGKILL)
+            kill(process.pid, SIGKILL)
             _ = CommandRunner.finish(process)
         }
         #expect(try CommandRunner.run(["--db", directory.file("last.sqlite"), "toggle", "1"]).status == 0)

@@ -91,14 +91,9 @@ struct MigrateCommandTests {
         let directory = TemporaryDirectory()
         let copy = directory.file("gridstore")
         try CommandRunner.copyExecutable(to: copy)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: copy)
-        process.arguments = ["migrate", "--db", directory.file("new.sqlite")]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
-        process.standardOutput = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let process = try ChildProcess(program: copy, arguments: ["migrate", "--db", directory.file("new.sqlite")],
+                                       environment: ProcessInfo.processInfo.environment, directory: directory.path)
+        #expect(process.wait().status == 0)
         let check = try SQLiteConnection(path: directory.file("new.sqlite"))
         #expect(try check.fetchOne("SELECT count(*) FROM schema_migrations") { $0.int(at: 0) } == MigrationSet.gridStore.migrations.count)
     }

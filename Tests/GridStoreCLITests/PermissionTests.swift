@@ -11,20 +11,11 @@ struct PermissionTests {
         if !FileManager.default.fileExists(atPath: copy) {
             try CommandRunner.copyExecutable(to: copy)
         }
-        let process = Process()
-        if getuid() == 0 {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", copy] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: copy)
-            process.arguments = arguments
-        }
-        process.environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
-        process.standardInput = Pipe()
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
-        try process.run()
-        try (process.standardInput as! Pipe).fileHandleForWriting.close()
+        let environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
+        let process = getuid() == 0
+            ? try ChildProcess(program: "/usr/bin/setpriv", arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", copy] + arguments,
+                               environment: environment)
+            : try ChildProcess(program: copy, arguments: arguments, environment: environment)
         return CommandRunner.finish(process)
     }
 

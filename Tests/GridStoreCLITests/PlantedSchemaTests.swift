@@ -113,7 +113,7 @@ struct PlantedSchemaTests {
         #expect(FileManager.default.contents(atPath: path + "-journal")?.first != 0)
         let reader = try CommandRunner.start(["--db", path, "migrate", "--status"])
         // It waits for the writer: asleep in SQLite's busy handler, still running.
-        #expect(KernelWait.waitUntilSleeping(KernelWait.process(reader.processIdentifier)))
+        #expect(KernelWait.waitUntilSleeping(KernelWait.process(reader.pid)))
         #expect(reader.isRunning, "gridstore did not wait for the writer")
         try writer.execute("ROLLBACK")
         let result = CommandRunner.finish(reader)
@@ -156,12 +156,8 @@ struct PlantedSchemaTests {
             #expect(contents(of: hot) == before, "\(command)")
         }
         // The remedy the message gives works.
-        let rollback = Process()
-        rollback.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        rollback.arguments = [hot, "PRAGMA integrity_check"]
-        rollback.standardOutput = FileHandle.nullDevice
-        try rollback.run()
-        rollback.waitUntilExit()
+        _ = try ChildProcess(program: "/usr/bin/sqlite3", arguments: [hot, "PRAGMA integrity_check"],
+                             environment: ProcessInfo.processInfo.environment).wait()
         #expect(try CommandRunner.run(["--db", hot, "check"]).status == 0)
     }
 }

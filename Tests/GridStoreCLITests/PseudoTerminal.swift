@@ -6,7 +6,7 @@ import Glibc
 /// A pseudo-terminal with `gridstore` running in it, as a person's terminal would run it:
 /// keys go in, the screen's bytes come out.
 final class PseudoTerminal {
-    let process = Process()
+    let process: ChildProcess
     private let master: Int32
     private var output: [UInt8] = []
 
@@ -16,23 +16,21 @@ final class PseudoTerminal {
         var size = winsize(ws_row: UInt16(lines), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
         guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw POSIXError(.EIO) }
         self.master = master
-        let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
-        process.executableURL = CommandRunner.executable
-        process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         merged["TERM"] = "xterm-256color"
         merged["GRIDSTORE_DB"] = nil
         for (name, value) in environment { merged[name] = value }
-        process.environment = merged
-        process.standardInput = handle
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        // The child has its own copies; the test's end of the slave closes with the handle.
+        defer { close(slave) }   // the child has its own copies
+        do {
+            process = try ChildProcess(program: CommandRunner.executable.path, arguments: arguments, environment: merged, terminal: slave)
+        } catch {
+            close(master)
+            throw error
+        }
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        process.send(SIGTERM)
         close(master)
     }
 
@@ -73,6 +71,6 @@ final class PseudoTerminal {
         if process.isRunning { return nil }
         // What the program wrote just before it ended may still be in the terminal: read to its end.
         waitFor(seconds: 0.2) { _ in false }
-        return process.terminationStatus
+        return process.wait().status
     }
 }

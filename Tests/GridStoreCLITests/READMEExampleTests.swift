@@ -88,23 +88,14 @@ struct READMEExampleTests {
     /// Runs `command` with bash as a user would: `gridstore` on the PATH, a home folder of its
     /// own, no color, an 80-column terminal. Standard output and error are returned together.
     private func run(_ command: String, home: String, bin: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", command + " 2>&1"]
         var environment = ProcessInfo.processInfo.environment
         for key in ["GRIDSTORE_DB", "XDG_DATA_HOME", "PAGER", "COLUMNS"] { environment[key] = nil }
         environment["HOME"] = home
         environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["NO_COLOR"] = "1"
         environment["COLUMNS"] = "80"
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: home)
-        process.standardInput = FileHandle.nullDevice
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let process = try ChildProcess(program: "/bin/bash", arguments: ["-c", command + " 2>&1"], environment: environment,
+                                       directory: home)
+        return String(decoding: process.wait().standardOutput, as: UTF8.self)
     }
 }

@@ -51,7 +51,7 @@ struct SyncDropCommandTests {
         let process = try CommandRunner.start(["--db", directory.file("big.sqlite"), "sync", made, "--create"])
         // The file appears once the sync has begun making it.
         while process.isRunning && !FileManager.default.fileExists(atPath: made) { usleep(1_000) }
-        kill(process.processIdentifier, SIGINT)
+        kill(process.pid, SIGINT)
         let stopped = CommandRunner.finish(process)
         #expect(stopped.status == 130 && stopped.standardOutput.isEmpty, "\(stopped)")
         #expect(stopped.standardError == "gridstore: sync interrupted; '\(made)', which it made, is removed; each grid is as before or "

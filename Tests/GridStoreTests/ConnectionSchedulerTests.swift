@@ -59,7 +59,7 @@ struct ConnectionSchedulerTests {
     }
 
     @Test("a call inside another's turn, on its scheduler or for its storage, is refused before it waits")
-    func reentrancy() throws {
+    func reentrancy() async throws {
         let scheduler = ConnectionScheduler(), other = ConnectionScheduler()
         let storage = Storage(), otherStorage = Storage()
         func isReentrant(_ call: () throws -> Void) -> Bool {
@@ -82,21 +82,30 @@ struct ConnectionSchedulerTests {
         // Its own scheduler or storage: refused; another scheduler for another storage, or for none: runs.
         #expect(outcomes == [true, true, true, false, false])
         #expect(scheduler.waiting == 0 && other.waiting == 0)
-        // A task started inside a turn holds it while the turn lasts, and no longer after.
-        let inside = DispatchSemaphore(value: 0), ended = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+        // A task started inside a turn holds it while the turn lasts, and no longer after. The
+        // turn runs on a thread of its own and the task waits by sleeping: neither blocks a thread
+        // of the cooperative pool, where the task may wait behind every test the run has queued.
         let seen = Locked<[Bool]>([])
-        try scheduler.run(for: storage, waitLimitMilliseconds: Self.patient, location: "test") { _ in
-            Task {
-                seen.withLock { $0.append(CallScope.holds(storage)) }
-                inside.signal()
-                ended.wait()
-                seen.withLock { $0.append(CallScope.holds(storage)) }
-                finished.signal()
+        let turnEnded = Locked(false)
+        let task = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Task<Void, any Error>, any Error>) in
+            Thread.detachNewThread {
+                let inside = DispatchSemaphore(value: 0)
+                continuation.resume(with: Result {
+                    try scheduler.run(for: storage, waitLimitMilliseconds: Self.patient, location: "test") { _ in
+                        let task = Task {
+                            seen.withLock { $0.append(CallScope.holds(storage)) }
+                            inside.signal()
+                            while !turnEnded.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+                            seen.withLock { $0.append(CallScope.holds(storage)) }
+                        }
+                        inside.wait()
+                        return task
+                    }
+                })
             }
-            inside.wait()
         }
-        ended.signal()
-        finished.wait()
+        turnEnded.withLock { $0 = true }
+        try await task.value
         #expect(seen.withLock { $0 } == [true, false])
     }
 

@@ -64,16 +64,9 @@ struct SnippetTests {
                 )
                 """
             try manifest.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["swift", "package", "--package-path", package.path, "dump-package"]
-            let errors = Pipe()
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = errors
-            try process.run()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(snippet.document):\(snippet.line): \(message)")
+            let ended = try ChildProcess(program: "/usr/bin/env", arguments: ["swift", "package", "--package-path", package.path, "dump-package"],
+                                         environment: ProcessInfo.processInfo.environment).wait()
+            #expect(ended.status == 0, "\(snippet.document):\(snippet.line): \(String(decoding: ended.standardError, as: UTF8.self))")
         }
     }
 }
