@@ -5,9 +5,9 @@ import Testing
 @testable import GridStore
 @testable import GridStoreSQLite
 
-/// The order of a sync's commits between two files, on two threads (so ThreadSanitizer runs it,
-/// unlike the one-thread `Sync…Tests`): this side merges the other's reply while
-/// the other commits, and commits only after it.
+/// The order of a sync's commits between two files, on two threads (so `.ci/tsan` runs it
+/// under ThreadSanitizer, unlike the one-thread `Sync…Tests`): this side merges the other's
+/// reply while the other commits, and commits only after it.
 @Suite("The order of a sync's commits")
 struct CommitOrderTests {
     let directory = TemporaryDirectory()
