@@ -107,6 +107,22 @@ struct ConnectionSchedulerTests {
         turnEnded.withLock { $0 = true }
         try await task.value
         #expect(seen.withLock { $0 } == [true, false])
+        // The same in a turn taken on a task (this test's): a task started inside it at once
+        // (`Task.immediate` runs until it first waits) holds it, and no longer after.
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            let seenOnTask = Locked<[Bool]>([])
+            let taskTurnEnded = Locked(false)
+            let immediate = try scheduler.run(for: storage, waitLimitMilliseconds: Self.patient, location: "test") { _ in
+                Task.immediate {
+                    seenOnTask.withLock { $0.append(CallScope.holds(storage)) }
+                    while !taskTurnEnded.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+                    seenOnTask.withLock { $0.append(CallScope.holds(storage)) }
+                }
+            }
+            taskTurnEnded.withLock { $0 = true }
+            try await immediate.value
+            #expect(seenOnTask.withLock { $0 } == [true, false])
+        }
     }
 
     @Test("a call that takes the connection only if free runs when no call holds it or waits for it")

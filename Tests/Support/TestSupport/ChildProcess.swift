@@ -43,19 +43,24 @@ public final class ChildProcess: @unchecked Sendable {
             for target in Int32(0)...2 { posix_spawn_file_actions_adddup2(&actions, terminal, target) }
         } else {
             for target in Int32(0)...2 {
-                var ends: [Int32] = [-1, -1]
-                guard Self.pipe2(&ends, O_CLOEXEC) == 0 else {
+                let ends: (read: Int32, write: Int32)
+                do {
+                    ends = try SpawnExtras.closeOnExecPipe()
+                } catch {
                     (childEnds + parentEnds).filter { $0 >= 0 }.forEach { close($0) }
-                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                    throw error
                 }
                 // The child reads its input from the pipe's read end and writes to the write ends.
-                let (child, parent) = target == 0 ? (ends[0], ends[1]) : (ends[1], ends[0])
+                let (child, parent) = target == 0 ? (ends.read, ends.write) : (ends.write, ends.read)
                 childEnds.append(child)
                 parentEnds[Int(target)] = parent
                 posix_spawn_file_actions_adddup2(&actions, child, target)
             }
+            // Feeding the input never blocks, so output is read meanwhile.
+            _ = fcntl(parentEnds[0], F_SETFL, fcntl(parentEnds[0], F_GETFL) | O_NONBLOCK)
         }
-        if let directory { _ = Self.addChangeDirectory(&actions, directory) }
+        SpawnExtras.closeInheritedDescriptors(&actions)
+        if let directory { SpawnExtras.changeDirectory(&actions, to: directory) }
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -92,8 +97,9 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// A child not waited for is killed with the processes it started (its process group).
     deinit {
-        if isRunning { kill(pid, SIGKILL) }
+        if isRunning { kill(-pid, SIGKILL) }
         _ = reap(blocking: true)
         [input, output, error].filter { $0 >= 0 }.forEach { close($0) }
     }
@@ -114,7 +120,14 @@ public final class ChildProcess: @unchecked Sendable {
             var descriptors = [pollfd(fd: input, events: Int16(POLLOUT), revents: 0),
                                pollfd(fd: output, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: error, events: Int16(POLLIN), revents: 0)]
-            guard poll(&descriptors, 3, -1) >= 0 || errno == EINTR else { break }
+            if poll(&descriptors, 3, -1) < 0 {
+                if errno == EINTR { continue }
+                // Never seen; rather than wait on a child that may be stuck on a full pipe:
+                kill(-pid, SIGKILL)
+                [input, output, error].filter { $0 >= 0 }.forEach { close($0) }
+                (input, output, error) = (-1, -1, -1)
+                break
+            }
             if descriptors[0].revents != 0 {
                 let written = pendingInput.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
                 if written > 0 { pendingInput.removeFirst(written) }
@@ -133,37 +146,44 @@ public final class ChildProcess: @unchecked Sendable {
                 }
             }
         }
-        let status = reap(blocking: true) ?? 0
+        guard let status = reap(blocking: true), status != Self.lost else {
+            return Ended(status: -1, signal: nil, standardOutput: standardOutput, standardError: standardError)
+        }
         let signaled = (status & 0x7F) != 0 && (status & 0x7F) != 0x7F
         return Ended(status: signaled ? status & 0x7F : (status >> 8) & 0xFF, signal: signaled ? status & 0x7F : nil,
                      standardOutput: standardOutput, standardError: standardError)
     }
 
-    /// The child's wait status once it has ended (reaped once, then remembered); `nil` while it
-    /// runs, when not `blocking`.
+    /// The child's wait status once it has ended (reaped once, then remembered; ``lost`` when
+    /// it cannot be had); `nil` while it runs, when not `blocking`. A blocking call waits for the
+    /// end outside the lock, so ``send(_:)`` and ``isRunning`` answer meanwhile.
     private func reap(blocking: Bool) -> Int32? {
+        if blocking {
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        }
         lock.lock()
         defer { lock.unlock() }
         if let waitStatus { return waitStatus }
         var status: Int32 = 0
         while true {
-            let result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
+            let result = waitpid(pid, &status, WNOHANG)
             if result == pid {
                 waitStatus = status
                 return status
             }
-            if result == 0 || errno != EINTR { return nil }
+            if result < 0 && errno == EINTR { continue }
+            if result < 0 {
+                // Reaped elsewhere, or SIGCHLD ignored: the end is known, its status is not.
+                waitStatus = Self.lost
+                return Self.lost
+            }
+            return nil
         }
     }
 
-    // glibc's `pipe2` and `posix_spawn_file_actions_addchdir_np`, which the Glibc module leaves
-    // out (they need _GNU_SOURCE). A pipe must be made close-on-exec at once: a server another
-    // test starts at that moment would otherwise hold its write end, and its reader wait forever.
-    private static let pipe2 = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2")!,
-                                             to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
-    private static let addChangeDirectory = unsafeBitCast(
-        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")!,
-        to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32).self)
+    /// The status kept for a child whose end was seen but whose status could not be had.
+    private static let lost = Int32.min
 
     /// Writing to a child that has ended fails with `EPIPE` rather than ending the tests.
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()

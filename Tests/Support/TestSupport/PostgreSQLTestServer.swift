@@ -256,7 +256,7 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         // The server outlives this call: it must not hold pipes other threads opened for their own children.
-        Self.closeInheritedDescriptors(&actions)
+        SpawnExtras.closeInheritedDescriptors(&actions)
         let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         var pid: pid_t = 0
@@ -290,16 +290,6 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
         return nil
     }
 
-    /// Makes a spawned process close every descriptor above standard error (glibc 2.34's
-    /// `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module does not import).
-    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
-        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
-        guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
-            return
-        }
-        _ = unsafeBitCast(address, to: CloseFrom.self)(&actions, 3)
-    }
-
     /// Kills the PgBouncer started in `directory`, if any.
     private static func stopPooler(in directory: String) {
         guard let text = try? String(contentsOfFile: directory + "/pgbouncer.pid", encoding: .utf8),
@@ -318,10 +308,8 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
     /// Starts a process in its own session that stops the server and removes `directory` once
     /// the returned pipe end is closed, which happens when this process exits, however it exits.
     private static func startWatchdog(directory: String, binaries: String, runAs: (uid: uid_t, gid: gid_t)?) -> Int32 {
-        var ends: [Int32] = [0, 0]
-        pipe(&ends)
         // Only this process holds the write end: children (gridstore processes) must not keep the server alive.
-        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        guard let (readEnd, writeEnd) = try? SpawnExtras.closeOnExecPipe() else { return -1 }
         let asUser = runAs.map { "/usr/bin/setpriv --reuid=\($0.uid) --regid=\($0.gid) --clear-groups " } ?? ""
         let script = "cat >/dev/null; kill -9 $(cat '\(directory)/pgbouncer.pid' 2>/dev/null) 2>/dev/null; "
             + "for data in '\(directory)'/data*; do \(asUser)'\(binaries)/pg_ctl' -D \"$data\" -m immediate -w stop >/dev/null 2>&1; done; "
@@ -329,16 +317,16 @@ public final class PostgreSQLTestServer: @unchecked Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        closeInheritedDescriptors(&actions)
+        SpawnExtras.closeInheritedDescriptors(&actions)
         let words: [String] = ["/usr/bin/setsid", "/bin/sh", "-c", script]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         posix_spawn(&pid, "/usr/bin/setsid", &actions, nil, argv, environ)
-        close(ends[0])
-        return ends[1]
+        close(readEnd)
+        return writeEnd
     }
 }
