@@ -5,7 +5,7 @@ import Testing
 @testable import GridStore
 @testable import GridStoreSQLite
 
-/// The order of a sync's commits between two files, on two threads (so `.ci/tsan` runs it
+/// The order of a sync's commits between two files, on two threads (so `.ci/extra` runs it
 /// under ThreadSanitizer, unlike the one-thread `Sync…Tests`): this side merges the other's
 /// reply while the other commits, and commits only after it.
 @Suite("The order of a sync's commits")
