@@ -7,7 +7,7 @@ import SeededRandom
 /// half-applied state seen, no lock error before the busy timeout.
 enum ConcurrencyCheck {
     static let writers = 8
-    static let commandsPerWriter = 300
+    static let commandsPerWriter = 200
     static let readers = 2
 
     static func run(_ runner: ProcessRunner, scratch: String, report: Report) {

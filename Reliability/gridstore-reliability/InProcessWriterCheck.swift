@@ -9,10 +9,10 @@ import TestSupport
 /// own and two sharing one, all on one file, each change short. gridstore serves them in
 /// arrival order before SQLite's lock, so none may fail with "database is locked" (with
 /// SQLite's busy handler alone, 1 or 2 in 40,000 did, after the full timeout; the suite runs
-/// 20,000 to keep CI within its time). Readers on the shared `GridDatabase` run beside them
+/// 12,000 to keep CI within its time). Readers on the shared `GridDatabase` run beside them
 /// and must never fail either.
 enum InProcessWriterCheck {
-    static let writesPerThread = 2_500
+    static let writesPerThread = 1_500
 
     static func run(_ runner: ProcessRunner, scratch: String, report: Report) {
         let path = scratch + "/in-process.sqlite"

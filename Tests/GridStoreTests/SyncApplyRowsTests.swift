@@ -77,7 +77,7 @@ struct SyncApplyRowsTests {
     }
 
     @Test("a bundle of sizes leaves by rows what the whole merge leaves: grid, registers, state, history (seeded, tablet on each backend)",
-          arguments: Backend.all.flatMap { backend in (0..<(backend == .sqlite ? 40 : 6)).map { (backend, UInt64($0)) } })
+          arguments: Backend.all.flatMap { backend in (0..<(backend == .sqlite ? 20 : 6)).map { (backend, UInt64($0)) } })
     func sameAsWholeMerge(backend: Backend, seed: UInt64) throws {
         var generator = SeededGenerator(seed: seed &+ 4_300)
         let comment: Comment = "seed \(seed) on \(backend) (replay with arguments: [(.\(backend), \(seed))])"
