@@ -11,10 +11,9 @@ import Foundation
 public final class ChildProcess: @unchecked Sendable {
     /// How a child ended, with everything it wrote.
     public struct Ended: Sendable {
-        /// The exit status; for a child a signal ended, the signal's number (as `Process` gives it).
+        /// The exit status; for a child a signal ended, the signal's number (as `Process` gives
+        /// it); -1 when the status could not be had.
         public var status: Int32
-        /// The signal that ended the child, if one did.
-        public var signal: Int32?
         public var standardOutput: [UInt8]
         public var standardError: [UInt8]
     }
@@ -146,12 +145,12 @@ public final class ChildProcess: @unchecked Sendable {
                 }
             }
         }
-        guard let status = reap(blocking: true), status != Self.lost else {
-            return Ended(status: -1, signal: nil, standardOutput: standardOutput, standardError: standardError)
+        var status: Int32 = -1
+        if let waitStatus = reap(blocking: true), waitStatus != Self.lost {
+            let signal = waitStatus & 0x7F
+            status = signal != 0 && signal != 0x7F ? signal : (waitStatus >> 8) & 0xFF
         }
-        let signaled = (status & 0x7F) != 0 && (status & 0x7F) != 0x7F
-        return Ended(status: signaled ? status & 0x7F : (status >> 8) & 0xFF, signal: signaled ? status & 0x7F : nil,
-                     standardOutput: standardOutput, standardError: standardError)
+        return Ended(status: status, standardOutput: standardOutput, standardError: standardError)
     }
 
     /// The child's wait status once it has ended (reaped once, then remembered; ``lost`` when
